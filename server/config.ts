@@ -1,0 +1,164 @@
+/**
+ * Runtime configuration (CONTRACT section 6), parsed once at startup into a typed
+ * object that is passed in. `parseConfig` is pure: it takes the environment as an
+ * argument, so tests build configs without touching process.env.
+ */
+import { z } from "zod";
+import type { ClassifyMenu } from "../shared/entities.ts";
+
+const integer = (min: number, max: number, what: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d+$/, `must be ${what}`)
+    .transform(Number)
+    .pipe(z.number().int().min(min, `must be ${what}`).max(max, `must be ${what}`));
+
+const ms = (max = 86_400_000) => integer(0, max, `a whole number of milliseconds from 0 to ${max}`);
+
+/** `/message/=10000,/sys/=300000`: the longest matching prefix wins. */
+const ttlOverrides = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const out: { prefix: string; ttlMs: number }[] = [];
+    for (const part of raw.split(",").filter((p) => p.trim() !== "")) {
+      const match = /^\s*(\/[^=\s]*)=(\d{1,9})\s*$/.exec(part);
+      if (!match) {
+        ctx.addIssue({ code: "custom", message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000 (bad part "${part.trim()}")` });
+        return z.NEVER;
+      }
+      out.push({ prefix: match[1] as string, ttlMs: Number(match[2]) });
+    }
+    return out.sort((a, b) => b.prefix.length - a.prefix.length);
+  });
+
+const classifyEntry = z.strictObject({
+  menuId: z.number().int().min(1),
+  api: z.string().regex(/^\/api\/portal\/[A-Za-z0-9/_.-]+$/),
+  path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/),
+});
+
+const classify = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    try {
+      return z.array(classifyEntry).parse(JSON.parse(raw)) as ClassifyMenu[];
+    } catch {
+      ctx.addIssue({ code: "custom", message: 'must be a JSON list of {"menuId":1,"api":"/api/portal/...","path":"/product"}' });
+      return z.NEVER;
+    }
+  });
+
+const origin = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === "http:" || url.protocol === "https:") && (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username) {
+        return url.origin;
+      }
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be an absolute http(s) origin such as https://www.example.com" });
+    return z.NEVER;
+  });
+
+const databaseUrl = z
+  .string()
+  .trim()
+  .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), "must be sqlite:PATH or postgres://...");
+
+/** Express's trust-proxy: a hop count, true/false, or a comma list of addresses/subnets. */
+const trustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): boolean | number | string => {
+    if (raw === "true") return true;
+    if (raw === "false") return false;
+    if (/^\d{1,2}$/.test(raw)) return Number(raw);
+    if (/^[0-9a-fA-F:.,/\s]+$|^(loopback|linklocal|uniquelocal)(,\s*(loopback|linklocal|uniquelocal))*$/.test(raw)) return raw;
+    ctx.addIssue({ code: "custom", message: "must be a hop count, true, false, or addresses/subnets joined by commas" });
+    return z.NEVER;
+  });
+
+const envSchema = z.object({
+  PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
+  HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
+  API_BASE_URL: origin.optional(),
+  DATABASE_URL: databaseUrl.default("sqlite:./data/portal.db"),
+  CACHE_TTL_MS: ms().default(30_000),
+  CACHE_TTL_OVERRIDES: ttlOverrides.default([]),
+  CACHE_STALE_MS: ms(30 * 86_400_000).default(600_000),
+  CACHE_MAX_MB: integer(1, 65536, "a whole number of megabytes from 1 to 65536").default(64),
+  UPSTREAM_TIMEOUT_MS: integer(1, 600_000, "a whole number of milliseconds from 1 to 600000").default(5000),
+  READER_DEDUP_WINDOW_MS: ms().default(600_000),
+  PORTAL_CLASSIFY: classify.optional(),
+  PORTAL_LANG: z.enum(["zh-CN", "en"], "must be zh-CN or en").default("zh-CN"),
+  PORTAL_HOME_SCRIPT: z.enum(["on", "off"], "must be on or off").default("on"),
+  READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
+  PUBLIC_ORIGIN: origin.optional(),
+  TRUST_PROXY: trustProxy.optional(),
+  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent").default("info"),
+});
+
+export interface Config {
+  port: number;
+  host: string;
+  /** Upstream origin; undefined starts the embedded content API. */
+  apiBaseUrl?: string;
+  databaseUrl: string;
+  cache: {
+    ttlMs: number;
+    ttlOverrides: { prefix: string; ttlMs: number }[];
+    staleMs: number;
+    maxBytes: number;
+  };
+  upstreamTimeoutMs: number;
+  reader: { dedupWindowMs: number; ratePerMin: number };
+  /** Undefined: the embedded demo's own, or none for an external upstream. */
+  classify?: ClassifyMenu[];
+  lang: "zh-CN" | "en";
+  homeScript: boolean;
+  publicOrigin?: string;
+  trustProxy?: boolean | number | string;
+  logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+}
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws a ConfigError whose message is one line naming the first bad variable. */
+export function parseConfig(env: Record<string, string | undefined>): Config {
+  // An empty variable counts as unset, as shells and service files often write them.
+  const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
+  const parsed = envSchema.safeParse(present);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const name = String(issue?.path[0] ?? "environment");
+    const value = present[name];
+    const shown = value === undefined ? "" : ` (got "${value.length > 60 ? `${value.slice(0, 60)}…` : value}")`;
+    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${shown}`.replace(/\s+/g, " "));
+  }
+  const e = parsed.data;
+  return {
+    port: e.PORT,
+    host: e.HOST,
+    apiBaseUrl: e.API_BASE_URL,
+    databaseUrl: e.DATABASE_URL,
+    cache: {
+      ttlMs: e.CACHE_TTL_MS,
+      ttlOverrides: e.CACHE_TTL_OVERRIDES,
+      staleMs: e.CACHE_STALE_MS,
+      maxBytes: e.CACHE_MAX_MB * 1024 * 1024,
+    },
+    upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
+    reader: { dedupWindowMs: e.READER_DEDUP_WINDOW_MS, ratePerMin: e.READER_RATE_PER_MIN },
+    classify: e.PORTAL_CLASSIFY,
+    lang: e.PORTAL_LANG,
+    homeScript: e.PORTAL_HOME_SCRIPT === "on",
+    publicOrigin: e.PUBLIC_ORIGIN,
+    trustProxy: e.TRUST_PROXY,
+    logLevel: e.LOG_LEVEL,
+  };
+}

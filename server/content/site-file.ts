@@ -1,0 +1,153 @@
+/**
+ * The site file: every piece of content of the embedded content API in one JSON
+ * document. The demo site (content/site.json) is one; `npm run content -- export`
+ * writes one and `import` reads one. Parsing is strict so a bad file is rejected
+ * whole, with the path of its first bad field.
+ */
+import { z } from "zod";
+
+const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
+const text = z.string().max(1_000_000);
+const shortText = z.string().max(2000);
+const digits = (length: number) => z.string().regex(new RegExp(`^\\d{${length}}$`), `must be ${length} digits`);
+
+const siteConfig = z.strictObject({
+  ico: shortText,
+  metaKeywords: shortText,
+  metaDescription: shortText,
+  baiduVerify: shortText,
+  so360Verify: shortText,
+  tencentVerify: shortText,
+  googleVerify: shortText,
+  themePortal: z.string().regex(/^\d*,\d*$/, 'must be "theme,layout", e.g. "1,2"'),
+  copyright: shortText,
+  record: shortText,
+  edi: shortText,
+  policeRecord: shortText.optional(),
+});
+
+const numbered = (prefix: string) =>
+  Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`${prefix}${n}`, shortText.optional()]));
+
+const author = z.strictObject({
+  name: shortText,
+  fname: shortText,
+  logo: shortText,
+  phone: shortText,
+  email: shortText,
+  ...numbered("qq"),
+  ...numbered("wx"),
+  ...numbered("addr"),
+  ...numbered("qrcode"),
+});
+
+const classifyMenu = z.strictObject({
+  menuId: id,
+  api: z.string().regex(/^\/api\/portal\/[A-Za-z0-9/_.-]+$/, "must be a GET path under /api/portal"),
+  path: z.string().regex(/^\/[A-Za-z0-9/_.-]*$/, "must be a page path such as /product"),
+});
+
+const menuItem = z.strictObject({
+  id,
+  pid: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  title: shortText,
+  url: shortText,
+  urlType: z.union([z.literal(0), z.literal(1), z.literal(2)]),
+  delflag: z.number().int().min(0).max(1),
+});
+
+const slide = z.strictObject({ id, title: shortText, url: shortText, img: shortText });
+const product = z.strictObject({ id, name: shortText, propImg: shortText, detail: text, type: z.number().int().min(0) });
+const service = z.strictObject({ id, name: shortText, detail: text, type: z.number().int().min(0) });
+const message = z.strictObject({
+  id,
+  title: shortText,
+  brief: text,
+  img: shortText,
+  dateTime: digits(14),
+  detail: text,
+});
+const partner = z.strictObject({ id, logo: shortText, url: shortText });
+const founder = z.strictObject({ id, picture: shortText, name: shortText, job: shortText, brief: text });
+const milestone = z.strictObject({ id, date: digits(6), brief: text });
+const named = z.strictObject({ id, name: shortText });
+const job = z.strictObject({
+  id,
+  type: z.union([z.literal(1), z.literal(2)]),
+  name: shortText,
+  jobAddrId: id,
+  jobTypeId: id,
+  salary: shortText,
+  description: text,
+  requirement: text,
+  callHr: text,
+});
+const reader = z.strictObject({
+  type: z.union([z.literal(1), z.literal(2)]),
+  pid: id,
+  count: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+});
+
+export const SITE_FILE_VERSION = 1;
+
+export const siteFileSchema = z
+  .strictObject({
+    version: z.literal(SITE_FILE_VERSION),
+    syscfg: siteConfig,
+    sysauthor: author,
+    indexhtml: z.strictObject({ html: text }),
+    company: z.strictObject({ brief: text }),
+    classify: z.array(classifyMenu),
+    menus: z.array(menuItem),
+    slides: z.array(slide),
+    products: z.array(product),
+    services: z.array(service),
+    news: z.array(message),
+    notices: z.array(message),
+    partners: z.array(partner),
+    founders: z.array(founder),
+    milestones: z.array(milestone),
+    jobTypes: z.array(named),
+    jobAddrs: z.array(named),
+    jobs: z.array(job),
+    readers: z.array(reader),
+  })
+  .superRefine((site, ctx) => {
+    // Ids are unique per collection, and jobs point at existing types and addresses.
+    const collections = ["menus", "slides", "products", "services", "news", "notices", "partners", "founders", "milestones", "jobTypes", "jobAddrs", "jobs"] as const;
+    for (const key of collections) {
+      const seen = new Set<number>();
+      site[key].forEach((item, index) => {
+        if (seen.has(item.id)) ctx.addIssue({ code: "custom", path: [key, index, "id"], message: `duplicate id ${item.id}` });
+        seen.add(item.id);
+      });
+    }
+    const typeIds = new Set(site.jobTypes.map((t) => t.id));
+    const addrIds = new Set(site.jobAddrs.map((a) => a.id));
+    site.jobs.forEach((j, index) => {
+      if (!typeIds.has(j.jobTypeId)) ctx.addIssue({ code: "custom", path: ["jobs", index, "jobTypeId"], message: `no job type ${j.jobTypeId}` });
+      if (!addrIds.has(j.jobAddrId)) ctx.addIssue({ code: "custom", path: ["jobs", index, "jobAddrId"], message: `no job address ${j.jobAddrId}` });
+    });
+    const readerKeys = new Set<string>();
+    site.readers.forEach((r, index) => {
+      const key = `${r.type}:${r.pid}`;
+      if (readerKeys.has(key)) ctx.addIssue({ code: "custom", path: ["readers", index], message: `duplicate reader record ${key}` });
+      readerKeys.add(key);
+    });
+  });
+
+export type SiteFile = z.infer<typeof siteFileSchema>;
+
+export type SiteFileResult = { ok: true; site: SiteFile } | { ok: false; error: string };
+
+/** Parses a site file; on failure names the first bad field, e.g. `news[3].dateTime: must be 14 digits`. */
+export function parseSiteFile(json: unknown): SiteFileResult {
+  const parsed = siteFileSchema.safeParse(json);
+  if (parsed.success) return { ok: true, site: parsed.data };
+  const issue = parsed.error.issues[0];
+  const where = issue?.path.reduce<string>(
+    (acc, part) => (typeof part === "number" ? `${acc}[${part}]` : acc ? `${acc}.${String(part)}` : String(part)),
+    "",
+  );
+  return { ok: false, error: `${where || "(root)"}: ${issue?.message ?? "invalid"}` };
+}

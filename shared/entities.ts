@@ -1,0 +1,155 @@
+/** Entity shapes of CONTRACT section 3. All ids are positive integers. */
+
+export interface SiteConfig {
+  ico: string;
+  metaKeywords: string;
+  metaDescription: string;
+  baiduVerify: string;
+  so360Verify: string;
+  tencentVerify: string;
+  googleVerify: string;
+  /** "theme,layout", e.g. "1,2". */
+  themePortal: string;
+  copyright: string;
+  /** ICP record number; links to https://beian.miit.gov.cn/ */
+  record: string;
+  edi: string;
+  /** Public security record number; links to https://beian.mps.gov.cn/ */
+  policeRecord?: string;
+}
+
+type Numbered<Prefix extends string> = `${Prefix}${1 | 2 | 3 | 4 | 5}`;
+
+export type Author = {
+  name: string;
+  fname: string;
+  logo: string;
+  phone: string;
+  email: string;
+} & { [K in Numbered<"qq" | "wx" | "addr" | "qrcode">]?: string };
+
+export const URL_TYPE = { none: 0, internal: 1, external: 2 } as const;
+export type UrlType = (typeof URL_TYPE)[keyof typeof URL_TYPE];
+
+export interface MenuItem {
+  id: number;
+  /** 0 for a top-level item. */
+  pid: number;
+  title: string;
+  url: string;
+  urlType: UrlType;
+  /** Truthy: deleted, dropped by the site. */
+  delflag: number;
+}
+
+export interface ClassifyItem {
+  id: number;
+  name: string;
+  type: number;
+}
+
+export interface HomeHtml {
+  html: string;
+}
+
+export interface Slide {
+  title: string;
+  url: string;
+  img: string;
+}
+
+export interface Product {
+  id: number;
+  name: string;
+  propImg: string;
+  /** HTML. */
+  detail: string;
+  type: number;
+}
+
+export interface Service {
+  id: number;
+  name: string;
+  /** HTML. */
+  detail: string;
+  type: number;
+}
+
+export const MESSAGE_KIND = { notice: 1, news: 2 } as const;
+export type MessageKind = (typeof MESSAGE_KIND)[keyof typeof MESSAGE_KIND];
+
+export interface Message {
+  id: number;
+  title: string;
+  /** Plain text. */
+  brief: string;
+  img: string;
+  /** "yyyymmddhhmmss" */
+  dateTime: string;
+  /** HTML; present on the detail call. */
+  detail?: string;
+}
+
+export interface Partner {
+  logo: string;
+  url: string;
+}
+
+export interface Founder {
+  picture: string;
+  name: string;
+  job: string;
+  /** Plain text. */
+  brief: string;
+}
+
+export interface Milestone {
+  /** "yyyymm" */
+  date: string;
+  /** Plain text. */
+  brief: string;
+}
+
+export interface CompanyIntro {
+  /** HTML. */
+  brief: string;
+}
+
+export const JOB_KIND = { society: 1, school: 2 } as const;
+export type JobKind = (typeof JOB_KIND)[keyof typeof JOB_KIND];
+
+export interface Job {
+  id: number;
+  name: string;
+  jobAddrId: number;
+  jobTypeId: number;
+  salary: string;
+  description: string;
+  requirement: string;
+  callHr: string;
+  type: JobKind;
+}
+
+export interface JobType {
+  id: number;
+  name: string;
+}
+
+export interface JobAddr {
+  id: number;
+  name: string;
+}
+
+export interface ReaderRecord {
+  type: MessageKind;
+  pid: number;
+}
+
+/** A menu whose sub-entries come from a data call (PORTAL_CLASSIFY). */
+export interface ClassifyMenu {
+  menuId: number;
+  /** A full GET path under /api/portal. */
+  api: string;
+  /** A page path such as /product; entries link to `${path}?id=`. */
+  path: string;
+}
