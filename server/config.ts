@@ -25,7 +25,10 @@ const ttlOverrides = z
     for (const part of raw.split(",").filter((p) => p.trim() !== "")) {
       const match = /^\s*(\/[^=\s]*)=(\d{1,9})\s*$/.exec(part);
       if (!match) {
-        ctx.addIssue({ code: "custom", message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000 (bad part "${part.trim()}")` });
+        ctx.addIssue({
+          code: "custom",
+          message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000 (bad part "${part.trim()}")`,
+        });
         return z.NEVER;
       }
       out.push({ prefix: match[1] as string, ttlMs: Number(match[2]) });
@@ -57,7 +60,13 @@ const origin = z
   .transform((raw, ctx) => {
     try {
       const url = new URL(raw);
-      if ((url.protocol === "http:" || url.protocol === "https:") && (url.pathname === "/" || url.pathname === "") && !url.search && !url.hash && !url.username) {
+      if (
+        (url.protocol === "http:" || url.protocol === "https:") &&
+        (url.pathname === "/" || url.pathname === "") &&
+        !url.search &&
+        !url.hash &&
+        !url.username
+      ) {
         return url.origin;
       }
     } catch {}
@@ -83,10 +92,25 @@ const trustProxy = z
     return z.NEVER;
   });
 
+/** An http(s) URL; a path is kept as a prefix for every upstream call. */
+const baseUrl = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === "http:" || url.protocol === "https:") && !url.search && !url.hash && !url.username) {
+        return url.origin + url.pathname.replace(/\/+$/, "");
+      }
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be an absolute http(s) URL such as https://cms.example.com" });
+    return z.NEVER;
+  });
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
-  API_BASE_URL: origin.optional(),
+  API_BASE_URL: baseUrl.optional(),
   DATABASE_URL: databaseUrl.default("sqlite:./data/portal.db"),
   CACHE_TTL_MS: ms().default(30_000),
   CACHE_TTL_OVERRIDES: ttlOverrides.default([]),
@@ -100,13 +124,15 @@ const envSchema = z.object({
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
   PUBLIC_ORIGIN: origin.optional(),
   TRUST_PROXY: trustProxy.optional(),
-  LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent").default("info"),
+  LOG_LEVEL: z
+    .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
+    .default("info"),
 });
 
 export interface Config {
   port: number;
   host: string;
-  /** Upstream origin; undefined starts the embedded content API. */
+  /** Upstream origin (with an optional path prefix); undefined starts the embedded content API. */
   apiBaseUrl?: string;
   databaseUrl: string;
   cache: {

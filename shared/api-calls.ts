@@ -47,12 +47,14 @@ export interface ApiCall {
   detail?: boolean;
 }
 
-const get = (
-  id: string,
-  path: string,
-  payload: PayloadKind,
-  query: ApiCall["query"] = {},
-): ApiCall => ({ id, method: "GET", path, payload, query, detail: path.endsWith("{id}") });
+const get = (id: string, path: string, payload: PayloadKind, query: ApiCall["query"] = {}): ApiCall => ({
+  id,
+  method: "GET",
+  path,
+  payload,
+  query,
+  detail: path.endsWith("{id}"),
+});
 
 export const API_CALLS: readonly ApiCall[] = [
   get("syscfg", "/sys/syscfg", "object", { imgScope }),

@@ -48,7 +48,5 @@ export function parseIdList(name: string, raw: string | undefined): ParamResult<
 export function parseOneOf<T extends number>(name: string, raw: string | undefined, allowed: readonly T[]): ParamResult<T> {
   if (raw === undefined || raw === "") return ok(undefined);
   const n = parseDigits(raw, 0, MAX_ID);
-  return n !== undefined && (allowed as readonly number[]).includes(n)
-    ? ok(n as T)
-    : fail(`${name} must be one of ${allowed.join(", ")}`);
+  return n !== undefined && (allowed as readonly number[]).includes(n) ? ok(n as T) : fail(`${name} must be one of ${allowed.join(", ")}`);
 }

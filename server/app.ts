@@ -1,0 +1,100 @@
+/**
+ * createApp builds the whole HTTP application from a config and its collaborators; it
+ * never reads the environment and never listens (server/index.ts does both), so tests
+ * run it under supertest against stand-in upstreams.
+ *
+ * Mount order follows the request path: request id and log, size limits, security
+ * headers, fixed redirects and health, compression, /api/portal, static media, pages,
+ * the catch-all redirect, and last the one error handler.
+ */
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import compression from "compression";
+import express, { type Express } from "express";
+import helmet from "helmet";
+import { ResponseCache } from "./cache/response-cache.ts";
+import type { Config } from "./config.ts";
+import { createErrorHandler, HttpError } from "./http/errors.ts";
+import { createHealthRouter } from "./http/health.ts";
+import { redirectHome } from "./http/redirects.ts";
+import { createRequestLog } from "./http/request-log.ts";
+import { createLogger, type Logger } from "./logger.ts";
+import { createPagesRouter } from "./pages/router.ts";
+import { createApiReader } from "./portal-api/api-reader.ts";
+import { ReaderGuard } from "./portal-api/reader-guard.ts";
+import { createPortalApiRouter } from "./portal-api/router.ts";
+import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
+
+export interface AppDeps {
+  /** Where the upstream content API is; defaults to config.apiBaseUrl (index.ts passes the embedded one). */
+  upstreamUrl?: string;
+  logger?: Logger;
+  /** The embedded content API's database, for readiness. */
+  database?: { ping(): Promise<void> };
+  /** Folder of the demo site's images, served under /portal/media/. */
+  mediaDir?: string;
+  now?: () => number;
+}
+
+export interface PortalServices {
+  cache: ResponseCache;
+  upstream: UpstreamClient;
+  logger: Logger;
+  /** Releases the upstream connection pool. */
+  close(): void;
+}
+
+export type PortalApp = Express & { portal: PortalServices };
+
+/** Longer request targets get 414 before any routing work. */
+const MAX_URL_LENGTH = 8 * 1024;
+
+export const DEFAULT_MEDIA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../content/media");
+
+export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
+  const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
+  if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
+  const logger = deps.logger ?? createLogger(config.logLevel);
+  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
+  const cache = new ResponseCache({
+    maxBytes: config.cache.maxBytes,
+    staleMs: config.cache.staleMs,
+    now: deps.now,
+    onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "background refresh failed"),
+  });
+  const reader = createApiReader(cache, upstream, config.cache);
+  const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.trustProxy ?? false);
+  // Queries are parsed per call from the raw URL; Express's own parser is not needed.
+  app.set("query parser", false);
+
+  app.use(createRequestLog(logger));
+  app.use((req, _res, next) => {
+    next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
+  });
+  app.use(helmet());
+  app.get(["/", "/portal", "/portal/"], redirectHome);
+  app.use(createHealthRouter({ cache, upstream, database: deps.database }));
+  app.use(compression({ threshold: 1024 }));
+  app.use("/api/portal", createPortalApiRouter({ config, reader, upstream, readerGuard }));
+  app.use(
+    "/portal/media",
+    express.static(deps.mediaDir ?? DEFAULT_MEDIA_DIR, {
+      immutable: true,
+      maxAge: "365d",
+      index: false,
+      redirect: false,
+      fallthrough: false,
+    }),
+  );
+  app.use("/portal", createPagesRouter());
+  app.use(redirectHome);
+  app.use(createErrorHandler(logger));
+
+  return Object.assign(app, {
+    portal: { cache, upstream, logger, close: () => upstream.close() },
+  });
+}

@@ -1,0 +1,62 @@
+/**
+ * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
+ * the upstream answers and the database is open; 503 otherwise), with the cache and
+ * upstream figures an operator looks at first.
+ */
+import { Router } from "express";
+import { API_PREFIX } from "../../shared/api-calls.ts";
+import type { ResponseCache } from "../cache/response-cache.ts";
+import type { UpstreamClient } from "../upstream/client.ts";
+
+export interface HealthDeps {
+  cache: ResponseCache;
+  upstream: UpstreamClient;
+  /** The embedded content API's database, when this process runs one. */
+  database?: { ping(): Promise<void> };
+}
+
+async function upstreamReachable(upstream: UpstreamClient): Promise<boolean> {
+  try {
+    const res = await upstream.request("GET", `${API_PREFIX}/sys/syscfg?imgScope=0`);
+    return res.status >= 200 && res.status <= 299;
+  } catch {
+    return false;
+  }
+}
+
+async function databaseState(database: HealthDeps["database"]): Promise<"open" | "unavailable" | "not used"> {
+  if (!database) return "not used";
+  try {
+    await database.ping();
+    return "open";
+  } catch {
+    return "unavailable";
+  }
+}
+
+export function createHealthRouter(deps: HealthDeps): Router {
+  const router = Router();
+  const started = Date.now();
+  router.get("/portal/healthz", (_req, res) => {
+    res.set("Cache-Control", "no-store").json({
+      status: "ok",
+      uptimeS: Math.round((Date.now() - started) / 1000),
+      cache: deps.cache.stats(),
+      upstream: deps.upstream.state(),
+    });
+  });
+  router.get("/portal/readyz", async (_req, res) => {
+    const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
+    const ready = reachable && database !== "unavailable";
+    res
+      .status(ready ? 200 : 503)
+      .set("Cache-Control", "no-store")
+      .json({
+        status: ready ? "ready" : "not ready",
+        upstream: { reachable, ...deps.upstream.state() },
+        database,
+        cache: deps.cache.stats(),
+      });
+  });
+  return router;
+}

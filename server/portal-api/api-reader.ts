@@ -1,0 +1,86 @@
+/**
+ * Reads upstream GET calls through the response cache. The /api/portal router and the
+ * server-side page loader share it, so a page render and a browser's API call are
+ * answered from the same entry.
+ */
+import type { IncomingHttpHeaders } from "node:http";
+import { API_PREFIX } from "../../shared/api-calls.ts";
+import { errorEnvelope } from "../../shared/envelope.ts";
+import type { CacheOutcome, LoadResult, ResponseCache } from "../cache/response-cache.ts";
+import { etagOf } from "../cache/response-cache.ts";
+import type { Config } from "../config.ts";
+import { HttpError } from "../http/errors.ts";
+import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
+
+export interface ApiReader {
+  /** `key` is a call path relative to /api/portal plus its normalised query. */
+  get(key: string): Promise<CacheOutcome>;
+}
+
+/** Answers the upstream marks `no-store` or `private`, or that set a cookie, are never stored. */
+export function forbidsStoring(headers: IncomingHttpHeaders): boolean {
+  if (headers["set-cookie"]) return true;
+  const cacheControl = String(headers["cache-control"] ?? "").toLowerCase();
+  return /(^|[\s,])(no-store|private)(\s*($|[,=]))/.test(cacheControl);
+}
+
+function parseEnvelope(body: Buffer): { code: number } | undefined {
+  try {
+    const json = JSON.parse(body.toString("utf8"));
+    return json !== null && typeof json === "object" && !Array.isArray(json) && typeof json.code === "number" ? json : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
+
+/**
+ * What an upstream answer means (CONTRACT section 2): 2xx is success (stored when its
+ * code is 0), 404 is "no such item" (stored, so scans for unknown ids do not each reach
+ * the upstream), anything else or a body that is not an envelope is a failure.
+ */
+export function classifyUpstreamAnswer(res: UpstreamResponse): LoadResult {
+  if (res.status === 404) {
+    const envelope = parseEnvelope(res.body);
+    const body = envelope ? res.body : NOT_FOUND_BODY;
+    return {
+      answer: { status: 404, body, etag: etagOf(body), json: envelope ?? JSON.parse(body.toString()) },
+      cacheable: !forbidsStoring(res.headers),
+    };
+  }
+  if (res.status < 200 || res.status > 299) throw new HttpError(502, `upstream answered ${res.status}`);
+  const envelope = parseEnvelope(res.body);
+  if (!envelope) throw new HttpError(502, "upstream answer is not a valid JSON envelope");
+  return {
+    answer: { status: 200, body: res.body, etag: etagOf(res.body), json: envelope },
+    cacheable: envelope.code === 0 && !forbidsStoring(res.headers),
+  };
+}
+
+/** Upstream transport failures as the answers a visitor gets: 504 on a timeout, else 502. */
+export function httpErrorOf(err: unknown): unknown {
+  if (err instanceof UpstreamError) {
+    return err.kind === "timeout" ? new HttpError(504, "upstream timed out") : new HttpError(502, "upstream is unavailable");
+  }
+  return err;
+}
+
+/** The TTL of a call path: the longest configured prefix that matches, else the default. */
+export function ttlFor(path: string, cache: Config["cache"]): number {
+  return cache.ttlOverrides.find((o) => path.startsWith(o.prefix))?.ttlMs ?? cache.ttlMs;
+}
+
+export function createApiReader(cache: ResponseCache, upstream: UpstreamClient, cacheConfig: Config["cache"]): ApiReader {
+  return {
+    get(key) {
+      return cache.getOrFetch(key, ttlFor(key, cacheConfig), async () => {
+        try {
+          return classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key));
+        } catch (err) {
+          throw httpErrorOf(err);
+        }
+      });
+    },
+  };
+}

@@ -1,0 +1,75 @@
+/**
+ * Reader PUT rules (CONTRACT section 4): a client gets READER_RATE_PER_MIN PUTs a
+ * minute (every PUT received counts), and a repeated PUT for the same (type, pid)
+ * inside the de-duplication window is acknowledged without reaching the upstream.
+ * Both tables are bounded LRUs, so no number of clients grows memory without limit.
+ */
+import { LRUCache } from "lru-cache";
+
+export interface ReaderGuardOptions {
+  ratePerMin: number;
+  dedupWindowMs: number;
+  maxClients?: number;
+  now?: () => number;
+}
+
+interface Window {
+  startedAt: number;
+  count: number;
+}
+
+const MINUTE = 60_000;
+
+export class ReaderGuard {
+  private readonly windows: LRUCache<string, Window>;
+  private readonly seen: LRUCache<string, true> | undefined;
+  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly now: () => number;
+
+  private readonly options: ReaderGuardOptions;
+
+  constructor(options: ReaderGuardOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    const max = options.maxClients ?? 100_000;
+    this.windows = new LRUCache({ max });
+    this.seen =
+      options.dedupWindowMs > 0
+        ? new LRUCache({ max: max * 4, ttl: options.dedupWindowMs, ttlAutopurge: false, perf: { now: () => this.now() } })
+        : undefined;
+  }
+
+  /** Counts one PUT; returns the seconds to wait when the client is over its rate. */
+  admit(client: string): { ok: true } | { ok: false; retryAfterS: number } {
+    const now = this.now();
+    let window = this.windows.get(client);
+    if (!window || now - window.startedAt >= MINUTE) {
+      window = { startedAt: now, count: 0 };
+      this.windows.set(client, window);
+    }
+    window.count++;
+    if (window.count <= this.options.ratePerMin) return { ok: true };
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil((window.startedAt + MINUTE - now) / 1000)) };
+  }
+
+  isDuplicate(key: string): boolean {
+    return this.seen?.has(key) ?? false;
+  }
+
+  /**
+   * Runs `forward` once per key at a time: a concurrent duplicate shares the first
+   * one's outcome. Only a success is remembered, so a retry after a failure counts.
+   */
+  async forwardOnce<T>(key: string, forward: () => Promise<T>, succeeded: (result: T) => boolean): Promise<T> {
+    const inFlight = this.pending.get(key) as Promise<T> | undefined;
+    if (inFlight) return inFlight;
+    const run = forward()
+      .then((result) => {
+        if (succeeded(result)) this.seen?.set(key, true);
+        return result;
+      })
+      .finally(() => this.pending.delete(key));
+    this.pending.set(key, run);
+    return run;
+  }
+}

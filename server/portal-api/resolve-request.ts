@@ -1,0 +1,51 @@
+/**
+ * Which call a request under /api/portal names, or why it is refused: the allowlist
+ * (404), the methods (405) and the inputs (400) of CONTRACT section 4. Pure, so the
+ * same answer holds for the router, the page loader and the tests.
+ */
+import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
+import { parseId } from "../../shared/params.ts";
+
+export type ResolvedRequest =
+  | { kind: "get"; call: ApiCall /** path + normalised query: the cache key and upstream path */; key: string }
+  | { kind: "reader-put" }
+  | { kind: "refused"; status: 400 | 404 | 405; message: string; allow?: string };
+
+/** A configured classify path that is not one of the section 3 calls: a list with no parameters. */
+function classifyCall(path: string): ApiCall {
+  return { id: `classify:${path}`, method: "GET", path, payload: "list", query: {} };
+}
+
+export function resolveApiRequest(
+  method: string,
+  path: string,
+  query: URLSearchParams,
+  classifyPaths: ReadonlySet<string>,
+): ResolvedRequest {
+  const matches = matchCalls(path);
+  if (matches.length === 0 && classifyPaths.has(path)) matches.push({ call: classifyCall(path) });
+  if (matches.length === 0) return { kind: "refused", status: 404, message: `no such API call: ${path.slice(0, 200)}` };
+
+  const verb = method === "HEAD" ? "GET" : method;
+  const match = matches.find((m) => m.call.method === verb);
+  if (!match) {
+    const allow = [...new Set(matches.flatMap((m) => (m.call.method === "GET" ? ["GET", "HEAD"] : [m.call.method])))].join(", ");
+    return { kind: "refused", status: 405, message: `method ${method} is not allowed here; use ${allow}`, allow };
+  }
+  if (match.call.method === "PUT") return { kind: "reader-put" };
+
+  let concretePath = path;
+  if (match.rawId !== undefined) {
+    const id = parseId("id", match.rawId);
+    if (!id.ok) return { kind: "refused", status: 400, message: id.error };
+    concretePath = match.call.path.replace("{id}", String(id.value));
+  }
+  const normalised = normaliseCallQuery(match.call, query);
+  if (!normalised.ok) return { kind: "refused", status: 400, message: normalised.error };
+  return { kind: "get", call: match.call, key: concretePath + normalised.search };
+}
+
+/** The classify paths of the configuration, relative to /api/portal. */
+export function classifyPathsOf(classify: readonly { api: string }[] | undefined): Set<string> {
+  return new Set((classify ?? []).map((c) => c.api.replace(/^\/api\/portal/, "")));
+}

@@ -1,0 +1,126 @@
+/**
+ * The one HTTP client to the upstream content API, external or embedded: a keep-alive
+ * connection pool, a deadline per request, and a bound on what it will buffer.
+ */
+import http from "node:http";
+import https from "node:https";
+
+export interface UpstreamResponse {
+  status: number;
+  headers: http.IncomingHttpHeaders;
+  body: Buffer;
+}
+
+export type UpstreamFailure = "timeout" | "network" | "too-large";
+
+export class UpstreamError extends Error {
+  readonly kind: UpstreamFailure;
+
+  constructor(kind: UpstreamFailure, message: string) {
+    super(message);
+    this.kind = kind;
+  }
+}
+
+export interface UpstreamState {
+  requests: number;
+  failures: number;
+  /** The last failure's kind and time, for readiness and logs; never sent to visitors. */
+  lastFailure?: { kind: UpstreamFailure; at: string };
+  lastSuccessAt?: string;
+}
+
+export interface UpstreamClient {
+  /** `path` is absolute on the upstream origin, query included, e.g. /api/portal/sys/syscfg?imgScope=0 */
+  request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse>;
+  state(): UpstreamState;
+  close(): void;
+}
+
+export interface UpstreamOptions {
+  baseUrl: string;
+  timeoutMs: number;
+  /** Larger answers are refused rather than buffered: nothing from outside grows memory unbounded. */
+  maxBodyBytes?: number;
+  maxSockets?: number;
+}
+
+export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
+  const base = new URL(options.baseUrl);
+  const basePath = base.pathname.replace(/\/+$/, "");
+  const secure = base.protocol === "https:";
+  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: "lifo" as const };
+  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
+  const state: UpstreamState = { requests: 0, failures: 0 };
+
+  function fail(kind: UpstreamFailure, message: string): UpstreamError {
+    state.failures++;
+    state.lastFailure = { kind, at: new Date().toISOString() };
+    return new UpstreamError(kind, message);
+  }
+
+  function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
+    state.requests++;
+    return new Promise((resolve, reject) => {
+      const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
+      if (body) {
+        headers["content-type"] = "application/json";
+        headers["content-length"] = body.length;
+      }
+      const req = (secure ? https : http).request({
+        protocol: base.protocol,
+        hostname: base.hostname,
+        port: base.port || undefined,
+        method,
+        path: basePath + path,
+        headers,
+        agent,
+      });
+      let settled = false;
+      const settle = (error: UpstreamError | undefined, value?: UpstreamResponse) => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        if (error) reject(error);
+        else resolve(value as UpstreamResponse);
+      };
+      const timer = setTimeout(() => {
+        settle(fail("timeout", `upstream did not answer within ${options.timeoutMs} ms`));
+        req.destroy();
+      }, options.timeoutMs);
+      req.on("error", (err) => settle(fail("network", `upstream request failed: ${err.message}`)));
+      req.on("response", (res) => {
+        const declared = Number(res.headers["content-length"]);
+        if (declared > maxBody) {
+          settle(fail("too-large", "upstream answer is too large"));
+          req.destroy();
+          return;
+        }
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on("data", (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > maxBody) {
+            settle(fail("too-large", "upstream answer is too large"));
+            req.destroy();
+            return;
+          }
+          chunks.push(chunk);
+        });
+        res.on("error", (err) => settle(fail("network", `upstream answer broke off: ${err.message}`)));
+        res.on("end", () => {
+          state.lastSuccessAt = new Date().toISOString();
+          settle(undefined, { status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks, size) });
+        });
+      });
+      req.end(body);
+    });
+  }
+
+  return {
+    request,
+    state: () => ({ ...state }),
+    close: () => agent.destroy(),
+  };
+}

@@ -1,0 +1,80 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "../../server/config.ts";
+
+describe("parseConfig", () => {
+  it("gives the documented defaults for an empty environment", () => {
+    const config = parseConfig({});
+    expect(config).toMatchObject({
+      port: 3000,
+      host: "0.0.0.0",
+      apiBaseUrl: undefined,
+      databaseUrl: "sqlite:./data/portal.db",
+      cache: { ttlMs: 30_000, ttlOverrides: [], staleMs: 600_000, maxBytes: 64 * 1024 * 1024 },
+      upstreamTimeoutMs: 5000,
+      reader: { dedupWindowMs: 600_000, ratePerMin: 30 },
+      lang: "zh-CN",
+      homeScript: true,
+      logLevel: "info",
+    });
+  });
+
+  it("reads every variable", () => {
+    const config = parseConfig({
+      PORT: "8080",
+      HOST: "127.0.0.1",
+      API_BASE_URL: "https://cms.example.com/backend/",
+      DATABASE_URL: "postgres://u:p@db:5432/portal",
+      CACHE_TTL_MS: "1000",
+      CACHE_TTL_OVERRIDES: "/message/=10000, /sys/=300000",
+      CACHE_STALE_MS: "0",
+      CACHE_MAX_MB: "8",
+      UPSTREAM_TIMEOUT_MS: "250",
+      READER_DEDUP_WINDOW_MS: "1",
+      PORTAL_CLASSIFY: '[{"menuId":2,"api":"/api/portal/product/product/list","path":"/product"}]',
+      PORTAL_LANG: "en",
+      PORTAL_HOME_SCRIPT: "off",
+      READER_RATE_PER_MIN: "3",
+      PUBLIC_ORIGIN: "https://www.example.com",
+      TRUST_PROXY: "1",
+      LOG_LEVEL: "warn",
+    });
+    expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
+    expect(config.cache.ttlOverrides).toEqual([
+      { prefix: "/message/", ttlMs: 10_000 },
+      { prefix: "/sys/", ttlMs: 300_000 },
+    ]);
+    expect(config.classify).toEqual([{ menuId: 2, api: "/api/portal/product/product/list", path: "/product" }]);
+    expect(config).toMatchObject({ port: 8080, lang: "en", homeScript: false, trustProxy: 1, publicOrigin: "https://www.example.com" });
+  });
+
+  it.each([
+    ["PORT", "http", /^PORT must be a port number/],
+    ["PORT", "70000", /^PORT must be a port number/],
+    ["CACHE_TTL_MS", "-5", /^CACHE_TTL_MS must be a whole number of milliseconds/],
+    ["CACHE_TTL_MS", "1.5", /^CACHE_TTL_MS must be/],
+    ["CACHE_MAX_MB", "0", /^CACHE_MAX_MB must be a whole number of megabytes/],
+    ["CACHE_TTL_OVERRIDES", "/message/10000", /^CACHE_TTL_OVERRIDES must be path=milliseconds pairs/],
+    ["API_BASE_URL", "ftp://x", /^API_BASE_URL must be an absolute http\(s\) URL/],
+    ["PUBLIC_ORIGIN", "https://x.example/path", /^PUBLIC_ORIGIN must be an absolute http\(s\) origin/],
+    ["DATABASE_URL", "mysql://x", /^DATABASE_URL must be sqlite:PATH or postgres:/],
+    ["PORTAL_CLASSIFY", "[{menuId:1}]", /^PORTAL_CLASSIFY must be a JSON list/],
+    ["PORTAL_LANG", "fr", /^PORTAL_LANG must be zh-CN or en/],
+    ["PORTAL_HOME_SCRIPT", "yes", /^PORTAL_HOME_SCRIPT must be on or off/],
+    ["TRUST_PROXY", "everyone", /^TRUST_PROXY must be a hop count/],
+    ["LOG_LEVEL", "loud", /^LOG_LEVEL must be one of/],
+  ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
+    let error: unknown;
+    try {
+      parseConfig({ [name]: value });
+    } catch (err) {
+      error = err;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as Error).message).toMatch(message);
+    expect((error as Error).message).not.toContain("\n");
+  });
+
+  it("treats an empty variable as unset", () => {
+    expect(parseConfig({ PORT: "", API_BASE_URL: " " }).port).toBe(3000);
+  });
+});
