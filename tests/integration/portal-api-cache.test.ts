@@ -142,7 +142,10 @@ describe("/api/portal cache", () => {
   });
 
   it("never stores answers marked no-store or private, or that set a cookie", async () => {
-    for (const headers of [{ "cache-control": "no-store" }, { "cache-control": "private, max-age=60" }, { "set-cookie": "s=1" }]) {
+    for (const headers of [{ "cache-control": "no-store" }, { "cache-control": "private, max-age=60" }, { "set-cookie": "s=1" }] as Record<
+      string,
+      string
+    >[]) {
       build();
       upstream.headers = headers;
       const before = upstream.count();
