@@ -7,8 +7,6 @@
  * headers, fixed redirects and health, compression, /api/portal, static media, pages,
  * the catch-all redirect, and last the one error handler.
  */
-import path from "node:path";
-import { fileURLToPath } from "node:url";
 import compression from "compression";
 import express, { type Express } from "express";
 import helmet from "helmet";
@@ -23,6 +21,7 @@ import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
+import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
 
 export interface AppDeps {
@@ -48,8 +47,6 @@ export type PortalApp = Express & { portal: PortalServices };
 
 /** Longer request targets get 414 before any routing work. */
 const MAX_URL_LENGTH = 8 * 1024;
-
-export const DEFAULT_MEDIA_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../content/media");
 
 export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
@@ -82,7 +79,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use("/api/portal", createPortalApiRouter({ config, reader, upstream, readerGuard }));
   app.use(
     "/portal/media",
-    express.static(deps.mediaDir ?? DEFAULT_MEDIA_DIR, {
+    express.static(deps.mediaDir ?? DEMO_MEDIA_DIR, {
       immutable: true,
       maxAge: "365d",
       index: false,

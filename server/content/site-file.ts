@@ -26,8 +26,17 @@ const siteConfig = z.strictObject({
   policeRecord: shortText.optional(),
 });
 
-const numbered = (prefix: string) =>
-  Object.fromEntries([1, 2, 3, 4, 5].map((n) => [`${prefix}${n}`, shortText.optional()]));
+/** qq1..qq5 and the like: five optional numbered fields, typed by name. */
+const numbered = <P extends string>(prefix: P) => {
+  const optional = shortText.optional();
+  return {
+    [`${prefix}1`]: optional,
+    [`${prefix}2`]: optional,
+    [`${prefix}3`]: optional,
+    [`${prefix}4`]: optional,
+    [`${prefix}5`]: optional,
+  } as Record<`${P}${1 | 2 | 3 | 4 | 5}`, typeof optional>;
+};
 
 const author = z.strictObject({
   name: shortText,
@@ -114,7 +123,20 @@ export const siteFileSchema = z
   })
   .superRefine((site, ctx) => {
     // Ids are unique per collection, and jobs point at existing types and addresses.
-    const collections = ["menus", "slides", "products", "services", "news", "notices", "partners", "founders", "milestones", "jobTypes", "jobAddrs", "jobs"] as const;
+    const collections = [
+      "menus",
+      "slides",
+      "products",
+      "services",
+      "news",
+      "notices",
+      "partners",
+      "founders",
+      "milestones",
+      "jobTypes",
+      "jobAddrs",
+      "jobs",
+    ] as const;
     for (const key of collections) {
       const seen = new Set<number>();
       site[key].forEach((item, index) => {
@@ -125,8 +147,10 @@ export const siteFileSchema = z
     const typeIds = new Set(site.jobTypes.map((t) => t.id));
     const addrIds = new Set(site.jobAddrs.map((a) => a.id));
     site.jobs.forEach((j, index) => {
-      if (!typeIds.has(j.jobTypeId)) ctx.addIssue({ code: "custom", path: ["jobs", index, "jobTypeId"], message: `no job type ${j.jobTypeId}` });
-      if (!addrIds.has(j.jobAddrId)) ctx.addIssue({ code: "custom", path: ["jobs", index, "jobAddrId"], message: `no job address ${j.jobAddrId}` });
+      if (!typeIds.has(j.jobTypeId))
+        ctx.addIssue({ code: "custom", path: ["jobs", index, "jobTypeId"], message: `no job type ${j.jobTypeId}` });
+      if (!addrIds.has(j.jobAddrId))
+        ctx.addIssue({ code: "custom", path: ["jobs", index, "jobAddrId"], message: `no job address ${j.jobAddrId}` });
     });
     const readerKeys = new Set<string>();
     site.readers.forEach((r, index) => {

@@ -1,0 +1,85 @@
+/**
+ * The process: the only place that reads the environment, listens, and handles
+ * SIGTERM/SIGINT. With no API_BASE_URL it opens the content database, loads the demo
+ * site into an empty one, and serves the embedded content API on loopback; the app
+ * then reaches it through the same upstream client as any external upstream.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { createApp } from "./app.ts";
+import { type Config, ConfigError, parseConfig } from "./config.ts";
+import { startContentApi } from "./content/api.ts";
+import { type ContentDb, openContentDb } from "./content/db.ts";
+import { getClassifyMenus, loadSiteIfEmpty } from "./content/store.ts";
+import { createLogger } from "./logger.ts";
+import { DEMO_SITE_FILE } from "./project-root.ts";
+
+/** Time allowed for requests in flight to finish once a stop signal arrives. */
+const SHUTDOWN_GRACE_MS = 10_000;
+
+function readConfig(): Config {
+  try {
+    return parseConfig(process.env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function main(): Promise<void> {
+  const config = readConfig();
+  const logger = createLogger(config.logLevel);
+
+  let content: ContentDb | undefined;
+  let contentApi: Awaited<ReturnType<typeof startContentApi>> | undefined;
+  let upstreamUrl = config.apiBaseUrl;
+  let classify = config.classify;
+  if (!upstreamUrl) {
+    content = await openContentDb(config.databaseUrl);
+    if (await loadSiteIfEmpty(content, DEMO_SITE_FILE)) logger.info("loaded the demo site into an empty database");
+    contentApi = await startContentApi(content, { onError: (err) => logger.error({ err }, "content API failed") });
+    upstreamUrl = contentApi.url;
+    classify ??= await getClassifyMenus(content);
+  }
+
+  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: content });
+  const server: Server = app.listen(config.port, config.host, () => {
+    const { port } = server.address() as AddressInfo;
+    logger.info({ port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: content?.dialect }, "listening");
+  });
+  server.on("error", (err) => {
+    logger.fatal({ err }, "cannot listen");
+    process.exit(1);
+  });
+  // Behind a load balancer, idle keep-alive sockets should outlive its own (usually 60 s).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, "stopping: finishing requests in flight");
+    const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
+    // close() stops accepting at once and calls back when every request has finished.
+    server.close(async () => {
+      clearTimeout(force);
+      app.portal.close();
+      await contentApi?.close();
+      await content?.close();
+      logger.info("stopped");
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((err) => {
+  process.stderr.write(`startup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,62 @@
+/**
+ * Runs the real server process (server/index.ts under tsx) with the given environment
+ * and waits for its "listening" log line, for tests of what an operator sees.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import path from "node:path";
+
+export const PROJECT_DIR = path.resolve(import.meta.dirname, "../..");
+const TSX = path.join(PROJECT_DIR, "node_modules/.bin/tsx");
+
+export interface ServerProcess {
+  child: ChildProcess;
+  origin: string;
+  /** Every line the process wrote to stdout so far. */
+  logs: string[];
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+export function runServerScript(env: Record<string, string>): ChildProcess {
+  return spawn(TSX, ["server/index.ts"], {
+    cwd: PROJECT_DIR,
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+}
+
+export function exitOf(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+  const child = runServerScript({ HOST: "127.0.0.1", PORT: "0", ...env });
+  const logs: string[] = [];
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let buffered = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const lines = buffered.split("\n");
+      buffered = lines.pop() ?? "";
+      for (const line of lines) {
+        logs.push(line);
+        const entry = JSON.parse(line) as { msg?: string; port?: number };
+        if (entry.msg === "listening" && entry.port) resolve(entry.port);
+      }
+    });
+    child.once("exit", (code) => reject(new Error(`server exited ${code} before listening: ${stderr}`)));
+  });
+  return {
+    child,
+    origin: `http://127.0.0.1:${port}`,
+    logs,
+    stop: (signal = "SIGTERM") => {
+      child.kill(signal);
+      return exitOf(child);
+    },
+  };
+}
