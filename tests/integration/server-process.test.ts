@@ -1,0 +1,88 @@
+/**
+ * What an operator sees: the real process started from the source, configured only
+ * through its environment, on a fresh database loaded with the demo site.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { API_CALLS, callPath } from "../../shared/api-calls.ts";
+import { exitOf, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
+
+describe("startup with a bad environment", () => {
+  it.each([
+    ["PORT", "eighty", "PORT must be a port number"],
+    ["CACHE_TTL_MS", "soon", "CACHE_TTL_MS must be a whole number of milliseconds"],
+    ["DATABASE_URL", "mysql://db/portal", "DATABASE_URL must be sqlite:PATH or postgres://"],
+  ])("exits 1 with one line naming %s", async (name, value, message) => {
+    const child = runServerScript({ [name]: value });
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    expect(await exitOf(child)).toBe(1);
+    const lines = stderr.trim().split("\n");
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(message);
+  });
+});
+
+describe("npm start with no upstream configured", () => {
+  let dir: string;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "portal-start-"));
+    server = await startServerProcess({ DATABASE_URL: `sqlite:${path.join(dir, "data/portal.db")}`, LOG_LEVEL: "info" });
+  });
+
+  afterAll(async () => {
+    if (server.child.exitCode === null) await server.stop();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("loads the demo site and answers every call with it", async () => {
+    const get = async (p: string) => (await fetch(`${server.origin}/api/portal${p}`)).json();
+    const news = (await get("/message/news/list?pageMaxCount=100")).data;
+    expect(news.totalCount).toBeGreaterThanOrEqual(30);
+    const ids: Record<string, number> = {
+      "/message/news/{id}": news.pageDataList[0].id,
+      "/message/notice/{id}": (await get("/message/notice/list")).data.pageDataList[0].id,
+      "/product/product/{id}": (await get("/product/product/list")).data[0].id,
+      "/service/service/{id}": (await get("/service/service/list")).data[0].id,
+      "/job/job/{id}": (await get("/job/job/list?type=1")).data.pageDataList[0].id,
+    };
+    for (const call of API_CALLS.filter((c) => c.method === "GET")) {
+      const query = call.id === "readerCount" ? `?type=2&pid=${ids["/message/news/{id}"]}` : "";
+      const res = await fetch(`${server.origin}/api/portal${callPath(call, ids[call.path])}${query}`);
+      const body = await res.json();
+      expect(res.status, call.path).toBe(200);
+      expect(body.code, call.path).toBe(0);
+    }
+    const slides = (await get("/message/indexslide/list")).data;
+    expect(slides).toHaveLength(10);
+    expect((await get("/crm/partner/list")).data.length).toBeGreaterThanOrEqual(40);
+    expect((await get("/sys/sysauthor")).data.fname).toMatch(/有限公司$/);
+  });
+
+  it("serves the demo images with a year-long immutable lifetime", async () => {
+    const slides = (await (await fetch(`${server.origin}/api/portal/message/indexslide/list`)).json()).data;
+    const res = await fetch(`${server.origin}${slides[0].img}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^image\/svg\+xml/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    expect((await fetch(`${server.origin}/portal/media/nope.svg`)).status).toBe(404);
+  });
+
+  it("is ready, reporting the embedded database open", async () => {
+    const res = await fetch(`${server.origin}/portal/readyz`);
+    expect(res.status).toBe(200);
+    expect(await res.json()).toMatchObject({ status: "ready", database: "open", upstream: { reachable: true } });
+  });
+
+  it("logs structured JSON lines and stops cleanly on SIGTERM", async () => {
+    expect(server.logs.some((line) => JSON.parse(line).msg === "loaded the demo site into an empty database")).toBe(true);
+    expect(await server.stop("SIGTERM")).toBe(0);
+    expect(server.logs.some((line) => JSON.parse(line).msg === "stopped")).toBe(true);
+  });
+});
