@@ -22,6 +22,7 @@ import { createApiReader } from "./portal-api/api-reader.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
+import type { PageRenderer } from "./render/page-renderer.ts";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
 
 export interface AppDeps {
@@ -33,6 +34,8 @@ export interface AppDeps {
   /** Folder of the demo site's images, served under /portal/media/. */
   mediaDir?: string;
   now?: () => number;
+  /** Renders the pages under /portal; without one only the API and health answer. */
+  renderer?: PageRenderer;
 }
 
 export interface PortalServices {
@@ -87,7 +90,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       fallthrough: false,
     }),
   );
-  app.use("/portal", createPagesRouter());
+  if (deps.renderer) {
+    if (deps.renderer.assets) app.use(deps.renderer.assets.path, deps.renderer.assets.handler);
+    app.use("/portal", createPagesRouter({ config, reader, renderer: deps.renderer }));
+  }
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 

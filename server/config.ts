@@ -124,6 +124,7 @@ const envSchema = z.object({
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
   PUBLIC_ORIGIN: origin.optional(),
   TRUST_PROXY: trustProxy.optional(),
+  NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
     .default("info"),
@@ -150,6 +151,8 @@ export interface Config {
   publicOrigin?: string;
   trustProxy?: boolean | number | string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
+  /** NODE_ENV=development: pages rendered through Vite from source, with reloads. */
+  dev: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -186,5 +189,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     publicOrigin: e.PUBLIC_ORIGIN,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
+    dev: e.NODE_ENV === "development",
   };
 }

@@ -13,6 +13,8 @@ import { type ContentDb, openContentDb } from "./content/db.ts";
 import { getClassifyMenus, loadSiteIfEmpty } from "./content/store.ts";
 import { createLogger } from "./logger.ts";
 import { DEMO_SITE_FILE } from "./project-root.ts";
+import { createDevRenderer } from "./render/dev-renderer.ts";
+import { createProdRenderer } from "./render/prod-renderer.ts";
 
 /** Time allowed for requests in flight to finish once a stop signal arrives. */
 const SHUTDOWN_GRACE_MS = 10_000;
@@ -45,7 +47,8 @@ async function main(): Promise<void> {
     classify ??= await getClassifyMenus(content);
   }
 
-  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: content });
+  const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
+  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: content, renderer });
   const server: Server = app.listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     logger.info({ port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: content?.dialect }, "listening");
@@ -68,6 +71,7 @@ async function main(): Promise<void> {
     server.close(async () => {
       clearTimeout(force);
       app.portal.close();
+      await renderer.close?.();
       await contentApi?.close();
       await content?.close();
       logger.info("stopped");

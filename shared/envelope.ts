@@ -25,3 +25,18 @@ export function errorEnvelope(code: number, msg: string): Envelope<null> {
 export function emptyPaged<T>(): Paged<T> {
   return { pageDataList: [], totalCount: 0, totalPageCount: 0 };
 }
+
+/** The payload of a successful envelope, with a missing or null `data` read as `{}` or `[]`. */
+export function payloadOf<T>(envelope: { data?: unknown }, kind: "object" | "list" | "paged" | "number"): T {
+  const data = envelope.data;
+  if (data !== null && data !== undefined) return data as T;
+  if (kind === "list") return [] as T;
+  if (kind === "paged") return emptyPaged() as T;
+  if (kind === "number") return 0 as T;
+  return {} as T;
+}
+
+/** True for a detail payload that means "no such item": null, missing, or an empty object. */
+export function isEmptyPayload(data: unknown): boolean {
+  return data === null || data === undefined || (typeof data === "object" && !Array.isArray(data) && Object.keys(data).length === 0);
+}

@@ -1,25 +1,62 @@
 /**
- * Pages under /portal. Until server rendering lands, each route of the shared table
- * answers a minimal HTML document so the redirects have a target; unknown paths fall
- * through to the catch-all redirect.
+ * Pages under /portal: the shared route table picks the page, its data is loaded
+ * through the API cache, and the renderer turns it into the HTML document. Paths the
+ * table does not know fall through to the catch-all redirect.
  */
 import { Router } from "express";
+import { type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { matchPage } from "../../shared/routes.ts";
+import type { Config } from "../config.ts";
+import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { PageRenderer } from "../render/page-renderer.ts";
+import { assemblePage } from "../render/page-template.ts";
+import { langOf } from "./lang.ts";
+import { loadPageState } from "./load-page-state.ts";
 
-export function createPagesRouter(): Router {
+export interface PagesDeps {
+  config: Config;
+  reader: ApiReader;
+  renderer: PageRenderer;
+}
+
+export function publicConfigOf(config: Config): PublicConfig {
+  return {
+    defaultLang: config.lang,
+    classify: config.classify ?? [],
+    homeScript: config.homeScript,
+    publicOrigin: config.publicOrigin,
+  };
+}
+
+export function createPagesRouter({ config, reader, renderer }: PagesDeps): Router {
   const router = Router();
-  router.get("/*path", (req, res, next) => {
+  const publicConfig = publicConfigOf(config);
+
+  router.get("/*path", async (req, res, next) => {
     const q = req.originalUrl.indexOf("?");
-    const match = matchPage(req.path, new URLSearchParams(q === -1 ? "" : req.originalUrl.slice(q + 1)));
+    const search = q === -1 ? "" : req.originalUrl.slice(q + 1);
+    const query = new URLSearchParams(search);
+    const match = matchPage(req.path, query);
     if (!match) {
       next();
       return;
     }
+    const { lang, inUrl } = langOf(req, query, config.lang);
+    const { state, status } = await loadPageState(reader, match, query, publicConfig, lang, inUrl);
+    const [rendered, template] = await Promise.all([
+      renderer.render({ path: req.path, search, match, state }),
+      renderer.template(req.originalUrl),
+    ]);
+    const html = assemblePage(template, { lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) });
     res
-      .type("html")
-      .send(
-        `<!doctype html><html lang="zh-CN"><head><meta charset="utf-8"><title>Portal</title></head><body><main id="page" data-page="${match.route.id}"></main></body></html>`,
-      );
+      .status(status)
+      .set({
+        "Content-Type": "text/html; charset=utf-8",
+        "Cache-Control": status === 200 ? "no-cache" : "no-store",
+        // The language can come from a cookie, so a shared cache must keep them apart.
+        Vary: inUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie",
+      })
+      .send(html);
   });
   return router;
 }

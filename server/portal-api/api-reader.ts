@@ -10,6 +10,7 @@ import type { CacheOutcome, LoadResult, ResponseCache } from "../cache/response-
 import { etagOf } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
 import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
 
 export interface ApiReader {
@@ -36,11 +37,12 @@ function parseEnvelope(body: Buffer): { code: number } | undefined {
 const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
 
 /**
- * What an upstream answer means (CONTRACT section 2): 2xx is success (stored when its
- * code is 0), 404 is "no such item" (stored, so scans for unknown ids do not each reach
- * the upstream), anything else or a body that is not an envelope is a failure.
+ * What an upstream answer means (CONTRACT section 2): 2xx is success (stored, with its
+ * HTML fields sanitised, when its code is 0), 404 is "no such item" (stored, so scans
+ * for unknown ids do not each reach the upstream), anything else or a body that is not
+ * an envelope is a failure.
  */
-export function classifyUpstreamAnswer(res: UpstreamResponse): LoadResult {
+export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): LoadResult {
   if (res.status === 404) {
     const envelope = parseEnvelope(res.body);
     const body = envelope ? res.body : NOT_FOUND_BODY;
@@ -52,10 +54,13 @@ export function classifyUpstreamAnswer(res: UpstreamResponse): LoadResult {
   if (res.status < 200 || res.status > 299) throw new HttpError(502, `upstream answered ${res.status}`);
   const envelope = parseEnvelope(res.body);
   if (!envelope) throw new HttpError(502, "upstream answer is not a valid JSON envelope");
-  return {
-    answer: { status: 200, body: res.body, etag: etagOf(res.body), json: envelope },
-    cacheable: envelope.code === 0 && !forbidsStoring(res.headers),
-  };
+  if (envelope.code !== 0) {
+    return { answer: { status: 200, body: res.body, etag: etagOf(res.body), json: envelope }, cacheable: false };
+  }
+  // HTML fields are made safe once, here, so no reader of the cache sees them raw.
+  const safe = { ...envelope, data: sanitizePayload(callPath, (envelope as { data?: unknown }).data) };
+  const body = Buffer.from(JSON.stringify(safe));
+  return { answer: { status: 200, body, etag: etagOf(body), json: safe }, cacheable: !forbidsStoring(res.headers) };
 }
 
 /** Upstream transport failures as the answers a visitor gets: 504 on a timeout, else 502. */
@@ -76,7 +81,7 @@ export function createApiReader(cache: ResponseCache, upstream: UpstreamClient, 
     get(key) {
       return cache.getOrFetch(key, ttlFor(key, cacheConfig), async () => {
         try {
-          return classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key));
+          return classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
         } catch (err) {
           throw httpErrorOf(err);
         }

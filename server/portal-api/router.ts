@@ -6,6 +6,7 @@
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
+import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { CacheOutcome } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
@@ -53,23 +54,6 @@ function sendCached(req: Request, res: Response, outcome: CacheOutcome, staleMs:
   res.status(answer.status).send(answer.body);
 }
 
-interface ReaderBody {
-  type: 1 | 2;
-  pid: number;
-}
-
-function parseReaderBody(body: unknown): ReaderBody {
-  if (body === null || typeof body !== "object" || Array.isArray(body)) {
-    throw new HttpError(400, 'body must be a JSON object {"type": 1 or 2, "pid": id}');
-  }
-  const { type, pid } = body as Record<string, unknown>;
-  if (type !== 1 && type !== 2) throw new HttpError(400, "type must be 1 (notice) or 2 (news)");
-  if (typeof pid !== "number" || !Number.isSafeInteger(pid) || pid < 1) {
-    throw new HttpError(400, `pid must be an integer from 1 to ${Number.MAX_SAFE_INTEGER}`);
-  }
-  return { type, pid };
-}
-
 export function createPortalApiRouter(deps: PortalApiDeps): Router {
   const { config, reader, upstream, readerGuard } = deps;
   const classifyPaths = classifyPathsOf(config.classify);
@@ -103,8 +87,9 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router {
     parseJson(req, res, async (err?: unknown) => {
       try {
         if (err) throw err;
-        if (req.body === undefined) throw new HttpError(400, 'body must be a JSON object {"type": 1 or 2, "pid": id}');
-        const body = parseReaderBody(req.body);
+        const parsed = parseReaderBody(req.body);
+        if (!parsed.ok) throw new HttpError(400, parsed.error);
+        const body = parsed.reader;
         const dedupKey = `${client}|${body.type}|${body.pid}`;
         if (readerGuard.isDuplicate(dedupKey)) {
           res.status(200).set({ "Cache-Control": "no-store", "X-Reader": "duplicate" }).json({ code: 0, msg: "ok", data: null });

@@ -203,11 +203,12 @@ describe("/api/portal reader", () => {
 
   it.each([
     ["not json", "request body is not valid JSON"],
-    ["null", 'body must be a JSON object {"type": 1 or 2, "pid": id}'],
+    ["null", "body must be a JSON object {type, pid}"],
     ['{"type":2,"pid":', "request body is not valid JSON"],
-    ["[1,2]", 'body must be a JSON object {"type": 1 or 2, "pid": id}'],
-    ['{"type":3,"pid":1}', "type must be 1 (notice) or 2 (news)"],
-    ['{"type":"2","pid":1}', "type must be 1 (notice) or 2 (news)"],
+    ["[1,2]", "body must be a JSON object {type, pid}"],
+    ['{"type":2,"pid":1,"count":99}', "body field count is not allowed"],
+    ['{"type":3,"pid":1}', "type must be one of 1, 2"],
+    ['{"type":"2","pid":1}', "type must be one of 1, 2"],
     ['{"type":2,"pid":"1"}', "pid must be an integer"],
     ['{"type":2,"pid":0}', "pid must be an integer"],
     ['{"type":2,"pid":1.5}', "pid must be an integer"],

@@ -43,12 +43,6 @@ describe("redirects", () => {
     const res = await request(app).post("/wp-login.php");
     expect(res.status).toBe(405);
   });
-
-  it("answers the pages of the route table without redirecting", async () => {
-    for (const path of ["/portal/index.html", "/portal/message/news/12", "/portal/message/news?id=12", "/portal/job/school/index.html"]) {
-      expect((await request(app).get(path)).status).toBe(200);
-    }
-  });
 });
 
 describe("health", () => {

@@ -1,0 +1,19 @@
+/**
+ * The server renderer: renders a page to HTML from the state the server loaded, and
+ * gives the head that goes with it. Built into dist/ssr for production; loaded by
+ * Vite in development and directly by tests.
+ */
+import { renderToString } from "react-dom/server";
+import type { RenderInput, RenderResult } from "../shared/page-state.ts";
+import { BASE_PATH } from "../shared/routes.ts";
+import { App } from "./app.tsx";
+import { documentHead } from "./head/document-head.ts";
+import { translatorFor } from "./i18n/use-t.ts";
+import { loadPage } from "./pages/registry.ts";
+
+export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
+  if (match) await loadPage(match.route.id);
+  const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
+  const read = <T,>(key: string) => (state.fallback[key] ?? undefined) as T | undefined;
+  return { appHtml, head: documentHead(match, read, translatorFor(state.lang)) };
+}

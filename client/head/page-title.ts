@@ -1,0 +1,31 @@
+/**
+ * The document title (SPEC section 2): on the home page the company name plus its full
+ * name; elsewhere the name plus the page title (a detail page's own title when known;
+ * the founders page's is the full name plus the word for founders).
+ */
+import type { Author, Job, Message, Product } from "../../shared/entities.ts";
+import { detailKey, keys } from "../../shared/page-data.ts";
+import type { RouteMatch } from "../../shared/routes.ts";
+import type { Translate } from "../i18n/use-t.ts";
+
+export type ReadPayload = <T>(key: string) => T | undefined;
+
+export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate): string {
+  const id = match.route.id;
+  if (id === "founders") return `${read<Author>(keys.sysauthor())?.fname ?? ""}${t("page.founders")}`;
+  const detail = detailKey(match);
+  if (detail) {
+    const item = read<Partial<Message & Product & Job>>(detail);
+    const own = item?.title ?? item?.name;
+    if (own) return own;
+  }
+  return t(`page.${id}`);
+}
+
+export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate): string {
+  const author = read<Author>(keys.sysauthor());
+  const name = author?.name ?? "";
+  if (!match) return [name, t("state.notFound")].filter(Boolean).join(" - ");
+  if (match.route.id === "home") return [name, author?.fname].filter(Boolean).join(" - ");
+  return [name, pageHeading(match, read, t)].filter(Boolean).join(" - ");
+}

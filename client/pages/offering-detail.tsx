@@ -1,0 +1,5 @@
+import type { PageProps } from "./page-props.ts";
+
+export default function OfferingDetailPage({ match }: PageProps) {
+  return <h1>{match.route.id}</h1>;
+}

@@ -1,0 +1,59 @@
+/**
+ * What each GET call of CONTRACT section 3 answers, by its id in shared/api-calls.ts.
+ * Handlers get the call's validated query (defaults filled) and, for a detail call,
+ * its id; `undefined` from a detail handler means "no such item".
+ */
+import { type JobKind, MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
+import type { ContentDb } from "./db.ts";
+import * as store from "./store.ts";
+
+export interface CallArgs {
+  /** The `{id}` of a detail call (0 for the others). */
+  id: number;
+  /** The normalised query: only the parameters the call takes, defaults filled. */
+  query: URLSearchParams;
+}
+
+export type CallHandler = (content: ContentDb, args: CallArgs) => Promise<unknown>;
+
+const page = (query: URLSearchParams) => ({
+  pageIndex: Number(query.get("pageIndex")),
+  pageMaxCount: Number(query.get("pageMaxCount")),
+});
+
+const ids = (raw: string | null) => (raw ? raw.split(",").map(Number) : undefined);
+
+/** `type` was validated by the call table as one of the call's allowed values. */
+const typeOf = <T extends number>(query: URLSearchParams) => (query.has("type") ? (Number(query.get("type")) as T) : undefined);
+
+export const CALL_HANDLERS: Readonly<Record<string, CallHandler>> = {
+  syscfg: (c) => store.getSiteConfig(c),
+  sysauthor: (c) => store.getAuthor(c),
+  menuList: (c) => store.listMenus(c),
+  indexHtml: (c) => store.getHomeHtml(c),
+  slideList: (c) => store.listSlides(c),
+  productList: (c) => store.listProducts(c),
+  product: (c, { id }) => store.getProduct(c, id),
+  serviceList: (c) => store.listServices(c),
+  service: (c, { id }) => store.getService(c, id),
+  newsList: (c, { query }) => store.listMessages(c, MESSAGE_KIND.news, page(query)),
+  news: (c, { id }) => store.getMessage(c, MESSAGE_KIND.news, id),
+  noticeList: (c, { query }) => store.listMessages(c, MESSAGE_KIND.notice, page(query)),
+  notice: (c, { id }) => store.getMessage(c, MESSAGE_KIND.notice, id),
+  partnerList: (c) => store.listPartners(c),
+  company: (c) => store.getCompanyIntro(c),
+  founderList: (c) => store.listFounders(c),
+  milestoneList: (c, { query }) => store.listMilestones(c, page(query)),
+  jobTypeList: (c) => store.listJobTypes(c),
+  jobAddrList: (c) => store.listJobAddrs(c),
+  jobList: (c, { query }) =>
+    store.listJobs(c, {
+      ...page(query),
+      type: typeOf<JobKind>(query),
+      jobTypeIds: ids(query.get("jobTypeIds")),
+      jobAddrIds: ids(query.get("jobAddrIds")),
+    }),
+  job: (c, { id }) => store.getJob(c, id),
+  // Both parameters are required by the call table, so both are present here.
+  readerCount: (c, { query }) => store.readerCount(c, Number(query.get("type")) as MessageKind, Number(query.get("pid"))),
+};

@@ -1,0 +1,145 @@
+/**
+ * The embedded content API: an Express app answering every CONTRACT section 3 call
+ * under /api/portal from the content database, in the `{ code, msg, data }`
+ * envelope. Routing and parameter checks come from the shared call table, so this
+ * API accepts exactly what the BFF forwards.
+ */
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
+import { API_PREFIX, type MatchedCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
+import { type Envelope, errorEnvelope } from "../../shared/envelope.ts";
+import { parseId } from "../../shared/params.ts";
+import { parseReaderBody } from "../../shared/reader-body.ts";
+import { CALL_HANDLERS } from "./api-handlers.ts";
+import type { ContentDb } from "./db.ts";
+import { incrementReader } from "./store.ts";
+
+export interface ContentApiOptions {
+  /** Told about unexpected failures (answered 500); the answer itself never carries details. */
+  onError?: (error: unknown) => void;
+}
+
+export interface StartedContentApi {
+  /** The origin it listens on, e.g. http://127.0.0.1:41234 */
+  url: string;
+  /** Stops listening; does not close the database. */
+  close(): Promise<void>;
+}
+
+const READER_PATH = `${API_PREFIX}/reader/reader`;
+const MAX_READER_BODY_BYTES = 1024;
+
+export function createContentApi(content: ContentDb, options: ContentApiOptions = {}): Express {
+  const app = express();
+  app.disable("x-powered-by");
+  // The BFF in front does the caching and validators; answers here are always fresh.
+  app.set("etag", false);
+
+  // Any content type is read as JSON: the body's shape is what is checked.
+  app.put(READER_PATH, express.json({ limit: MAX_READER_BODY_BYTES, strict: true, type: () => true }));
+
+  app.use(API_PREFIX, async (req, res) => {
+    const matches = matchCalls(req.path);
+    if (matches.length === 0) return send(res, 404, errorEnvelope(404, "no such call"));
+    const method = req.method === "HEAD" ? "GET" : req.method;
+    const match = matches.find((m) => m.call.method === method);
+    if (!match) {
+      res.set("Allow", allowedMethods(matches));
+      return send(res, 405, errorEnvelope(405, "method not allowed"));
+    }
+    if (match.call.method === "PUT") return answerReaderPut(content, req, res);
+    return answerGet(content, match, req, res);
+  });
+
+  app.use((_req, res) => send(res, 404, errorEnvelope(404, "no such call")));
+  app.use(answerError(options));
+  return app;
+}
+
+/** Serves the content API on its own port (loopback by default) and returns its origin. */
+export async function startContentApi(
+  content: ContentDb,
+  { host = "127.0.0.1", port = 0, onError }: { host?: string; port?: number } & ContentApiOptions = {},
+): Promise<StartedContentApi> {
+  const app = createContentApi(content, { onError });
+  const server = await new Promise<Server>((resolve, reject) => {
+    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const address = server.address() as AddressInfo;
+  const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shownHost}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        // close() waits for requests in flight and drops idle keep-alive connections.
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: Request, res: Response) {
+  const query = normaliseCallQuery(call, searchParamsOf(req));
+  if (!query.ok) return send(res, 400, errorEnvelope(400, query.error));
+  let id = 0;
+  if (call.detail) {
+    const parsed = parseId("id", rawId);
+    if (!parsed.ok || parsed.value === undefined) return send(res, 400, errorEnvelope(400, parsed.ok ? "id is required" : parsed.error));
+    id = parsed.value;
+  }
+  const handler = CALL_HANDLERS[call.id];
+  if (!handler) return send(res, 404, errorEnvelope(404, "no such call"));
+  const data = await handler(content, { id, query: new URLSearchParams(query.search) });
+  if (data === undefined && call.detail) return send(res, 404, errorEnvelope(404, "no such item"));
+  return send(res, 200, { code: 0, msg: "ok", data: data ?? null });
+}
+
+async function answerReaderPut(content: ContentDb, req: Request, res: Response) {
+  const parsed = parseReaderBody(req.body);
+  if (!parsed.ok) return send(res, 400, errorEnvelope(400, parsed.error));
+  const counted = await incrementReader(content, parsed.reader.type, parsed.reader.pid);
+  if (!counted) return send(res, 404, errorEnvelope(404, "no such item"));
+  return send(res, 200, { code: 0, msg: "ok", data: null });
+}
+
+/** The query as sent (Express's own parser would turn repeated keys into arrays). */
+function searchParamsOf(req: Request): URLSearchParams {
+  const at = req.originalUrl.indexOf("?");
+  return new URLSearchParams(at === -1 ? "" : req.originalUrl.slice(at + 1));
+}
+
+function allowedMethods(matches: MatchedCall[]): string {
+  const methods = new Set(matches.flatMap((m) => (m.call.method === "GET" ? ["GET", "HEAD"] : [m.call.method])));
+  return [...methods].join(", ");
+}
+
+function send(res: Response, status: number, body: Envelope<unknown>): void {
+  res.status(status).json(body);
+}
+
+/** Body parser failures keep their 4xx status; anything else is a 500 without details. */
+function answerError({ onError }: ContentApiOptions): ErrorRequestHandler {
+  return (error: unknown, _req, res, _next) => {
+    const status = clientErrorStatus(error);
+    if (status === undefined) onError?.(error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (status === undefined) return send(res, 500, errorEnvelope(500, "internal error"));
+    return send(res, status, errorEnvelope(status, clientErrorMessage(status)));
+  };
+}
+
+function clientErrorStatus(error: unknown): number | undefined {
+  if (typeof error !== "object" || error === null) return undefined;
+  const { status, expose } = error as { status?: unknown; expose?: unknown };
+  return typeof status === "number" && status >= 400 && status < 500 && expose === true ? status : undefined;
+}
+
+function clientErrorMessage(status: number): string {
+  if (status === 413) return `body larger than ${MAX_READER_BODY_BYTES} bytes`;
+  if (status === 415) return "unsupported body encoding";
+  if (status === 400) return "body must be JSON";
+  return "bad request";
+}

@@ -1,0 +1,91 @@
+/**
+ * Opens the content database named by DATABASE_URL: `sqlite:PATH` (a file, created
+ * with its folder) or `postgres://...`. Both go through Kysely with one schema and
+ * the same queries; the migrations run before the database is handed out.
+ */
+import { mkdirSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import SqliteDatabase from "better-sqlite3";
+import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import pg from "pg";
+import { migrateContentDb } from "./migrations.ts";
+import type { Database } from "./schema.ts";
+
+export type ContentDialect = "sqlite" | "postgres";
+
+export interface ContentDb {
+  db: Kysely<Database>;
+  dialect: ContentDialect;
+  /** Resolves when the database answers a query: the readiness check. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** How long a statement waits for another SQLite connection's write lock before failing. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+const INT8_OID = 20;
+
+export async function openContentDb(databaseUrl: string): Promise<ContentDb> {
+  const { db, dialect } = openByUrl(databaseUrl);
+  try {
+    const schema = dialect === "postgres" ? await currentSchema(db) : undefined;
+    await migrateContentDb(db as Kysely<unknown>, schema);
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let closing: Promise<void> | undefined;
+  return {
+    db,
+    dialect,
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    close() {
+      closing ??= db.destroy();
+      return closing;
+    },
+  };
+}
+
+function openByUrl(databaseUrl: string): { db: Kysely<Database>; dialect: ContentDialect } {
+  if (databaseUrl.startsWith("sqlite:")) return { db: openSqlite(databaseUrl.slice("sqlite:".length)), dialect: "sqlite" };
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { db: openPostgres(databaseUrl), dialect: "postgres" };
+  throw new Error("DATABASE_URL must be sqlite:PATH or postgres://...");
+}
+
+function openSqlite(path: string): Kysely<Database> {
+  if (!path) throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/portal.db");
+  const inMemory = path === ":memory:";
+  if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const sqlite = new SqliteDatabase(inMemory ? path : resolve(path));
+  // WAL lets readers (an export, a second process) proceed while a write is in progress.
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
+  sqlite.pragma("synchronous = NORMAL");
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+}
+
+function openPostgres(connectionString: string): Kysely<Database> {
+  const pool = new pg.Pool({
+    connectionString,
+    max: 10,
+    // int8 (ids, counts, count(*)) as JS numbers, for this pool only: the global
+    // parser table stays as pg ships it. Every value we store fits in 2^53 - 1.
+    types: {
+      getTypeParser: ((oid: number, format?: "text" | "binary") =>
+        oid === INT8_OID && format !== "binary" ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process: the pool drops
+  // it, and the next query reports the problem to its caller.
+  pool.on("error", () => {});
+  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+}
+
+async function currentSchema(db: Kysely<Database>): Promise<string> {
+  const { rows } = await sql<{ schema: string }>`select current_schema() as schema`.execute(db);
+  const schema = rows[0]?.schema;
+  if (!schema) throw new Error("the PostgreSQL search_path names no existing schema");
+  return schema;
+}

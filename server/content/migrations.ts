@@ -1,0 +1,127 @@
+/**
+ * Versioned schema migrations, kept in code so the build needs no migration folder.
+ * Never edit a migration that has shipped: add the next one ("0002_...") instead.
+ * The same statements run on SQLite and PostgreSQL.
+ */
+import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
+
+const initial: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("setting")
+      .addColumn("key", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .execute();
+
+    // Every collection of the site file: an id and its place in the file.
+    const collection = (name: string) =>
+      db.schema
+        .createTable(name)
+        .addColumn("id", "bigint", (c) => c.primaryKey())
+        .addColumn("position", "integer", (c) => c.notNull());
+
+    await collection("menus")
+      .addColumn("pid", "bigint", (c) => c.notNull())
+      .addColumn("title", "text", (c) => c.notNull())
+      .addColumn("url", "text", (c) => c.notNull())
+      .addColumn("url_type", "integer", (c) => c.notNull())
+      .addColumn("delflag", "integer", (c) => c.notNull())
+      .execute();
+    await collection("slides")
+      .addColumn("title", "text", (c) => c.notNull())
+      .addColumn("url", "text", (c) => c.notNull())
+      .addColumn("img", "text", (c) => c.notNull())
+      .execute();
+    await collection("products")
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("prop_img", "text", (c) => c.notNull())
+      .addColumn("detail", "text", (c) => c.notNull())
+      // Classify groups: any id-sized number the site file allows.
+      .addColumn("type", "bigint", (c) => c.notNull())
+      .execute();
+    await collection("services")
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("detail", "text", (c) => c.notNull())
+      .addColumn("type", "bigint", (c) => c.notNull())
+      .execute();
+    await collection("partners")
+      .addColumn("logo", "text", (c) => c.notNull())
+      .addColumn("url", "text", (c) => c.notNull())
+      .execute();
+    await collection("founders")
+      .addColumn("picture", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("job", "text", (c) => c.notNull())
+      .addColumn("brief", "text", (c) => c.notNull())
+      .execute();
+    await collection("milestones")
+      .addColumn("date", "text", (c) => c.notNull())
+      .addColumn("brief", "text", (c) => c.notNull())
+      .execute();
+    await collection("job_types")
+      .addColumn("name", "text", (c) => c.notNull())
+      .execute();
+    await collection("job_addrs")
+      .addColumn("name", "text", (c) => c.notNull())
+      .execute();
+    await collection("jobs")
+      .addColumn("type", "integer", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("job_addr_id", "bigint", (c) => c.notNull())
+      .addColumn("job_type_id", "bigint", (c) => c.notNull())
+      .addColumn("salary", "text", (c) => c.notNull())
+      .addColumn("description", "text", (c) => c.notNull())
+      .addColumn("requirement", "text", (c) => c.notNull())
+      .addColumn("call_hr", "text", (c) => c.notNull())
+      .execute();
+
+    // News and notices number their ids separately, hence the composite key.
+    await db.schema
+      .createTable("messages")
+      .addColumn("kind", "integer", (c) => c.notNull())
+      .addColumn("id", "bigint", (c) => c.notNull())
+      .addColumn("position", "integer", (c) => c.notNull())
+      .addColumn("title", "text", (c) => c.notNull())
+      .addColumn("brief", "text", (c) => c.notNull())
+      .addColumn("img", "text", (c) => c.notNull())
+      .addColumn("date_time", "text", (c) => c.notNull())
+      .addColumn("detail", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("messages_pkey", ["kind", "id"])
+      .execute();
+
+    await db.schema
+      .createTable("readers")
+      .addColumn("type", "integer", (c) => c.notNull())
+      .addColumn("pid", "bigint", (c) => c.notNull())
+      .addColumn("count", "bigint", (c) => c.notNull())
+      .addPrimaryKeyConstraint("readers_pkey", ["type", "pid"])
+      .execute();
+
+    // The paged lists: newest messages first, milestones newest first, jobs by kind.
+    await db.schema.createIndex("messages_by_kind_date").on("messages").columns(["kind", "date_time desc", "id desc"]).execute();
+    await db.schema.createIndex("milestones_by_date").on("milestones").columns(["date desc", "id desc"]).execute();
+    await db.schema.createIndex("jobs_by_type").on("jobs").columns(["type", "id"]).execute();
+  },
+};
+
+export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
+  "0001_initial": initial,
+};
+
+const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };
+
+/**
+ * Brings the schema up to date. `schema` pins Kysely's bookkeeping tables to the
+ * PostgreSQL schema the content lives in; without it, a `kysely_migration` table in any
+ * other schema of the same database would be mistaken for ours.
+ */
+export async function migrateContentDb(db: Kysely<unknown>, schema?: string): Promise<void> {
+  const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
+  const { error, results } = await migrator.migrateToLatest();
+  if (error) {
+    const failed = results?.find((r) => r.status === "Error")?.migrationName;
+    throw new Error(
+      `content database migration ${failed ?? ""} failed: ${error instanceof Error ? error.message : String(error)}`.replace("  ", " "),
+    );
+  }
+}

@@ -1,0 +1,226 @@
+/**
+ * The content API's queries: each returns a CONTRACT section 3 payload in the
+ * camelCase shapes of shared/entities.ts (a detail is undefined when absent). The
+ * site file import and export live in site-io.ts and are re-exported here.
+ */
+import type { SelectQueryBuilder } from "kysely";
+import type {
+  Author,
+  ClassifyMenu,
+  CompanyIntro,
+  Founder,
+  HomeHtml,
+  Job,
+  JobAddr,
+  JobKind,
+  JobType,
+  MenuItem,
+  Message,
+  MessageKind,
+  Milestone,
+  Partner,
+  Product,
+  Service,
+  SiteConfig,
+  Slide,
+} from "../../shared/entities.ts";
+import type { Paged, PageQuery } from "../../shared/envelope.ts";
+import type { ContentDb } from "./db.ts";
+import type { Database, SettingKey } from "./schema.ts";
+
+export { exportSite, importSite, loadSiteIfEmpty } from "./site-io.ts";
+export { readSiteFile, SiteImportError, serialiseSite } from "./site-text.ts";
+
+/** Collections whose entity has no id in CONTRACT section 3 still carry the site file's id. */
+export type WithId<T> = T & { id: number };
+
+export interface JobQuery extends PageQuery {
+  type?: JobKind;
+  /** Empty or absent: any type. */
+  jobTypeIds?: readonly number[];
+  /** Empty or absent: any address. */
+  jobAddrIds?: readonly number[];
+}
+
+export async function readSetting<T>(content: ContentDb, key: SettingKey): Promise<T | undefined> {
+  const row = await content.db.selectFrom("setting").select("value").where("key", "=", key).executeTakeFirst();
+  return row ? (JSON.parse(row.value) as T) : undefined;
+}
+
+export const getSiteConfig = (content: ContentDb) => readSetting<SiteConfig>(content, "syscfg");
+export const getAuthor = (content: ContentDb) => readSetting<Author>(content, "sysauthor");
+export const getHomeHtml = (content: ContentDb) => readSetting<HomeHtml>(content, "indexhtml");
+export const getCompanyIntro = (content: ContentDb) => readSetting<CompanyIntro>(content, "company");
+
+/** The demo site's own classify menus (PORTAL_CLASSIFY unset); empty when the site has none. */
+export async function getClassifyMenus(content: ContentDb): Promise<ClassifyMenu[]> {
+  return (await readSetting<ClassifyMenu[]>(content, "classify")) ?? [];
+}
+
+/** Every menu item, deleted ones included: dropping them is the site's job. */
+export function listMenus(content: ContentDb): Promise<MenuItem[]> {
+  return content.db
+    .selectFrom("menus")
+    .select(["id", "pid", "title", "url", "url_type as urlType", "delflag"])
+    .orderBy("position")
+    .execute();
+}
+
+export function listSlides(content: ContentDb): Promise<WithId<Slide>[]> {
+  return content.db.selectFrom("slides").select(["id", "title", "url", "img"]).orderBy("position").execute();
+}
+
+const productColumns = ["id", "name", "prop_img as propImg", "detail", "type"] as const;
+
+export function listProducts(content: ContentDb): Promise<Product[]> {
+  return content.db.selectFrom("products").select(productColumns).orderBy("position").execute();
+}
+
+export function getProduct(content: ContentDb, id: number): Promise<Product | undefined> {
+  return content.db.selectFrom("products").select(productColumns).where("id", "=", id).executeTakeFirst();
+}
+
+const serviceColumns = ["id", "name", "detail", "type"] as const;
+
+export function listServices(content: ContentDb): Promise<Service[]> {
+  return content.db.selectFrom("services").select(serviceColumns).orderBy("position").execute();
+}
+
+export function getService(content: ContentDb, id: number): Promise<Service | undefined> {
+  return content.db.selectFrom("services").select(serviceColumns).where("id", "=", id).executeTakeFirst();
+}
+
+/** News (kind 2) or notices (kind 1), newest first; list items leave out the HTML detail. */
+export async function listMessages(content: ContentDb, kind: MessageKind, page: PageQuery): Promise<Paged<Message>> {
+  const ofKind = content.db.selectFrom("messages").where("kind", "=", kind);
+  return pageOf(
+    page,
+    ofKind,
+    ofKind
+      .select(["id", "title", "brief", "img", "date_time as dateTime"])
+      .orderBy("date_time", "desc")
+      .orderBy("id", "desc")
+      .limit(page.pageMaxCount)
+      .offset(page.pageIndex * page.pageMaxCount)
+      .execute(),
+  );
+}
+
+export function getMessage(content: ContentDb, kind: MessageKind, id: number): Promise<Message | undefined> {
+  return content.db
+    .selectFrom("messages")
+    .select(["id", "title", "brief", "img", "date_time as dateTime", "detail"])
+    .where("kind", "=", kind)
+    .where("id", "=", id)
+    .executeTakeFirst();
+}
+
+export function listPartners(content: ContentDb): Promise<WithId<Partner>[]> {
+  return content.db.selectFrom("partners").select(["id", "logo", "url"]).orderBy("position").execute();
+}
+
+export function listFounders(content: ContentDb): Promise<WithId<Founder>[]> {
+  return content.db.selectFrom("founders").select(["id", "picture", "name", "job", "brief"]).orderBy("position").execute();
+}
+
+/** The timeline, newest first. */
+export function listMilestones(content: ContentDb, page: PageQuery): Promise<Paged<WithId<Milestone>>> {
+  const all = content.db.selectFrom("milestones");
+  return pageOf(
+    page,
+    all,
+    all
+      .select(["id", "date", "brief"])
+      .orderBy("date", "desc")
+      .orderBy("id", "desc")
+      .limit(page.pageMaxCount)
+      .offset(page.pageIndex * page.pageMaxCount)
+      .execute(),
+  );
+}
+
+export function listJobTypes(content: ContentDb): Promise<JobType[]> {
+  return content.db.selectFrom("job_types").select(["id", "name"]).orderBy("position").execute();
+}
+
+export function listJobAddrs(content: ContentDb): Promise<JobAddr[]> {
+  return content.db.selectFrom("job_addrs").select(["id", "name"]).orderBy("position").execute();
+}
+
+const jobColumns = [
+  "id",
+  "name",
+  "job_addr_id as jobAddrId",
+  "job_type_id as jobTypeId",
+  "salary",
+  "description",
+  "requirement",
+  "call_hr as callHr",
+  "type",
+] as const;
+
+/** Jobs in id order, narrowed by kind, types and addresses when given. */
+export async function listJobs(content: ContentDb, query: JobQuery): Promise<Paged<Job>> {
+  let matching = content.db.selectFrom("jobs");
+  if (query.type !== undefined) matching = matching.where("type", "=", query.type);
+  if (query.jobTypeIds?.length) matching = matching.where("job_type_id", "in", [...query.jobTypeIds]);
+  if (query.jobAddrIds?.length) matching = matching.where("job_addr_id", "in", [...query.jobAddrIds]);
+  return pageOf(
+    query,
+    matching,
+    matching
+      .select(jobColumns)
+      .orderBy("id")
+      .limit(query.pageMaxCount)
+      .offset(query.pageIndex * query.pageMaxCount)
+      .execute(),
+  );
+}
+
+export function getJob(content: ContentDb, id: number): Promise<Job | undefined> {
+  return content.db.selectFrom("jobs").select(jobColumns).where("id", "=", id).executeTakeFirst();
+}
+
+/**
+ * Counts one more reader of a message, in one statement so concurrent calls lose
+ * nothing. False (and nothing stored) when the message of that kind does not exist.
+ */
+export async function incrementReader(content: ContentDb, type: MessageKind, pid: number): Promise<boolean> {
+  const result = await content.db
+    .insertInto("readers")
+    .columns(["type", "pid", "count"])
+    .expression(
+      content.db
+        // Typed casts: PostgreSQL would read untyped parameters in a select list as text.
+        .selectNoFrom((eb) => [
+          eb.cast<MessageKind>(eb.val(type), "integer").as("type"),
+          eb.cast<number>(eb.val(pid), "bigint").as("pid"),
+          eb.cast<number>(eb.val(1), "bigint").as("count"),
+        ])
+        .where(({ exists, selectFrom }) => exists(selectFrom("messages").select("id").where("kind", "=", type).where("id", "=", pid))),
+    )
+    .onConflict((oc) => oc.columns(["type", "pid"]).doUpdateSet((eb) => ({ count: eb(eb.ref("readers.count"), "+", 1) })))
+    .executeTakeFirst();
+  return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
+}
+
+/** The reader count of a message; 0 when nobody has read it (or it does not exist). */
+export async function readerCount(content: ContentDb, type: MessageKind, pid: number): Promise<number> {
+  const row = await content.db.selectFrom("readers").select("count").where("type", "=", type).where("pid", "=", pid).executeTakeFirst();
+  return row?.count ?? 0;
+}
+
+/** Counts the matching rows beside the page query; totalPageCount is ceil(total / page size). */
+async function pageOf<T, TB extends keyof Database>(
+  page: PageQuery,
+  matching: SelectQueryBuilder<Database, TB, object>,
+  rows: Promise<T[]>,
+): Promise<Paged<T>> {
+  const [counted, pageDataList] = await Promise.all([
+    matching.select((eb) => eb.fn.countAll<number>().as("total")).executeTakeFirstOrThrow(),
+    rows,
+  ]);
+  // PostgreSQL's count(*) is int8: read as a number by the pool, a string if ever not.
+  const totalCount = Number(counted.total);
+  return { pageDataList, totalCount, totalPageCount: Math.ceil(totalCount / page.pageMaxCount) };
+}

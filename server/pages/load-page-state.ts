@@ -1,0 +1,58 @@
+/**
+ * Loads every answer a page needs, in parallel, through the same cache as /api/portal
+ * (in-process, no HTTP request to itself), and decides the page's status: 404 when a
+ * detail names no item, 504/502 when a call failed with nothing stale to serve.
+ */
+import { matchCalls } from "../../shared/api-calls.ts";
+import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
+import { detailKey, pageKeys, shellKeys } from "../../shared/page-data.ts";
+import type { PageState, PublicConfig } from "../../shared/page-state.ts";
+import type { RouteMatch } from "../../shared/routes.ts";
+import { describeError } from "../http/errors.ts";
+import type { ApiReader } from "../portal-api/api-reader.ts";
+
+export interface LoadedPage {
+  state: PageState;
+  status: 200 | 404 | 502 | 504;
+}
+
+function payloadKindOf(key: string) {
+  return matchCalls(key.split("?")[0] ?? "")[0]?.call.payload ?? "list";
+}
+
+export async function loadPageState(
+  reader: ApiReader,
+  match: RouteMatch,
+  query: URLSearchParams,
+  config: PublicConfig,
+  lang: PageState["lang"],
+  langInUrl: boolean,
+): Promise<LoadedPage> {
+  const keys = [...new Set([...shellKeys(config.classify), ...pageKeys(match, query)])];
+  const outcomes = await Promise.allSettled(keys.map((key) => reader.get(key)));
+  const state: PageState = { lang, langInUrl, config, fallback: {}, failures: {} };
+
+  outcomes.forEach((outcome, index) => {
+    const key = keys[index] as string;
+    if (outcome.status === "rejected") {
+      state.failures[key] = describeError(outcome.reason).status === 504 ? 504 : 502;
+      return;
+    }
+    const { status, json } = outcome.value.answer;
+    const envelope = json as { code?: number; data?: unknown };
+    if (status === 404) state.fallback[key] = null;
+    else if (envelope.code !== 0) state.failures[key] = 502;
+    else state.fallback[key] = payloadOf(envelope, payloadKindOf(key));
+  });
+
+  const detail = detailKey(match);
+  const failures = Object.values(state.failures);
+  let status: LoadedPage["status"] = 200;
+  if (match.route.detail && (detail === undefined || (!(detail in state.failures) && isEmptyPayload(state.fallback[detail])))) {
+    status = 404;
+    if (detail) state.fallback[detail] = null;
+  } else if (failures.length > 0) {
+    status = failures.includes(504) ? 504 : 502;
+  }
+  return { state, status };
+}

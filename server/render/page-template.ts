@@ -1,0 +1,56 @@
+/**
+ * The page document around the rendered app: index.html (as built by Vite, with its
+ * hashed script and style links) split once at its placeholders, then joined per page
+ * with the head, the app HTML and the state.
+ */
+export interface PageTemplate {
+  /** [before lang, before head, before app, before state, rest] */
+  parts: readonly [string, string, string, string, string];
+}
+
+export interface PageParts {
+  lang: string;
+  head: string;
+  appHtml: string;
+  /** Already escaped by serialiseState. */
+  stateJson: string;
+}
+
+const LANG_ATTR = '<html lang="zh-CN">';
+const MARKERS = ["<!--app-head-->", "<!--app-html-->", "<!--app-state-->"] as const;
+
+export function splitTemplate(html: string): PageTemplate {
+  const langAt = html.indexOf(LANG_ATTR);
+  if (langAt === -1) throw new Error(`page template lacks ${LANG_ATTR}`);
+  const cuts = [langAt + '<html lang="'.length, langAt + LANG_ATTR.length - 2];
+  const rest = html.slice(cuts[1]);
+  const pieces: string[] = [html.slice(0, cuts[0])];
+  let remaining = rest;
+  for (const marker of MARKERS) {
+    const at = remaining.indexOf(marker);
+    if (at === -1) throw new Error(`page template lacks ${marker}`);
+    pieces.push(remaining.slice(0, at));
+    remaining = remaining.slice(at + marker.length);
+  }
+  pieces.push(remaining);
+  const [beforeLang, afterLang, afterHead, afterApp, afterState] = pieces as [string, string, string, string, string];
+  return { parts: [beforeLang, afterLang, afterHead, afterApp, afterState] };
+}
+
+export const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
+
+export function assemblePage({ parts }: PageTemplate, page: PageParts): string {
+  return (
+    parts[0] +
+    page.lang +
+    parts[1] +
+    page.head +
+    parts[2] +
+    page.appHtml +
+    parts[3] +
+    STATE_SCRIPT_OPEN +
+    page.stateJson +
+    "</script>" +
+    parts[4]
+  );
+}

@@ -1,0 +1,33 @@
+/**
+ * Production: the template and the server bundle from `npm run build`, loaded once;
+ * hashed client assets served immutable for a year. Vite is never loaded.
+ */
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import express from "express";
+import type { RenderInput, RenderResult } from "../../shared/page-state.ts";
+import { PROJECT_ROOT } from "../project-root.ts";
+import type { PageRenderer } from "./page-renderer.ts";
+import { splitTemplate } from "./page-template.ts";
+
+export async function createProdRenderer(distDir = path.join(PROJECT_ROOT, "dist")): Promise<PageRenderer> {
+  const html = await readFile(path.join(distDir, "client/index.html"), "utf8");
+  const template = splitTemplate(html);
+  const entry = (await import(pathToFileURL(path.join(distDir, "ssr/entry-server.js")).href)) as {
+    render(input: RenderInput): Promise<RenderResult>;
+  };
+  // Every file under assets/ has a content hash in its name, so it never changes.
+  const assets = express.static(path.join(distDir, "client/assets"), {
+    immutable: true,
+    maxAge: "365d",
+    index: false,
+    redirect: false,
+    fallthrough: false,
+  });
+  return {
+    render: (input) => entry.render(input),
+    template: async () => template,
+    assets: { path: "/portal/assets", handler: assets },
+  };
+}

@@ -1,0 +1,38 @@
+/**
+ * The allowlist every piece of upstream HTML passes before anyone renders it: plain
+ * document structure, links limited to http, https, mailto and tel, images from http(s)
+ * or this site, no scripts, styles, frames, forms, ids (which could clobber the page's
+ * own) or event attributes.
+ */
+import sanitize from "sanitize-html";
+
+const OPTIONS: sanitize.IOptions = {
+  allowedTags: [
+    ...["p", "br", "hr", "h1", "h2", "h3", "h4", "h5", "h6", "blockquote", "pre", "code", "ul", "ol", "li", "dl", "dt", "dd"],
+    ...["strong", "b", "em", "i", "u", "s", "sub", "sup", "small", "mark", "span", "div", "section", "article", "figure", "figcaption"],
+    ...["a", "img", "table", "thead", "tbody", "tfoot", "tr", "th", "td", "caption"],
+  ],
+  allowedAttributes: {
+    a: ["href", "title", "target", "rel"],
+    img: ["src", "alt", "title", "width", "height", "loading", "decoding"],
+    th: ["colspan", "rowspan", "scope"],
+    td: ["colspan", "rowspan"],
+    "*": ["class", "lang", "dir"],
+  },
+  allowedSchemes: ["http", "https", "mailto", "tel"],
+  allowedSchemesByTag: { img: ["http", "https"] },
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  transformTags: {
+    // A link that opens a new window must not hand the opener to the other site.
+    a: (tagName, attribs) => ({ tagName, attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs }),
+    // Upstream images sit in article bodies, below the fold: load them lazily.
+    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy", decoding: "async" } }),
+  },
+  // An image whose source was refused is dropped rather than left empty.
+  exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
+};
+
+export function sanitizeHtml(html: string): string {
+  return sanitize(html, OPTIONS);
+}
