@@ -7,7 +7,7 @@ import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
 import { loadPage } from "./pages/registry.ts";
-import "./styles/base.css";
+import "./styles/index.css";
 
 async function hydrate(): Promise<void> {
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;

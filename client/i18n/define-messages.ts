@@ -1,0 +1,4 @@
+/** One area's strings: the English must have exactly the Chinese keys. */
+export function defineMessages<const K extends string>(zh: Record<K, string>, en: Record<K, string>) {
+  return { zh, en };
+}

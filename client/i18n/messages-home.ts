@@ -1,0 +1,3 @@
+import { defineMessages } from "./define-messages.ts";
+
+export const HOME_MESSAGES = defineMessages({}, {});

@@ -1,0 +1,3 @@
+import { defineMessages } from "./define-messages.ts";
+
+export const PAGES_MESSAGES = defineMessages({}, {});
