@@ -17,6 +17,10 @@ async function hydrate(): Promise<void> {
   hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
     onRecoverableError: (error) => console.error("hydration:", error),
   });
+  // Lets tests (and anything else) know the page is interactive.
+  queueMicrotask(() => {
+    document.documentElement.dataset.hydrated = "true";
+  });
 }
 
 void hydrate();

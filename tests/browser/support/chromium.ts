@@ -1,0 +1,61 @@
+/**
+ * Debian's Chromium driven by playwright-core, each launch with a fresh profile of its
+ * own. Where Chromium is absent the browser
+ * suites skip, unless CI is set: there they fail, so a missing browser never passes
+ * silently.
+ */
+import { existsSync } from "node:fs";
+import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+import { describe } from "vitest";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
+
+/** `describe`, or `describe.skip` when Chromium is missing outside CI. */
+export const describeInBrowser: typeof describe = HAS_CHROMIUM || process.env.CI ? describe : (describe.skip as typeof describe);
+
+export async function launchChromium(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    headless: true,
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--no-first-run",
+      "--disable-quic",
+    ],
+  });
+}
+
+export interface WatchedPage {
+  page: Page;
+  /** Console errors and warnings (hydration mismatches are reported as errors), and uncaught page errors. */
+  problems: string[];
+  /** Requests the page made to /api/portal. */
+  apiRequests: string[];
+  /** Requests that failed or answered 4xx/5xx. */
+  failedRequests: string[];
+}
+
+/** A new page at the given viewport that records everything a test should fail on. */
+export async function openWatchedPage(browser: Browser, width = 1280, height = 800): Promise<WatchedPage> {
+  const context = await browser.newContext({ viewport: { width, height } });
+  const page = await context.newPage();
+  const watched: WatchedPage = { page, problems: [], apiRequests: [], failedRequests: [] };
+  page.on("console", (message: ConsoleMessage) => {
+    if (message.type() === "error" || message.type() === "warning") watched.problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => watched.problems.push(`pageerror: ${error.message}`));
+  page.on("request", (request) => {
+    const url = new URL(request.url());
+    if (url.pathname.startsWith("/api/portal/")) watched.apiRequests.push(`${request.method()} ${url.pathname}${url.search}`);
+  });
+  page.on("requestfailed", (request) => watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on("response", (response) => {
+    if (response.status() >= 400) watched.failedRequests.push(`${response.url()} ${response.status()}`);
+  });
+  return watched;
+}

@@ -1,0 +1,53 @@
+/**
+ * A whole site for browser tests, as production runs it: the embedded content API on
+ * a fresh SQLite file loaded with the demo site, and the app with the built renderer,
+ * listening on 127.0.0.1.
+ */
+
+import { mkdtemp, rm } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createApp, type PortalApp } from "../../../server/app.ts";
+import { startContentApi } from "../../../server/content/api.ts";
+import { openContentDb } from "../../../server/content/db.ts";
+import { getClassifyMenus, loadSiteIfEmpty } from "../../../server/content/store.ts";
+import { DEMO_SITE_FILE } from "../../../server/project-root.ts";
+import { createProdRenderer } from "../../../server/render/prod-renderer.ts";
+import { testConfig } from "../../support/config.ts";
+import { TEST_DIST } from "./build-site.ts";
+
+export interface TestSite {
+  origin: string;
+  app: PortalApp;
+  close(): Promise<void>;
+}
+
+export async function startDemoSite(env: Record<string, string> = {}): Promise<TestSite> {
+  const dir = await mkdtemp(path.join(tmpdir(), "portal-browser-"));
+  const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
+  await loadSiteIfEmpty(content, DEMO_SITE_FILE);
+  const api = await startContentApi(content);
+  const config = testConfig(env);
+  const app = createApp(
+    { ...config, classify: config.classify ?? (await getClassifyMenus(content)) },
+    { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(TEST_DIST) },
+  );
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  const { port } = server.address() as AddressInfo;
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    app,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      app.portal.close();
+      await api.close();
+      await content.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
