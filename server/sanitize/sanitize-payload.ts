@@ -4,14 +4,13 @@
  * The fields below are the HTML ones of CONTRACT section 3; other text is rendered as
  * text and needs nothing.
  */
+import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
 import { sanitizeHtml } from "./sanitize-html.ts";
 
 /** HTML fields wherever they appear: item details and job texts. */
 const HTML_FIELDS = new Set(["detail", "description", "requirement", "callHr"]);
 /** HTML fields that only some calls carry: the company introduction and the home markup. */
 const HTML_FIELDS_OF_CALL: Record<string, string> = { "/plan/company": "brief", "/sys/indexhtml": "html" };
-/** A home html that starts with this marker is a script for the browser, not markup. */
-export const HOME_SCRIPT_MARKER = "useEval|";
 
 function sanitizeItem(item: unknown, extraField: string | undefined): unknown {
   if (item === null || typeof item !== "object" || Array.isArray(item)) return item;

@@ -9,6 +9,7 @@ import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { inject } from "vitest";
 import { createApp, type PortalApp } from "../../../server/app.ts";
 import { startContentApi } from "../../../server/content/api.ts";
 import { openContentDb } from "../../../server/content/db.ts";
@@ -16,7 +17,6 @@ import { getClassifyMenus, loadSiteIfEmpty } from "../../../server/content/store
 import { DEMO_SITE_FILE } from "../../../server/project-root.ts";
 import { createProdRenderer } from "../../../server/render/prod-renderer.ts";
 import { testConfig } from "../../support/config.ts";
-import { TEST_DIST } from "./build-site.ts";
 
 export interface TestSite {
   origin: string;
@@ -32,7 +32,7 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
   const config = testConfig(env);
   const app = createApp(
     { ...config, classify: config.classify ?? (await getClassifyMenus(content)) },
-    { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(TEST_DIST) },
+    { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
   );
   const server: Server = await new Promise((resolve) => {
     const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
