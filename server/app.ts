@@ -9,13 +9,13 @@
  */
 import compression from "compression";
 import express, { type Express } from "express";
-import helmet from "helmet";
 import { ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter } from "./http/health.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
+import { securityHeaders } from "./http/security-headers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
@@ -75,7 +75,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use((req, _res, next) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
-  app.use(helmet());
+  app.use(securityHeaders({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false }));
   app.get(["/", "/portal", "/portal/"], redirectHome);
   app.use(createHealthRouter({ cache, upstream, database: deps.database }));
   app.use(compression({ threshold: 1024 }));

@@ -4,9 +4,13 @@
  * table does not know fall through to the catch-all redirect.
  */
 import { Router } from "express";
-import { type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { matchPage } from "../../shared/routes.ts";
+import type { HomeHtml } from "../../shared/entities.ts";
+import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
+import { keys } from "../../shared/page-data.ts";
+import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
+import { matchPage, type RouteMatch } from "../../shared/routes.ts";
 import type { Config } from "../config.ts";
+import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
@@ -28,9 +32,17 @@ export function publicConfigOf(config: Config): PublicConfig {
   };
 }
 
+/** The exact text of the home page's `useEval|` script, when the operator allows one and the page has one. */
+function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
+  if (match.route.id !== "home" || !state.config.homeScript) return undefined;
+  const body = homeScriptBody((state.fallback[keys.indexHtml()] as HomeHtml | undefined)?.html);
+  return body === undefined ? undefined : homeScriptSource(body);
+}
+
 export function createPagesRouter({ config, reader, renderer }: PagesDeps): Router {
   const router = Router();
   const publicConfig = publicConfigOf(config);
+  const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
 
   router.get("/*path", async (req, res, next) => {
     const q = req.originalUrl.indexOf("?");
@@ -47,6 +59,8 @@ export function createPagesRouter({ config, reader, renderer }: PagesDeps): Rout
       renderer.render({ path: req.path, search, match, state }),
       renderer.template(req.originalUrl),
     ]);
+    const script = homeScriptOf(match, state);
+    if (script) res.setHeader("Content-Security-Policy", contentSecurityPolicy(csp, [scriptHashOf(script)]));
     const html = assemblePage(template, { lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) });
     res
       .status(status)

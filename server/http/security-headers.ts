@@ -1,0 +1,52 @@
+/**
+ * Security headers for every answer (CONTRACT section 8). Scripts come only from this
+ * origin: no 'unsafe-inline' or 'unsafe-eval'. The one deliberate exception, the home
+ * html `useEval|` script, is allowed per response by the hash of its exact text. Styles
+ * may use inline style attributes (computed sizes and durations), never inline
+ * stylesheets. HSTS only when the public origin is https.
+ */
+import { createHash } from "node:crypto";
+import type { RequestHandler } from "express";
+import helmet from "helmet";
+
+export interface CspOptions {
+  /** Vite's development server needs inline scripts and a websocket. */
+  dev: boolean;
+  https: boolean;
+}
+
+export function scriptHashOf(source: string): string {
+  return `'sha256-${createHash("sha256").update(source, "utf8").digest("base64")}'`;
+}
+
+export function contentSecurityPolicy(options: CspOptions, scriptHashes: readonly string[] = []): string {
+  const directives: [string, string][] = [
+    ["default-src", "'self'"],
+    ["script-src", ["'self'", ...scriptHashes, ...(options.dev ? ["'unsafe-inline'"] : [])].join(" ")],
+    ["style-src", options.dev ? "'self' 'unsafe-inline'" : "'self'"],
+    ["style-src-attr", "'unsafe-inline'"],
+    ["img-src", "'self' data: https:"],
+    ["font-src", "'self'"],
+    ["connect-src", options.dev ? "'self' ws: wss:" : "'self'"],
+    ["object-src", "'none'"],
+    ["base-uri", "'none'"],
+    ["form-action", "'self'"],
+    ["frame-ancestors", "'self'"],
+  ];
+  if (options.https) directives.push(["upgrade-insecure-requests", ""]);
+  return directives.map(([name, value]) => (value ? `${name} ${value}` : name)).join("; ");
+}
+
+export function securityHeaders(options: CspOptions): RequestHandler {
+  const policy = contentSecurityPolicy(options);
+  const rest = helmet({
+    contentSecurityPolicy: false,
+    strictTransportSecurity: options.https ? { maxAge: 63_072_000, includeSubDomains: true } : false,
+    referrerPolicy: { policy: "strict-origin-when-cross-origin" },
+    crossOriginEmbedderPolicy: false,
+  });
+  return (req, res, next) => {
+    res.setHeader("Content-Security-Policy", policy);
+    rest(req, res, next);
+  };
+}
