@@ -1,0 +1,24 @@
+import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import { payloadOf } from "../../shared/envelope.ts";
+import { ApiError } from "./api-error.ts";
+
+/** SWR's fetcher: GETs a key from /api/portal and returns its payload, or throws an ApiError. */
+export async function fetchPayload<T>(key: string): Promise<T> {
+  let response: Response;
+  try {
+    response = await fetch(API_PREFIX + key, { headers: { accept: "application/json" } });
+  } catch {
+    throw new ApiError(0, "network error");
+  }
+  let envelope: { code?: unknown; msg?: unknown; data?: unknown };
+  try {
+    envelope = await response.json();
+  } catch {
+    throw new ApiError(response.status || 502, "invalid answer");
+  }
+  if (!response.ok || envelope.code !== 0) {
+    throw new ApiError(response.ok ? 502 : response.status, String(envelope.msg ?? "request failed"), Number(envelope.code));
+  }
+  const kind = matchCalls(key.split("?")[0] ?? "")[0]?.call.payload ?? "object";
+  return payloadOf<T>(envelope, kind);
+}
