@@ -1,5 +1,56 @@
-import type { PageProps } from "./page-props.ts";
+/**
+ * The home page (SPEC section 2, CONTRACT section 7): the carousel, then the content
+ * container `#home-content`. By the layout mode (the second number of the site config's
+ * themePortal) it holds either the default sections (1, or anything else) or, for the
+ * custom layout (2), nothing of ours: `#home-custom` follows it with the home html as
+ * markup, or, for a `useEval|` value, nothing rendered and the script run once in the
+ * browser with the (empty) content container as its `container`.
+ */
+import { useRef } from "react";
+import type { Author, HomeHtml, SiteConfig, Slide } from "../../shared/entities.ts";
+import { HOME_CONTENT_ID, HOME_CUSTOM_ID, homeScriptBody } from "../../shared/home-script.ts";
+import { keys } from "../../shared/page-data.ts";
+import { usePageState } from "../data/page-state-context.tsx";
+import { useApi } from "../data/use-api.ts";
+import { DefaultSections } from "../home/default-sections.tsx";
+import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
+import { isCustomLayout, itemsOf, renderResult, textOf } from "../home/home-helpers.tsx";
+import { useHomeScript } from "../home/use-home-script.ts";
+import { useT } from "../i18n/use-t.ts";
 
-export default function HomePage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+export default function HomePage() {
+  const t = useT();
+  const { config } = usePageState();
+  const site = useApi<SiteConfig>(keys.syscfg());
+  const author = useApi<Author>(keys.sysauthor());
+  const slides = useApi<Slide[]>(keys.slides());
+  const custom = isCustomLayout(site.data);
+  const homeHtml = useApi<HomeHtml>(keys.indexHtml());
+  const html = textOf(homeHtml.data?.html);
+  const script = homeScriptBody(html);
+  const content = useRef<HTMLDivElement>(null);
+  useHomeScript(custom && config.homeScript ? script : undefined, content);
+
+  return (
+    <div className="home">
+      <h1 className="home-sr-only">{textOf(author.data?.fname) || textOf(author.data?.name) || t("page.home")}</h1>
+      {renderResult(slides, (data) => (
+        <HomeCarousel slides={itemsOf<Slide>(data, MAX_SLIDES)} />
+      ))}
+      <div id={HOME_CONTENT_ID} ref={content}>
+        {!custom && <DefaultSections />}
+      </div>
+      {custom &&
+        (homeHtml.error ? (
+          <div id={HOME_CUSTOM_ID}>{renderResult(homeHtml, () => null)}</div>
+        ) : (
+          <div
+            id={HOME_CUSTOM_ID}
+            className="home-custom"
+            // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server as it entered the cache; a script value is never markup
+            dangerouslySetInnerHTML={script === undefined && html ? { __html: html } : undefined}
+          />
+        ))}
+    </div>
+  );
 }

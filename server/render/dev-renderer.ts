@@ -26,7 +26,17 @@ export async function createDevRenderer(): Promise<PageRenderer> {
       const raw = await readFile(path.join(PROJECT_ROOT, "index.html"), "utf8");
       return splitTemplate(await vite.transformIndexHtml(url, raw));
     },
-    assets: { path: "/", handler: vite.middlewares },
+    assets: {
+      path: "/",
+      // Vite strips its base from req.url as it goes; what it does not serve continues with the URL intact.
+      handler: (req, res, next) => {
+        const url = req.url;
+        vite.middlewares(req, res, () => {
+          req.url = url;
+          next();
+        });
+      },
+    },
     close: () => vite.close(),
   };
 }

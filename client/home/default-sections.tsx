@@ -1,0 +1,54 @@
+/**
+ * The default home layout's sections, each with its own loading and error state:
+ * products, services, news and notices, partners. The anchors product-list,
+ * service-list and message-list are what the menu's content-type entries jump to.
+ */
+import type { Partner, Product, Service } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { itemsOf, renderResult } from "./home-helpers.tsx";
+import { MessageColumn } from "./message-column.tsx";
+import { OfferingGrid } from "./offering-grid.tsx";
+import { PARTNER_MAX } from "./partner-rows.ts";
+import { PartnerWall } from "./partner-wall.tsx";
+
+export function DefaultSections() {
+  const t = useT();
+  const products = useApi<Product[]>(keys.products());
+  const services = useApi<Service[]>(keys.services());
+  const news = useApi<unknown>(keys.homeNews());
+  const notices = useApi<unknown>(keys.homeNotices());
+  const partners = useApi<Partner[]>(keys.partners());
+  const empty = <p className="home-empty">{t("state.empty")}</p>;
+
+  return (
+    <>
+      <section id="product-list" className="home-section" aria-labelledby="product-list-title">
+        <h2 id="product-list-title">{t("home.products")}</h2>
+        {renderResult(products, (data) => {
+          const items = itemsOf<Product>(data);
+          return items.length ? <OfferingGrid items={items} kind="product" /> : empty;
+        })}
+      </section>
+      <section id="service-list" className="home-section home-section-alt" aria-labelledby="service-list-title">
+        <h2 id="service-list-title">{t("home.services")}</h2>
+        {renderResult(services, (data) => {
+          const items = itemsOf<Service>(data);
+          return items.length ? <OfferingGrid items={items} kind="service" /> : empty;
+        })}
+      </section>
+      <div id="message-list" className="home-section home-message-columns">
+        <MessageColumn kind="news" result={news} />
+        <MessageColumn kind="notice" result={notices} />
+      </div>
+      <section className="home-section home-section-alt home-partners" aria-labelledby="partner-list-title">
+        <h2 id="partner-list-title">{t("home.partners")}</h2>
+        {renderResult(partners, (data) => {
+          const items = itemsOf<Partner>(data, PARTNER_MAX);
+          return items.length ? <PartnerWall partners={items} /> : empty;
+        })}
+      </section>
+    </>
+  );
+}

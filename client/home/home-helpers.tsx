@@ -1,0 +1,42 @@
+/** Small pieces the home page's sections share: tolerant data access, state rendering, template filling. */
+import type { ReactNode } from "react";
+import type { SiteConfig } from "../../shared/entities.ts";
+import type { ApiResult } from "../data/use-api.ts";
+import { ErrorState, LoadingState } from "../shell/page-states.tsx";
+
+/** The items of a list payload, whatever the upstream sent: anything but an array of objects reads as empty. */
+export function itemsOf<T>(value: unknown, max = Number.POSITIVE_INFINITY): T[] {
+  if (!Array.isArray(value)) return [];
+  return value.filter((item): item is T => item !== null && typeof item === "object").slice(0, max);
+}
+
+/** The items of a paged payload. */
+export function pagedItemsOf<T>(value: unknown, max?: number): T[] {
+  return itemsOf<T>((value as { pageDataList?: unknown } | undefined)?.pageDataList, max);
+}
+
+export const textOf = (value: unknown): string => (typeof value === "string" ? value : "");
+
+export const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+
+/** `{n}`-style placeholders of an interface string. */
+export function fill(template: string, values: Record<string, string | number>): string {
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
+}
+
+/** Read only after mount: the server cannot know, so both first renders assume motion is fine. */
+export function prefersReducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/** A section's body by the state of its call: error (with retry), loading, or the data. */
+export function renderResult<T>(result: ApiResult<T>, render: (data: T) => ReactNode): ReactNode {
+  if (result.error) return <ErrorState error={result.error} onRetry={result.retry} />;
+  if (result.data === undefined) return result.isLoading ? <LoadingState /> : null;
+  return render(result.data);
+}
+
+/** Layout mode 2 (the second number of themePortal) is the custom home; anything else is the default one. */
+export function isCustomLayout(config: SiteConfig | undefined): boolean {
+  return textOf(config?.themePortal).split(",")[1]?.trim() === "2";
+}

@@ -1,0 +1,47 @@
+/** One column of the home's message-list: the latest news or notices, each a date and a linked title, and a link to the list. */
+import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
+import type { Message } from "../../shared/entities.ts";
+import { HOME_MESSAGE_COUNT } from "../../shared/page-data.ts";
+import type { ApiResult } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { PageLink } from "../routing/page-link.tsx";
+import { isId, pagedItemsOf, renderResult, textOf } from "./home-helpers.tsx";
+
+export function MessageColumn({ kind, result }: { kind: "news" | "notice"; result: ApiResult<unknown> }) {
+  const t = useT();
+  const headingId = `home-${kind}-title`;
+  return (
+    <section className="home-messages" aria-labelledby={headingId}>
+      <div className="home-messages-head">
+        <h2 id={headingId}>{kind === "news" ? t("home.news") : t("home.notices")}</h2>
+        <PageLink
+          to={`/message/${kind}/list.html`}
+          className="home-more"
+          aria-label={kind === "news" ? t("home.moreNews") : t("home.moreNotices")}
+        >
+          {t("home.more")}
+        </PageLink>
+      </div>
+      {renderResult(result, (data) => {
+        const items = pagedItemsOf<Message>(data, HOME_MESSAGE_COUNT);
+        if (items.length === 0) return <p className="home-empty">{t("state.empty")}</p>;
+        return (
+          <ul className="home-message-list">
+            {items.map((item, index) => (
+              <li key={isId(item.id) ? item.id : `i${index}`}>
+                {isId(item.id) ? (
+                  <PageLink to={`/message/${kind}/${item.id}`} className="home-message-title">
+                    {textOf(item.title)}
+                  </PageLink>
+                ) : (
+                  <span className="home-message-title">{textOf(item.title)}</span>
+                )}
+                <time dateTime={toIsoDate(item.dateTime)}>{formatDateTime(item.dateTime)}</time>
+              </li>
+            ))}
+          </ul>
+        );
+      })}
+    </section>
+  );
+}

@@ -1,0 +1,37 @@
+/** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (SPEC section 9). */
+import type { Product, Service } from "../../shared/entities.ts";
+import { PageLink } from "../routing/page-link.tsx";
+import { isId, textOf } from "./home-helpers.tsx";
+
+/** The products' pictures are 4:3; the CSS keeps their boxes at that ratio. */
+const PICTURE_WIDTH = 800;
+const PICTURE_HEIGHT = 600;
+
+export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
+
+export function OfferingGrid({ items, kind }: { items: (Product | Service)[]; kind: "product" | "service" }) {
+  return (
+    <ul className={`home-grid home-grid-${gridColumns(items.length)} home-grid-${kind}`}>
+      {items.map((item, index) => {
+        const picture = kind === "product" ? textOf((item as Product).propImg) : "";
+        const body = (
+          <>
+            {picture && <img src={picture} alt="" width={PICTURE_WIDTH} height={PICTURE_HEIGHT} loading="lazy" decoding="async" />}
+            <span className="home-card-name">{textOf(item.name)}</span>
+          </>
+        );
+        return (
+          <li key={isId(item.id) ? item.id : `i${index}`} className="home-card">
+            {isId(item.id) ? (
+              <PageLink to={`/${kind}/${item.id}`} className="home-card-link">
+                {body}
+              </PageLink>
+            ) : (
+              <div className="home-card-link">{body}</div>
+            )}
+          </li>
+        );
+      })}
+    </ul>
+  );
+}

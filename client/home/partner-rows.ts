@@ -1,0 +1,27 @@
+/**
+ * How partner logos are split into marquee rows (SPEC section 9): at most 50 logos,
+ * rows of up to 10; a last row of 6 or fewer joins the row before it, so 6 or fewer
+ * logos in total make one row.
+ */
+export const PARTNER_MAX = 50;
+export const PARTNER_ROW_SIZE = 10;
+export const PARTNER_MERGE_MAX = 6;
+/** A logo's slot width in px: a row moves when its width / 200 is less than its item count. */
+export const PARTNER_SLOT_PX = 200;
+
+export function partnerRows<T>(items: readonly T[]): T[][] {
+  const shown = items.slice(0, PARTNER_MAX);
+  const rows: T[][] = [];
+  for (let i = 0; i < shown.length; i += PARTNER_ROW_SIZE) rows.push(shown.slice(i, i + PARTNER_ROW_SIZE));
+  const last = rows.at(-1);
+  if (rows.length > 1 && last && last.length <= PARTNER_MERGE_MAX) {
+    rows.pop();
+    rows[rows.length - 1]?.push(...last);
+  }
+  return rows;
+}
+
+/** Whether a row of `count` logos in a container `width` px wide scrolls: they do not all fit. */
+export function rowMoves(width: number, count: number): boolean {
+  return width / PARTNER_SLOT_PX < count;
+}

@@ -1,0 +1,94 @@
+/**
+ * Partner logos as marquee rows (SPEC section 9). The server cannot know the width, so
+ * it renders every row still (a row that does not fit scrolls sideways by hand); after
+ * mount the measured width decides which rows move: those whose width / 200 is less
+ * than their logo count. A moving row holds its logos twice (the copy hidden from
+ * assistive technology and the tab order) and slides by half its length, 20 s and 16 s
+ * on alternate rows; it stops under the pointer or keyboard focus, and never moves for
+ * visitors who ask for reduced motion.
+ */
+import { useEffect, useRef, useState } from "react";
+import type { Partner } from "../../shared/entities.ts";
+import { useT } from "../i18n/use-t.ts";
+import { fill, prefersReducedMotion, textOf } from "./home-helpers.tsx";
+import { partnerRows, rowMoves } from "./partner-rows.ts";
+
+/** The logos' natural size is 240x96; they show at 160x64 in 200 px slots. */
+const LOGO_WIDTH = 160;
+const LOGO_HEIGHT = 64;
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return "";
+  }
+}
+
+export function PartnerWall({ partners }: { partners: Partner[] }) {
+  const t = useT();
+  const rows = partnerRows(partners);
+  const ref = useRef<HTMLDivElement>(null);
+  const [width, setWidth] = useState<number | undefined>(undefined);
+
+  useEffect(() => {
+    const element = ref.current;
+    if (!element || prefersReducedMotion()) return;
+    const measure = () => setWidth(element.clientWidth);
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, []);
+
+  let first = 0;
+  return (
+    <div className="partner-rows" ref={ref}>
+      {rows.map((row, index) => {
+        const moving = width !== undefined && rowMoves(width, row.length);
+        const start = first;
+        first += row.length;
+        const logos = (copy: boolean) =>
+          row.map((partner, i) => {
+            const url = textOf(partner.url);
+            const label = fill(t("home.partnerLogo"), { n: hostOf(url) || start + i + 1 });
+            const logo = textOf(partner.logo) ? (
+              <img src={partner.logo} alt={label} width={LOGO_WIDTH} height={LOGO_HEIGHT} loading="lazy" decoding="async" />
+            ) : (
+              <span className="partner-name">{label}</span>
+            );
+            return (
+              <li
+                // biome-ignore lint/suspicious/noArrayIndexKey: logos are positions in a row rebuilt from the list
+                key={`${copy ? "c" : "o"}${start + i}`}
+                className="partner"
+                aria-hidden={copy || undefined}
+              >
+                {url ? (
+                  <a href={url} target="_blank" rel="noopener noreferrer" tabIndex={copy ? -1 : undefined}>
+                    {logo}
+                    <span className="home-sr-only">{t("home.newTab")}</span>
+                  </a>
+                ) : (
+                  logo
+                )}
+              </li>
+            );
+          });
+        return (
+          <div
+            // biome-ignore lint/suspicious/noArrayIndexKey: rows are positions, rebuilt from the list each render
+            key={index}
+            className={`partner-row${index % 2 ? " partner-row-fast" : ""}${moving ? " is-moving" : ""}`}
+            data-count={row.length}
+          >
+            <ul className="partner-track">
+              {logos(false)}
+              {moving && logos(true)}
+            </ul>
+          </div>
+        );
+      })}
+    </div>
+  );
+}

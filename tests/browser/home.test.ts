@@ -1,0 +1,385 @@
+/**
+ * The home page in Chromium, built as production serves it: the carousel's autoplay,
+ * pausing and controls (time driven by Playwright's clock, never by sleeps), the
+ * partner marquee's decision, the layout at three widths, and the custom layout's
+ * markup and `useEval|` script against a stand-in upstream.
+ */
+import { readFile } from "node:fs/promises";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
+import { homeScriptSource } from "../../shared/home-script.ts";
+import { testConfig } from "../support/config.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { startDemoSite, type TestSite } from "./support/site.ts";
+
+const HOME = "/portal/index.html";
+
+async function waitForHydration(page: Page): Promise<void> {
+  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await page.waitForSelector(".carousel[data-ready]", { state: "attached" });
+}
+
+/** The 1-based number of the slide the carousel shows, by its current dot. */
+const currentSlide = (page: Page) =>
+  page.evaluate(() => [...document.querySelectorAll(".carousel-dot")].findIndex((dot) => dot.getAttribute("aria-current") === "true") + 1);
+
+const toggleLabel = (page: Page) => page.getAttribute(".carousel-toggle", "aria-label");
+
+/** Stops the page's clock a moment from now: from here on, time only moves when the test says so. */
+async function pauseClock(page: Page): Promise<void> {
+  const now = await page.evaluate(() => Date.now());
+  await page.clock.pauseAt(now + 100);
+}
+
+/** Moves the pointer to the bottom of the viewport, away from the carousel. */
+async function pointerAway(page: Page): Promise<void> {
+  const size = page.viewportSize() ?? { width: 1280, height: 800 };
+  await page.mouse.move(size.width - 5, size.height - 5);
+}
+
+async function tabIntoCarousel(page: Page): Promise<void> {
+  for (let i = 0; i < 60; i++) {
+    await page.keyboard.press("Tab");
+    if (await page.evaluate(() => document.activeElement?.closest(".carousel") !== null)) return;
+  }
+  throw new Error("Tab never reached the carousel");
+}
+
+describeInBrowser("the home page in Chromium (demo site)", () => {
+  let site: TestSite;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await startDemoSite({});
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  async function openHome(options: { width?: number; clock?: boolean; reducedMotion?: boolean } = {}): Promise<WatchedPage> {
+    const watched = await openWatchedPage(browser, options.width ?? 1280, 800);
+    if (options.reducedMotion) await watched.page.emulateMedia({ reducedMotion: "reduce" });
+    if (options.clock) await watched.page.clock.install();
+    await watched.page.goto(`${site.origin}${HOME}`);
+    await waitForHydration(watched.page);
+    await pointerAway(watched.page);
+    return watched;
+  }
+
+  it("hydrates without console problems or data requests, and Embla starting moves nothing", async () => {
+    // The server's layout, as a visitor without JavaScript sees it.
+    const still = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    const stillPage = await still.newPage();
+    await stillPage.goto(`${site.origin}${HOME}`);
+    const boxesOf = (page: Page) =>
+      page.evaluate(() => {
+        const carousel = document.querySelector(".carousel")?.getBoundingClientRect();
+        const first = document.querySelector(".carousel-slide img")?.getBoundingClientRect();
+        const products = document.getElementById("product-list")?.getBoundingClientRect();
+        return {
+          carousel: [carousel?.width, carousel?.height],
+          first: [first?.x, first?.width, first?.height],
+          gap: (products?.top ?? 0) - (carousel?.top ?? 0),
+        };
+      });
+    const before = await boxesOf(stillPage);
+    expect(await stillPage.evaluate(() => (document.querySelector(".carousel-slide img") as HTMLImageElement).complete)).toBe(true);
+    await still.close();
+
+    const { page, problems, apiRequests, failedRequests } = await openHome();
+    expect(await boxesOf(page)).toEqual(before);
+    expect(before.carousel[1]).toBeCloseTo((1280 * 3) / 8, 0);
+    expect(await page.isVisible(".carousel-next")).toBe(true);
+    expect(problems).toEqual([]);
+    expect(failedRequests).toEqual([]);
+    expect(apiRequests).toEqual([]);
+    await page.context().close();
+  });
+
+  it("advances every 6 seconds, and not while the pointer is over the carousel", async () => {
+    const { page, problems } = await openHome({ clock: true });
+    await pauseClock(page);
+    expect(await currentSlide(page)).toBe(1);
+    await page.clock.runFor(6500);
+    await expect.poll(() => currentSlide(page)).toBe(2);
+
+    await page.hover(".carousel-viewport");
+    await page.clock.runFor(13_000);
+    expect(await currentSlide(page)).toBe(2);
+
+    // Leaving starts a fresh 6 s: one step, not the two that 13 s would have made.
+    await pointerAway(page);
+    await page.clock.runFor(6500);
+    await expect.poll(() => currentSlide(page)).toBe(3);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("waits while keyboard focus is inside, and its controls work from the keyboard", async () => {
+    const { page, problems } = await openHome({ clock: true });
+    await pauseClock(page);
+    await tabIntoCarousel(page);
+    expect(await page.evaluate(() => document.activeElement?.className)).toContain("carousel-toggle");
+    await page.clock.runFor(13_000);
+    expect(await currentSlide(page)).toBe(1);
+
+    expect(await toggleLabel(page)).toBe("暂停自动播放");
+    await page.keyboard.press("Enter");
+    expect(await toggleLabel(page)).toBe("开始自动播放");
+
+    await page.keyboard.press("Tab"); // previous
+    await page.keyboard.press("Tab"); // next
+    await page.keyboard.press("Enter");
+    await expect.poll(() => currentSlide(page)).toBe(2);
+    await page.keyboard.press("Shift+Tab");
+    await page.keyboard.press("Space");
+    await expect.poll(() => currentSlide(page)).toBe(1);
+    await page.keyboard.press("Tab");
+    for (let i = 0; i < 5; i++) await page.keyboard.press("Tab"); // dots 1 to 5
+    await page.keyboard.press("Enter");
+    await expect.poll(() => currentSlide(page)).toBe(5);
+
+    // Paused by the button: leaving the carousel does not start it again.
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.clock.runFor(13_000);
+    expect(await currentSlide(page)).toBe(5);
+    await page.click(".carousel-toggle");
+    expect(await toggleLabel(page)).toBe("暂停自动播放");
+    await pointerAway(page);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.clock.runFor(6500);
+    await expect.poll(() => currentSlide(page)).toBe(6);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("moves to the next slide on a swipe", async () => {
+    const { page, problems } = await openHome({ clock: true });
+    await pauseClock(page);
+    const box = await page.locator(".carousel-viewport").boundingBox();
+    if (!box) throw new Error("no carousel");
+    const y = box.y + box.height / 2;
+    await page.mouse.move(box.x + box.width * 0.8, y);
+    await page.mouse.down();
+    for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + box.width * (0.8 - step * 0.06), y);
+    await page.mouse.up();
+    await expect.poll(() => currentSlide(page)).toBe(2);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("does not autoplay or move the partner rows for visitors who ask for reduced motion", async () => {
+    const { page, problems } = await openHome({ clock: true, reducedMotion: true });
+    await pauseClock(page);
+    expect(await toggleLabel(page)).toBe("开始自动播放");
+    await page.clock.runFor(13_000);
+    expect(await currentSlide(page)).toBe(1);
+    expect(await page.locator(".partner-row").count()).toBe(4);
+    expect(await page.locator(".partner-row.is-moving").count()).toBe(0);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("moves partner rows that do not fit, alternating 20 s and 16 s, with the copy hidden", async () => {
+    const { page, problems } = await openHome();
+    await page.waitForSelector(".partner-row.is-moving");
+    const rows = await page.$$eval(".partner-row", (elements) =>
+      elements.map((row) => ({
+        moving: row.classList.contains("is-moving"),
+        duration: getComputedStyle(row.querySelector(".partner-track") as Element).animationDuration,
+        shown: row.querySelectorAll(".partner:not([aria-hidden])").length,
+        copies: row.querySelectorAll('.partner[aria-hidden="true"] a[tabindex="-1"]').length,
+      })),
+    );
+    expect(rows).toEqual([
+      { moving: true, duration: "20s", shown: 10, copies: 10 },
+      { moving: true, duration: "16s", shown: 10, copies: 10 },
+      { moving: true, duration: "20s", shown: 10, copies: 10 },
+      { moving: true, duration: "16s", shown: 15, copies: 15 },
+    ]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("lays the grids out in 4 columns wide, 2 at 768 px, and 2 or 1 at 375 px, without sideways scrolling", async () => {
+    for (const [width, products, services, messages] of [
+      [1280, 4, 4, 2],
+      [768, 2, 2, 1],
+      [375, 2, 1, 1],
+    ] as const) {
+      const { page, problems } = await openHome({ width });
+      const columns = (selector: string) =>
+        page.$eval(selector, (element) => getComputedStyle(element).gridTemplateColumns.split(" ").filter(Boolean).length);
+      expect(await columns("#product-list .home-grid"), `${width}`).toBe(products);
+      expect(await columns("#service-list .home-grid"), `${width}`).toBe(services);
+      expect(await columns("#message-list"), `${width}`).toBe(messages);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+      expect(await page.$eval("#product-list", (el) => getComputedStyle(el).scrollMarginTop)).toBe("75px");
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+});
+
+interface StandInSite {
+  origin: string;
+  upstream: StandInUpstream;
+  close(): Promise<void>;
+}
+
+/** The built site over a stand-in upstream, for content the demo does not have. */
+async function startStandInSite(routes: Record<string, unknown>, env: Record<string, string> = {}): Promise<StandInSite> {
+  const upstream = await startStandInUpstream(routes);
+  const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createProdRenderer(inject("testDist")) });
+  const server: Server = await new Promise((resolve) => {
+    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+  });
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    upstream,
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      app.portal.close();
+      await upstream.close();
+    },
+  };
+}
+
+const MARKUP = '<section class="custom-block"><h2>定制首页内容</h2><p>这是运营配置的首页内容。</p></section>';
+const SCRIPT_BODY = [
+  "container.dataset.ran = String(Number(container.dataset.ran || 0) + 1);",
+  'container.dataset.sections = String(container.querySelectorAll("section").length);',
+].join("\n");
+
+describeInBrowser("the home page's custom layout in Chromium (stand-in upstream)", () => {
+  let browser: Browser;
+  let demo: {
+    slides: { title: string; url: string; img: string }[];
+    products: unknown[];
+    services: unknown[];
+    news: unknown[];
+    notices: unknown[];
+    partners: unknown[];
+  };
+
+  beforeAll(async () => {
+    demo = JSON.parse(await readFile(DEMO_SITE_FILE, "utf8"));
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  /** Demo content (its images are served under /portal/media), with the given layout, home html and partners. */
+  function routes(themePortal: string, html: string, partners = demo.partners): Record<string, unknown> {
+    const paged = (items: unknown[]) => ({ pageDataList: items.slice(0, 4), totalCount: items.length, totalPageCount: 1 });
+    return {
+      "/api/portal/sys/syscfg": { themePortal, metaKeywords: "", metaDescription: "", copyright: "©", record: "", edi: "" },
+      "/api/portal/sys/sysauthor": { name: "测试公司", fname: "测试科技有限公司", logo: "", phone: "", email: "" },
+      "/api/portal/sys/menu/list": [],
+      "/api/portal/message/indexslide/list": demo.slides,
+      "/api/portal/product/product/list": demo.products,
+      "/api/portal/service/service/list": demo.services,
+      "/api/portal/message/news/list": paged(demo.news),
+      "/api/portal/message/notice/list": paged(demo.notices),
+      "/api/portal/crm/partner/list": partners,
+      "/api/portal/sys/indexhtml": { html },
+    };
+  }
+
+  async function open(site: StandInSite, width = 1280): Promise<WatchedPage> {
+    const watched = await openWatchedPage(browser, width, 800);
+    await watched.page.goto(`${site.origin}${HOME}`);
+    await waitForHydration(watched.page);
+    return watched;
+  }
+
+  it("shows the custom markup right after the content container", async () => {
+    const site = await startStandInSite(routes("1,2", MARKUP));
+    try {
+      const { page, problems, apiRequests } = await open(site);
+      expect(await page.isVisible("#home-custom h2")).toBe(true);
+      expect(await page.textContent("#home-custom")).toContain("这是运营配置的首页内容。");
+      expect(await page.evaluate(() => document.getElementById("home-content")?.nextElementSibling?.id)).toBe("home-custom");
+      expect(problems).toEqual([]);
+      expect(apiRequests).toEqual([]);
+      await page.context().close();
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("runs a useEval| script exactly once, after hydration, with the content container", async () => {
+    const site = await startStandInSite(routes("1,2", `useEval|${SCRIPT_BODY}`));
+    try {
+      const { page, problems } = await open(site);
+      await page.waitForSelector("#home-content[data-ran]", { state: "attached" });
+      // Re-renders (a slide change, the pause button) do not run it again.
+      await page.click(".carousel-next");
+      await expect.poll(() => currentSlide(page)).toBe(2);
+      await page.click(".carousel-toggle");
+      const state = await page.evaluate((source) => {
+        const container = document.getElementById("home-content");
+        return {
+          ran: container?.dataset.ran,
+          sections: Number(container?.dataset.sections),
+          scripts: [...document.body.querySelectorAll("script")].filter((s) => s.textContent === source).length,
+          custom: document.getElementById("home-custom")?.innerHTML,
+        };
+      }, homeScriptSource(SCRIPT_BODY));
+      expect(state).toEqual({ ran: "1", sections: 0, scripts: 1, custom: "" });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await site.close();
+    }
+  });
+
+  it("does not run the script when the operator turned it off", async () => {
+    const site = await startStandInSite(routes("1,2", `useEval|${SCRIPT_BODY}`), { PORTAL_HOME_SCRIPT: "off" });
+    try {
+      const { page, problems } = await open(site);
+      // The carousel's readiness is set by an effect of the same commit as the script's.
+      expect(await page.evaluate(() => document.getElementById("home-content")?.dataset.ran)).toBeUndefined();
+      expect(await page.evaluate(() => document.body.querySelectorAll("script:not([src]):not([type])").length)).toBe(0);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await site.close();
+    }
+  });
+
+  describe("a single row of 5 partners", () => {
+    it("stays still where 5 fit (1280 px) and moves where they do not (375 px)", async () => {
+      const site = await startStandInSite(routes("1,1", MARKUP, demo.partners.slice(0, 5)));
+      try {
+        for (const [width, moving] of [
+          [1280, false],
+          [375, true],
+        ] as const) {
+          const { page, problems } = await open(site, width);
+          if (moving) await page.waitForSelector(".partner-row.is-moving");
+          expect(await page.locator(".partner-row").count()).toBe(1);
+          expect(await page.locator(".partner-row.is-moving").count()).toBe(moving ? 1 : 0);
+          expect(await page.locator(".partner").count()).toBe(moving ? 10 : 5);
+          expect(await page.isVisible("#home-custom")).toBe(false);
+          expect(problems).toEqual([]);
+          await page.context().close();
+        }
+      } finally {
+        await site.close();
+      }
+    });
+  });
+});

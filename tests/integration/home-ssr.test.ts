@@ -1,0 +1,334 @@
+/**
+ * The home page as the server renders it, from source, against a stand-in upstream
+ * with known content and against the embedded demo site: every section's content is
+ * in the HTML, with the caps, column rule, partner rows and both layout modes.
+ */
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { Document, Element } from "domhandler";
+import { DomUtils, parseDocument } from "htmlparser2";
+import request from "supertest";
+import { describe, expect, it } from "vitest";
+import { createApp } from "../../server/app.ts";
+import { startContentApi } from "../../server/content/api.ts";
+import { openContentDb } from "../../server/content/db.ts";
+import { getClassifyMenus, loadSiteIfEmpty } from "../../server/content/store.ts";
+import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { testConfig } from "../support/config.ts";
+import { createSourceRenderer } from "../support/source-renderer.ts";
+import { startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+const SLIDES = Array.from({ length: 12 }, (_, i) => ({
+  title: `幻灯片${i + 1}号`,
+  url: `https://slides.example/${i + 1}`,
+  img: `/portal/media/slide-${i + 1}.svg`,
+}));
+const PRODUCTS = Array.from({ length: 5 }, (_, i) => ({
+  id: 11 + i,
+  name: `产品${i + 1}号`,
+  propImg: `/portal/media/p-${i + 1}.svg`,
+  type: 1,
+}));
+const SERVICES = Array.from({ length: 8 }, (_, i) => ({ id: 21 + i, name: `方案${i + 1}号`, type: 1 }));
+const paged = (items: unknown[]) => ({ pageDataList: items, totalCount: items.length, totalPageCount: 1 });
+const NEWS = Array.from({ length: 6 }, (_, i) => ({
+  id: 31 + i,
+  title: `新闻${i + 1}号`,
+  brief: "",
+  img: "",
+  dateTime: `2024030${i + 1}093000`,
+}));
+const NOTICES = Array.from({ length: 5 }, (_, i) => ({ id: 41 + i, title: `公告${i + 1}号`, brief: "", img: "", dateTime: `2024041${i}` }));
+const PARTNERS = Array.from({ length: 23 }, (_, i) => ({
+  logo: `/portal/media/partner-${i + 1}.svg`,
+  url: `https://partner${i + 1}.example/`,
+}));
+const MARKUP = '<section class="intro"><h2>定制首页内容</h2><p>欢迎访问</p></section>';
+const SCRIPT = "useEval|container.dataset.ran = String(Number(container.dataset.ran || 0) + 1); // 脚本不应出现在页面里";
+
+function siteRoutes(themePortal: string, html: string): Record<string, unknown> {
+  return {
+    "/api/portal/sys/syscfg": { themePortal, metaKeywords: "", metaDescription: "", copyright: "©", record: "", edi: "" },
+    "/api/portal/sys/sysauthor": { name: "测试公司", fname: "测试科技有限公司", logo: "", phone: "", email: "" },
+    "/api/portal/sys/menu/list": [],
+    "/api/portal/message/indexslide/list": SLIDES,
+    "/api/portal/product/product/list": PRODUCTS,
+    "/api/portal/service/service/list": SERVICES,
+    "/api/portal/message/news/list": paged(NEWS),
+    "/api/portal/message/notice/list": paged(NOTICES),
+    "/api/portal/crm/partner/list": PARTNERS,
+    "/api/portal/sys/indexhtml": { html },
+  };
+}
+
+interface Rendered {
+  status: number;
+  text: string;
+  doc: Document;
+}
+
+/** The home page of a fresh app (its own cache) over a stand-in upstream with these routes. */
+async function renderHome(
+  routes: Record<string, unknown>,
+  env: Record<string, string> = {},
+  url = "/portal/index.html",
+): Promise<Rendered> {
+  const upstream = await startStandInUpstream(routes);
+  const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createSourceRenderer() });
+  try {
+    const res = await request(app).get(url);
+    return { status: res.status, text: res.text, doc: parseDocument(res.text) };
+  } finally {
+    app.portal.close();
+    await upstream.close();
+  }
+}
+
+const hasClass = (name: string) => (el: Element) => (el.attribs.class ?? "").split(/\s+/).includes(name);
+const all = (root: Document | Element, test: (el: Element) => boolean) => DomUtils.findAll(test, [root]);
+function one(root: Document | Element, test: (el: Element) => boolean): Element {
+  const found = DomUtils.findOne(test, [root]);
+  if (!found) throw new Error("element not found");
+  return found;
+}
+const byId = (root: Document | Element, id: string) => one(root, (el) => el.attribs.id === id);
+const text = (el: Element) => DomUtils.textContent(el).trim();
+const tag = (name: string) => (el: Element) => el.name === name;
+
+describe("home page, default layout (themePortal 1,1)", () => {
+  it("renders the carousel's first 10 slides, the first one complete and the others lazy", async () => {
+    const { status, doc } = await renderHome(siteRoutes("1,1", MARKUP));
+    expect(status).toBe(200);
+    const carousel = one(doc, hasClass("carousel"));
+    expect(carousel.attribs["aria-roledescription"]).toBe("轮播");
+    expect(carousel.attribs["aria-label"]).toBeTruthy();
+    const slides = all(carousel, hasClass("carousel-slide"));
+    expect(slides).toHaveLength(10);
+    expect(slides.map((s) => s.attribs.role)).toEqual(Array(10).fill("group"));
+    expect(slides[0]?.attribs["aria-label"]).toBe("第 1 张，共 10 张");
+    expect(slides[9]?.attribs["aria-label"]).toBe("第 10 张，共 10 张");
+
+    const images = all(carousel, tag("img"));
+    expect(images.map((img) => img.attribs.alt)).toEqual(SLIDES.slice(0, 10).map((s) => s.title));
+    const [first, ...rest] = images;
+    expect(first?.attribs).toMatchObject({ src: SLIDES[0]?.img, width: "1920", height: "720", fetchpriority: "high" });
+    expect(first?.attribs.loading).toBeUndefined();
+    for (const img of rest) expect(img.attribs).toMatchObject({ loading: "lazy", width: "1920", height: "720" });
+
+    const links = all(carousel, (el) => el.name === "a");
+    expect(links.map((a) => a.attribs.href)).toEqual(SLIDES.slice(0, 10).map((s) => s.url));
+    for (const a of links) expect(a.attribs).toMatchObject({ target: "_blank", rel: "noopener noreferrer" });
+    expect(text(carousel)).not.toContain("幻灯片11号");
+
+    // Labelled, keyboard-operable controls: pause, previous, next and one dot per slide.
+    const buttons = all(carousel, tag("button"));
+    expect(buttons.every((b) => b.attribs.type === "button" && b.attribs["aria-label"])).toBe(true);
+    expect(all(carousel, hasClass("carousel-dot"))).toHaveLength(10);
+    expect(buttons.map((b) => b.attribs["aria-label"])).toEqual(
+      expect.arrayContaining(["暂停自动播放", "上一张", "下一张", "转到第 1 张"]),
+    );
+  });
+
+  it("renders products (3 columns for 5) and services (4 columns for 8) linking to their pages", async () => {
+    const { doc } = await renderHome(siteRoutes("1,1", MARKUP));
+    const products = byId(doc, "product-list");
+    expect(text(one(products, tag("h2")))).toBe("产品中心");
+    const productGrid = one(products, hasClass("home-grid"));
+    expect(productGrid.attribs.class).toContain("home-grid-3");
+    const productLinks = all(productGrid, tag("a"));
+    expect(productLinks.map((a) => a.attribs.href)).toEqual(PRODUCTS.map((p) => `/portal/product/${p.id}`));
+    expect(productLinks.map(text)).toEqual(PRODUCTS.map((p) => p.name));
+    for (const [i, img] of all(productGrid, tag("img")).entries()) {
+      expect(img.attribs).toMatchObject({ src: PRODUCTS[i]?.propImg, loading: "lazy", width: "800", height: "600" });
+    }
+
+    const services = byId(doc, "service-list");
+    expect(text(one(services, tag("h2")))).toBe("解决方案");
+    const serviceGrid = one(services, hasClass("home-grid"));
+    expect(serviceGrid.attribs.class).toContain("home-grid-4");
+    expect(all(serviceGrid, tag("a")).map((a) => a.attribs.href)).toEqual(SERVICES.map((s) => `/portal/service/${s.id}`));
+    expect(all(serviceGrid, tag("a")).map(text)).toEqual(SERVICES.map((s) => s.name));
+  });
+
+  it("renders 4 news and 4 notices with their dates, links and a link to each list", async () => {
+    const { doc } = await renderHome(siteRoutes("1,1", MARKUP));
+    const messages = byId(doc, "message-list");
+    const [news, notices] = all(messages, hasClass("home-messages"));
+    if (!news || !notices) throw new Error("two message columns expected");
+    expect(text(one(news, tag("h2")))).toBe("新闻动态");
+    expect(text(one(notices, tag("h2")))).toBe("通知公告");
+
+    const newsItems = all(news, tag("li"));
+    expect(newsItems).toHaveLength(4);
+    expect(newsItems.map((li) => one(li, tag("a")).attribs.href)).toEqual(NEWS.slice(0, 4).map((n) => `/portal/message/news/${n.id}`));
+    expect(newsItems.map((li) => text(one(li, tag("a"))))).toEqual(NEWS.slice(0, 4).map((n) => n.title));
+    expect(text(one(newsItems[0] as Element, tag("time")))).toBe("2024-03-01 09:30");
+
+    const noticeItems = all(notices, tag("li"));
+    expect(noticeItems).toHaveLength(4);
+    expect(noticeItems.map((li) => one(li, tag("a")).attribs.href)).toEqual(
+      NOTICES.slice(0, 4).map((n) => `/portal/message/notice/${n.id}`),
+    );
+    expect(text(one(noticeItems[1] as Element, tag("time")))).toBe("2024-04-11");
+
+    const more = all(messages, hasClass("home-more"));
+    expect(more.map((a) => [a.attribs.href, text(a)])).toEqual([
+      ["/portal/message/news/list.html", "更多"],
+      ["/portal/message/notice/list.html", "更多"],
+    ]);
+  });
+
+  it("renders the 23 partner logos in rows of 10 and 13, still on the server, each linking out in a new tab", async () => {
+    const { doc } = await renderHome(siteRoutes("1,1", MARKUP));
+    const section = one(doc, hasClass("home-partners"));
+    expect(text(one(section, tag("h2")))).toBe("合作伙伴");
+    const rows = all(section, hasClass("partner-row"));
+    expect(rows.map((row) => all(row, tag("img")).length)).toEqual([10, 13]);
+    // Alternate rows take the 20 s and 16 s durations; nothing moves before the browser measures.
+    expect(rows.map((row) => hasClass("partner-row-fast")(row))).toEqual([false, true]);
+    expect(rows.some(hasClass("is-moving"))).toBe(false);
+    const links = all(section, tag("a"));
+    expect(links.map((a) => a.attribs.href)).toEqual(PARTNERS.map((p) => p.url));
+    for (const a of links) expect(a.attribs).toMatchObject({ target: "_blank", rel: "noopener noreferrer" });
+    for (const img of all(section, tag("img"))) {
+      expect(img.attribs.alt).toBeTruthy();
+      expect(img.attribs).toMatchObject({ loading: "lazy", width: "160", height: "64" });
+    }
+  });
+
+  it("keeps the sections inside #home-content and shows no home html", async () => {
+    const { doc, text: html } = await renderHome(siteRoutes("1,1", MARKUP));
+    const content = byId(doc, "home-content");
+    for (const id of ["product-list", "service-list", "message-list"]) expect(byId(content, id)).toBeTruthy();
+    expect(DomUtils.findOne((el) => el.attribs.id === "home-custom", [doc])).toBeNull();
+    expect(html).not.toContain("欢迎访问</p></section></div>");
+    expect(DomUtils.textContent(byId(doc, "root"))).not.toContain("定制首页内容");
+  });
+
+  it("treats a missing or malformed layout as the default one", async () => {
+    for (const themePortal of ["", "1", "2,3", "x,y"]) {
+      const { doc } = await renderHome(siteRoutes(themePortal, MARKUP));
+      expect(
+        DomUtils.findOne((el) => el.attribs.id === "home-custom", [doc]),
+        themePortal,
+      ).toBeNull();
+      expect(byId(doc, "product-list")).toBeTruthy();
+    }
+  });
+
+  it("writes the interface strings in English with ?lang=en", async () => {
+    const { doc } = await renderHome(siteRoutes("1,1", MARKUP), {}, "/portal/index.html?lang=en");
+    const headings = all(byId(doc, "home-content"), tag("h2")).map(text);
+    expect(headings).toEqual(["Products", "Services", "News", "Notices", "Partners"]);
+    expect(one(doc, hasClass("carousel")).attribs["aria-roledescription"]).toBe("carousel");
+    expect(all(doc, hasClass("carousel-slide"))[2]?.attribs["aria-label"]).toBe("3 of 10");
+    expect(all(doc, hasClass("home-more")).map(text)).toEqual(["More", "More"]);
+  });
+});
+
+describe("home page, custom layout (themePortal 1,2)", () => {
+  it("renders the home markup inside #home-custom, right after #home-content", async () => {
+    const { doc } = await renderHome(siteRoutes("1,2", MARKUP));
+    const content = byId(doc, "home-content");
+    const custom = DomUtils.nextElementSibling(content);
+    expect(custom?.attribs.id).toBe("home-custom");
+    expect(text(custom as Element)).toContain("定制首页内容");
+    expect(text(one(custom as Element, tag("h2")))).toBe("定制首页内容");
+    // The carousel comes first; the custom layout replaces the default sections.
+    expect(one(doc, hasClass("carousel"))).toBeTruthy();
+    expect(content.children).toHaveLength(0);
+    expect(all(doc, (el) => el.attribs.id === "product-list")).toEqual([]);
+  });
+
+  it("never renders a useEval| value as markup", async () => {
+    for (const env of [{}, { PORTAL_HOME_SCRIPT: "off" }] as Record<string, string>[]) {
+      const { status, doc } = await renderHome(siteRoutes("1,2", SCRIPT), env);
+      expect(status).toBe(200);
+      const custom = byId(doc, "home-custom");
+      expect(custom.children).toHaveLength(0);
+      expect(DomUtils.textContent(byId(doc, "root"))).not.toContain("dataset.ran");
+      expect(DomUtils.textContent(byId(doc, "root"))).not.toContain("useEval");
+      // No script the server sends runs inline (only data blocks and the app's entry): the home script waits for hydration.
+      const inline = all(doc, tag("script")).filter((s) => !s.attribs.src && !/json$/.test(s.attribs.type ?? ""));
+      expect(inline).toEqual([]);
+    }
+  });
+});
+
+describe("home page with missing, empty or failing data", () => {
+  it("renders without crashing when every list is empty or oddly shaped", async () => {
+    const { status, doc } = await renderHome({
+      "/api/portal/sys/syscfg": {},
+      "/api/portal/sys/sysauthor": {},
+      "/api/portal/sys/menu/list": [],
+      "/api/portal/message/indexslide/list": [{ title: "无图无链接" }, null],
+      "/api/portal/product/product/list": {},
+      "/api/portal/service/service/list": [{ name: "无编号方案" }],
+      "/api/portal/message/news/list": {},
+      "/api/portal/message/notice/list": paged([{ id: 1 }]),
+      "/api/portal/crm/partner/list": [{}],
+      "/api/portal/sys/indexhtml": {},
+    });
+    expect(status).toBe(200);
+    expect(text(one(doc, hasClass("carousel")))).toContain("无图无链接");
+    expect(text(byId(doc, "product-list"))).toContain("暂无内容");
+    expect(text(byId(doc, "service-list"))).toContain("无编号方案");
+    expect(all(byId(doc, "message-list"), hasClass("home-empty"))).toHaveLength(1);
+    expect(all(one(doc, hasClass("home-partners")), hasClass("partner"))).toHaveLength(1);
+  });
+
+  it("renders no carousel for no slides, and a section's error state when only its call fails", async () => {
+    const routes = siteRoutes("1,1", MARKUP);
+    routes["/api/portal/message/indexslide/list"] = [];
+    routes["/api/portal/crm/partner/list"] = () => ({ status: 500, body: { code: 500, msg: "down" } });
+    const { status, doc } = await renderHome(routes);
+    expect(status).toBe(502);
+    expect(DomUtils.findOne(hasClass("carousel"), [doc])).toBeNull();
+    expect(one(one(doc, hasClass("home-partners")), (el) => el.attribs.role === "alert")).toBeTruthy();
+    expect(all(byId(doc, "product-list"), tag("a"))).toHaveLength(5);
+  });
+});
+
+describe("home page of the embedded demo site", () => {
+  it("renders the demo content: 10 slides, 8 products in 4 columns, news, notices and partner rows", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-home-"));
+    const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
+    const api = await startContentApi(content);
+    try {
+      await loadSiteIfEmpty(content, DEMO_SITE_FILE);
+      const site = JSON.parse(await readFile(DEMO_SITE_FILE, "utf8"));
+      const config = testConfig();
+      const app = createApp(
+        { ...config, classify: await getClassifyMenus(content) },
+        { upstreamUrl: api.url, renderer: await createSourceRenderer() },
+      );
+      const res = await request(app).get("/portal/index.html");
+      app.portal.close();
+      expect(res.status).toBe(200);
+      const doc = parseDocument(res.text);
+
+      const slides = all(one(doc, hasClass("carousel")), hasClass("carousel-slide"));
+      expect(slides).toHaveLength(Math.min(10, site.slides.length));
+      expect(all(slides[0] as Element, tag("img"))[0]?.attribs.alt).toBe(site.slides[0].title);
+
+      const productGrid = one(byId(doc, "product-list"), hasClass("home-grid"));
+      expect(productGrid.attribs.class).toContain(site.products.length === 5 ? "home-grid-3" : "home-grid-4");
+      expect(all(productGrid, tag("a")).map(text)).toEqual(site.products.map((p: { name: string }) => p.name));
+
+      const messages = text(byId(doc, "message-list"));
+      expect(all(byId(doc, "message-list"), tag("li"))).toHaveLength(8);
+      const newest = [...site.news].sort((a: { dateTime: string }, b: { dateTime: string }) => b.dateTime.localeCompare(a.dateTime))[0];
+      expect(messages).toContain(newest.title);
+
+      const rows = all(one(doc, hasClass("home-partners")), hasClass("partner-row"));
+      const partnerCount = Math.min(50, site.partners.length);
+      expect(rows.map((row) => all(row, tag("img")).length).reduce((a, b) => a + b, 0)).toBe(partnerCount);
+      expect(rows.every((row) => all(row, tag("img")).length >= 7 || rows.length === 1)).toBe(true);
+    } finally {
+      await api.close();
+      await content.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
