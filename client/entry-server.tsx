@@ -14,6 +14,5 @@ import { loadPage } from "./pages/registry.ts";
 export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
   if (match) await loadPage(match.route.id);
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
-  const read = <T,>(key: string) => (state.fallback[key] ?? undefined) as T | undefined;
-  return { appHtml, head: documentHead(match, read, translatorFor(state.lang)) };
+  return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)) };
 }

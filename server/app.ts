@@ -4,8 +4,8 @@
  * run it under supertest against stand-in upstreams.
  *
  * Mount order follows the request path: request id and log, size limits, security
- * headers, fixed redirects and health, compression, /api/portal, static media, pages,
- * the catch-all redirect, and last the one error handler.
+ * headers, fixed redirects and health, compression, /api/portal, static media, robots,
+ * sitemap and feeds, pages, the catch-all redirect, and last the one error handler.
  */
 import compression from "compression";
 import express, { type Express } from "express";
@@ -23,6 +23,7 @@ import { ReaderGuard } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
+import { createSeoRouter } from "./seo/router.ts";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
 
 export interface AppDeps {
@@ -90,6 +91,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       fallthrough: false,
     }),
   );
+  // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
+  app.use(createSeoRouter({ config, reader, logger, now: deps.now }));
   if (deps.renderer) {
     if (deps.renderer.assets) app.use(deps.renderer.assets.path, deps.renderer.assets.handler);
     app.use("/portal", createPagesRouter({ config, reader, renderer: deps.renderer }));

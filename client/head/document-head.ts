@@ -1,16 +1,26 @@
 /**
- * The <head> content of a server-rendered page, from the site config and author info
- * (CONTRACT section 3): title, keywords, description, the search engines'
- * verification metas, favicon and theme colour.
+ * The <head> content of a server-rendered page, from the state it was rendered with
+ * (CONTRACT sections 3 and 8): title, description, keywords, the search engines'
+ * verification metas, favicon and theme colour; then, for search engines and sharing,
+ * `noindex` on the not-found state, or else the canonical URL, the language alternates,
+ * the feeds, Open Graph and Twitter metas and JSON-LD structured data.
+ *
+ * Only the server HTML carries these; client navigation keeps the first page's head
+ * apart from its title, which is what crawlers and link previews read anyway.
  */
-import type { SiteConfig } from "../../shared/entities.ts";
+import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import { keys } from "../../shared/page-data.ts";
-import type { RouteMatch } from "../../shared/routes.ts";
+import { LANGS, type PageState } from "../../shared/page-state.ts";
+import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
 import type { Translate } from "../i18n/use-t.ts";
+import { escapeHtml } from "./escape-html.ts";
+import { openGraphTags } from "./open-graph.ts";
+import { detailItem, isNotFound, pageDescription, pageImage } from "./page-meta.ts";
 import { documentTitle, type ReadPayload } from "./page-title.ts";
+import { absoluteUrl, canonicalPath, withLang } from "./seo-urls.ts";
+import { jsonLdScript, structuredData } from "./structured-data.ts";
 
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
+export { escapeHtml };
 
 const VERIFY_METAS: [keyof SiteConfig, string][] = [
   ["baiduVerify", "baidu-site-verification"],
@@ -19,22 +29,84 @@ const VERIFY_METAS: [keyof SiteConfig, string][] = [
   ["googleVerify", "google-site-verification"],
 ];
 
+/** The RSS feeds (server/seo/rss.ts) and the pages that announce them. */
+const FEEDS = [
+  { href: `${BASE_PATH}/message/news/rss.xml`, title: "page.newsList", on: ["home", "newsList"] },
+  { href: `${BASE_PATH}/message/notice/rss.xml`, title: "page.noticeList", on: ["home", "noticeList"] },
+] as const;
+
 /** Theme mode 2 is white text on black; the others are light. */
 export function themeColorOf(config: SiteConfig | undefined): string {
   return config?.themePortal?.split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
 }
 
-export function documentHead(match: RouteMatch | null, read: ReadPayload, t: Translate, extra: string[] = []): string {
+export interface HeadInput {
+  match: RouteMatch | null;
+  /** The page URL's query, without "?". */
+  search: string;
+  state: PageState;
+}
+
+export function documentHead({ match, search, state }: HeadInput, t: Translate): string {
+  const read: ReadPayload = <T>(key: string) => (state.fallback[key] ?? undefined) as T | undefined;
   const config = read<SiteConfig>(keys.syscfg());
   const meta = (name: string, content: string | undefined) => (content ? `<meta name="${name}" content="${escapeHtml(content)}">` : "");
+  const title = documentTitle(match, read, t);
+  const description = pageDescription(match, read);
   const tags = [
-    `<title>${escapeHtml(documentTitle(match, read, t))}</title>`,
+    `<title>${escapeHtml(title)}</title>`,
+    meta("description", description),
     meta("keywords", config?.metaKeywords),
-    meta("description", config?.metaDescription),
     ...VERIFY_METAS.map(([field, name]) => meta(name, config?.[field])),
     meta("theme-color", themeColorOf(config)),
     config?.ico && /^(https?:\/\/|\/)/.test(config.ico) ? `<link rel="icon" href="${escapeHtml(config.ico)}">` : "",
-    ...extra,
+    ...(isNotFound(match, state.fallback) || !match
+      ? [meta("robots", "noindex")]
+      : searchTags({ match, query: new URLSearchParams(search), state, read, t, title, description })),
   ];
   return tags.filter(Boolean).join("\n    ");
+}
+
+interface SearchTagsInput {
+  match: RouteMatch;
+  query: URLSearchParams;
+  state: PageState;
+  read: ReadPayload;
+  t: Translate;
+  title: string;
+  description: string;
+}
+
+/** Canonical, alternates, feeds, Open Graph and JSON-LD of a page that was found. */
+function searchTags({ match, query, state, read, t, title, description }: SearchTagsInput): string[] {
+  const path = canonicalPath(match, query, read);
+  if (!path) return [];
+  const origin = state.config.publicOrigin;
+  const url = (lang?: (typeof LANGS)[number]) => escapeHtml(absoluteUrl(origin, withLang(path, lang)));
+  const canonical = absoluteUrl(origin, withLang(path, state.langInUrl ? state.lang : undefined));
+  const author = read<Author>(keys.sysauthor());
+  const image = pageImage(match, read, origin);
+  const item = detailItem(match, read) as Partial<Message> | undefined;
+  const article = match.route.id === "newsDetail" || match.route.id === "noticeDetail";
+  const feeds = FEEDS.filter((feed) => (feed.on as readonly string[]).includes(match.route.id)).map(
+    (feed) =>
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([author?.name, t(feed.title)].filter(Boolean).join(" - "))}" href="${feed.href}">`,
+  );
+  return [
+    `<link rel="canonical" href="${escapeHtml(canonical)}">`,
+    ...LANGS.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),
+    `<link rel="alternate" hreflang="x-default" href="${url()}">`,
+    ...feeds,
+    ...openGraphTags({
+      type: article ? "article" : "website",
+      title,
+      description,
+      url: canonical,
+      image,
+      siteName: author?.name || author?.fname || "",
+      lang: state.lang,
+      published: article ? item?.dateTime : undefined,
+    }),
+    ...structuredData({ match, read, t, lang: state.lang, origin, canonical, path, image, description }).map(jsonLdScript),
+  ];
 }

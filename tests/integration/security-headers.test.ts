@@ -57,7 +57,7 @@ describe("security headers", () => {
     const res = await request(app).get("/portal/index.html");
     const hash = createHash("sha256").update(homeScriptSource(SCRIPT_BODY)).digest("base64");
     expect(directives(res.headers["content-security-policy"]).get("script-src")).toBe(`'self' 'sha256-${hash}'`);
-    const inlineScripts = res.text.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/json")[^>]*>/g) ?? [];
+    const inlineScripts = res.text.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/(ld\+)?json")[^>]*>/g) ?? [];
     expect(inlineScripts).toEqual([]);
   });
 });

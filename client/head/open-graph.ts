@@ -1,0 +1,43 @@
+/**
+ * Open Graph and Twitter card metas: how the page looks when shared. Every page has a
+ * title, description, URL (its canonical one) and, when one is known, an image.
+ */
+import { toIsoDate } from "../../shared/dates.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { escapeHtml } from "./escape-html.ts";
+
+export interface OpenGraphInput {
+  type: "website" | "article";
+  title: string;
+  description: string;
+  url: string;
+  image: string | undefined;
+  siteName: string;
+  lang: Lang;
+  /** An article's dateTime ("yyyymmddhhmmss", China time). */
+  published?: string;
+}
+
+const LOCALES: Record<Lang, string> = { "zh-CN": "zh_CN", en: "en_US" };
+
+export function openGraphTags(input: OpenGraphInput): string[] {
+  const property = (name: string, content: string | undefined) =>
+    content ? `<meta property="${name}" content="${escapeHtml(content)}">` : "";
+  const name = (key: string, content: string | undefined) => (content ? `<meta name="${key}" content="${escapeHtml(content)}">` : "");
+  const other: Lang = input.lang === "en" ? "zh-CN" : "en";
+  return [
+    property("og:type", input.type),
+    property("og:title", input.title),
+    property("og:description", input.description),
+    property("og:url", input.url),
+    property("og:image", input.image),
+    property("og:site_name", input.siteName),
+    property("og:locale", LOCALES[input.lang]),
+    property("og:locale:alternate", LOCALES[other]),
+    input.type === "article" ? property("article:published_time", toIsoDate(input.published)) : "",
+    name("twitter:card", "summary_large_image"),
+    name("twitter:title", input.title),
+    name("twitter:description", input.description),
+    name("twitter:image", input.image),
+  ].filter(Boolean);
+}

@@ -1,0 +1,184 @@
+/**
+ * schema.org structured data for the page's head, as JSON-LD data blocks
+ * (`<script type="application/ld+json">`: never executed, so the CSP allows them):
+ * Organization on home, NewsArticle on news and notice details, JobPosting on job
+ * details, and a BreadcrumbList on every inner page.
+ */
+import { toIsoDate } from "../../shared/dates.ts";
+import type { Author, Job, JobAddr, Message } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { type PageId, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import type { Translate } from "../i18n/use-t.ts";
+import { detailItem } from "./page-meta.ts";
+import type { ReadPayload } from "./page-title.ts";
+import { absoluteUrl, imageUrl } from "./seo-urls.ts";
+
+type JsonLd = Record<string, unknown>;
+
+/** JSON inside a <script> element: nothing in it can close the element or open a comment. */
+export function jsonLdScript(data: JsonLd): string {
+  const json = JSON.stringify(data)
+    .replace(/</g, "\\u003c")
+    .replace(/>/g, "\\u003e")
+    .replace(/&/g, "\\u0026")
+    .replace(/\u2028/g, "\\u2028")
+    .replace(/\u2029/g, "\\u2029");
+  return `<script type="application/ld+json">${json}</script>`;
+}
+
+export interface StructuredDataInput {
+  match: RouteMatch;
+  read: ReadPayload;
+  t: Translate;
+  lang: Lang;
+  origin: string | undefined;
+  /** The page's canonical URL (absolute when the origin is known). */
+  canonical: string;
+  /** The canonical path without a language: the page's place in the breadcrumb trail. */
+  path: string;
+  /** The page's image URL, if any. */
+  image: string | undefined;
+  description: string;
+}
+
+const CONTEXT = "https://schema.org";
+
+/** Section names the page titles do not give (products and services live on the home page). */
+const SECTION_NAMES: Record<Lang, { products: string; services: string }> = {
+  "zh-CN": { products: "产品中心", services: "服务与方案" },
+  en: { products: "Products", services: "Services" },
+};
+
+/** Drops empty values so the data says nothing rather than something blank. */
+function compact<T extends JsonLd>(data: T): T {
+  return Object.fromEntries(
+    Object.entries(data).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)),
+  ) as T;
+}
+
+function organization(read: ReadPayload, origin: string | undefined, full: boolean): JsonLd {
+  const author = read<Author>(keys.sysauthor());
+  const logo = imageUrl(origin, author?.logo);
+  const base = compact({
+    "@type": "Organization",
+    name: author?.name || author?.fname,
+    url: absoluteUrl(origin, pageHref("home")),
+    logo: logo ? { "@type": "ImageObject", url: logo } : undefined,
+  });
+  if (!full) return base;
+  const addresses = ([1, 2, 3, 4, 5] as const)
+    .map((n) => author?.[`addr${n}`]?.trim())
+    .filter((addr): addr is string => Boolean(addr))
+    .map((addr) => ({ "@type": "PostalAddress", streetAddress: addr, addressCountry: "CN" }));
+  return compact({
+    ...base,
+    logo,
+    legalName: author?.fname,
+    email: author?.email,
+    telephone: author?.phone,
+    address: addresses,
+  });
+}
+
+interface Crumb {
+  name: string;
+  path?: string;
+}
+
+/** Home > section > item, per inner page. */
+function crumbsOf({ match, read, t, lang, path }: StructuredDataInput): Crumb[] {
+  const item = detailItem(match, read);
+  const own = item?.title ?? item?.name;
+  const page = (id: PageId): Crumb => ({ name: t(`page.${id}`), path: pageHref(id) });
+  const about = page("about");
+  const home = pageHref("home");
+  const sections: Partial<Record<PageId, Crumb[]>> = {
+    about: [about],
+    founders: [about, page("founders")],
+    milestones: [about, page("milestones")],
+    newsList: [page("newsList")],
+    noticeList: [page("noticeList")],
+    jobSocietyList: [page("jobSocietyList")],
+    jobSchoolList: [page("jobSchoolList")],
+    newsDetail: [page("newsList")],
+    noticeDetail: [page("noticeList")],
+    productDetail: [{ name: SECTION_NAMES[lang].products, path: `${home}#product-list` }],
+    serviceDetail: [{ name: SECTION_NAMES[lang].services, path: `${home}#service-list` }],
+    jobSocietyDetail: [page(item?.type === 2 ? "jobSchoolList" : "jobSocietyList")],
+    jobSchoolDetail: [page(item?.type === 1 ? "jobSocietyList" : "jobSchoolList")],
+  };
+  const trail = [{ name: t("page.home"), path: home }, ...(sections[match.route.id] ?? [])];
+  if (match.route.detail && own) trail.push({ name: own, path });
+  return trail;
+}
+
+function breadcrumbList(input: StructuredDataInput): JsonLd {
+  const crumbs = crumbsOf(input);
+  return {
+    "@context": CONTEXT,
+    "@type": "BreadcrumbList",
+    itemListElement: crumbs.map((crumb, index) =>
+      compact({
+        "@type": "ListItem",
+        position: index + 1,
+        name: crumb.name,
+        item: crumb.path && absoluteUrl(input.origin, crumb.path),
+      }),
+    ),
+  };
+}
+
+function newsArticle(input: StructuredDataInput, message: Partial<Message>): JsonLd {
+  const publisher = organization(input.read, input.origin, false);
+  return compact({
+    "@context": CONTEXT,
+    "@type": "NewsArticle",
+    headline: message.title,
+    description: input.description,
+    datePublished: toIsoDate(message.dateTime),
+    image: input.image ? [input.image] : undefined,
+    author: publisher,
+    publisher,
+    mainEntityOfPage: { "@type": "WebPage", "@id": input.canonical },
+  });
+}
+
+/** Campus positions are internships when their name says so, else graduate (full-time) positions. */
+export function employmentTypeOf(job: Partial<Job>): "FULL_TIME" | "INTERN" {
+  if (job.type !== 2) return "FULL_TIME";
+  return /实习|intern/i.test(job.name ?? "") ? "INTERN" : "FULL_TIME";
+}
+
+function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
+  const addr = input.read<JobAddr[]>(keys.jobAddrs());
+  const place = Array.isArray(addr) ? addr.find((a) => a?.id === job.jobAddrId)?.name : undefined;
+  const description = [job.description, job.requirement].filter((html) => typeof html === "string" && html.trim()).join("\n");
+  // No date: the data has none, and schema.org's datePosted must not be invented.
+  return compact({
+    "@context": CONTEXT,
+    "@type": "JobPosting",
+    title: job.name,
+    description: description || input.description,
+    hiringOrganization: organization(input.read, input.origin, false),
+    jobLocation: {
+      "@type": "Place",
+      address: compact({ "@type": "PostalAddress", addressLocality: place, addressCountry: "CN" }),
+    },
+    // A job without its own kind is of the kind of the page it is shown on.
+    employmentType: employmentTypeOf({ ...job, type: job.type ?? (input.match.route.id === "jobSchoolDetail" ? 2 : 1) }),
+    url: input.canonical,
+  });
+}
+
+/** The JSON-LD objects of a page found and rendered (not for the not-found state). */
+export function structuredData(input: StructuredDataInput): JsonLd[] {
+  const { match } = input;
+  if (match.route.id === "home") return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true) }];
+  const blocks: JsonLd[] = [];
+  const item = detailItem(match, input.read);
+  if (item && (match.route.id === "newsDetail" || match.route.id === "noticeDetail")) blocks.push(newsArticle(input, item));
+  if (item && (match.route.id === "jobSocietyDetail" || match.route.id === "jobSchoolDetail")) blocks.push(jobPosting(input, item));
+  blocks.push(breadcrumbList(input));
+  return blocks;
+}

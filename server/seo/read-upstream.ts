@@ -1,0 +1,43 @@
+/**
+ * Reads the upstream for the sitemap and feeds through the ApiReader, so every call
+ * goes through the same cache as the pages and /api/portal (in-process, never an HTTP
+ * request to ourselves).
+ */
+import { type Paged, payloadOf } from "../../shared/envelope.ts";
+import { apiKey } from "../../shared/page-data.ts";
+import type { ApiReader } from "../portal-api/api-reader.ts";
+
+/** The payload of a call, or a throw when the call failed or did not answer code 0. */
+export async function readPayload<T>(reader: ApiReader, key: string, kind: "object" | "list" | "paged"): Promise<T> {
+  const { answer } = await reader.get(key);
+  const envelope = answer.json as { code?: number; data?: unknown } | null;
+  if (answer.status !== 200 || envelope?.code !== 0) throw new Error(`${key} answered ${answer.status} code ${envelope?.code}`);
+  return payloadOf<T>(envelope, kind);
+}
+
+export const LIST_PAGE_SIZE = 100;
+
+/**
+ * Every item of a paged list call, page by page (`pageMaxCount` 100) until
+ * `totalPageCount`, at most `maxItems`. Pages after the first are read a few at a time.
+ */
+export async function readAllPages<T>(
+  reader: ApiReader,
+  callId: string,
+  query: Record<string, number> = {},
+  maxItems = 50_000,
+): Promise<{ items: T[]; truncated: boolean }> {
+  const keyOf = (pageIndex: number) => apiKey(callId, { query: { ...query, pageIndex, pageMaxCount: LIST_PAGE_SIZE } });
+  const first = await readPayload<Paged<T>>(reader, keyOf(0), "paged");
+  const total = Math.max(0, Math.floor(Number(first.totalPageCount) || 0));
+  const maxPages = Math.ceil(maxItems / LIST_PAGE_SIZE);
+  const pages = Math.min(total, maxPages);
+  const items: T[] = [...(first.pageDataList ?? [])];
+  const rest = Array.from({ length: Math.max(0, pages - 1) }, (_, i) => i + 1);
+  const CONCURRENCY = 4;
+  for (let at = 0; at < rest.length; at += CONCURRENCY) {
+    const batch = await Promise.all(rest.slice(at, at + CONCURRENCY).map((index) => readPayload<Paged<T>>(reader, keyOf(index), "paged")));
+    for (const page of batch) items.push(...(page.pageDataList ?? []));
+  }
+  return { items: items.slice(0, maxItems), truncated: total > maxPages || items.length > maxItems };
+}

@@ -1,0 +1,107 @@
+/**
+ * What search engines and feed readers ask for around the pages (CONTRACT section 8):
+ * /robots.txt, the sitemap (at the origin root and under /portal) and the news and
+ * notice RSS feeds. Mounted before the pages router, which would otherwise take
+ * /portal/message/news/rss.xml for a news detail with an invalid id.
+ *
+ * Data comes through the ApiReader (the API cache), and each generated document is kept
+ * for the shortest TTL of the calls it reads, so crawlers cannot make it regenerate per
+ * request. When the upstream fails with nothing cached, the answer is 503 with
+ * Retry-After: never a 404 or a redirect, which a crawler would take as final.
+ */
+import { type Response, Router } from "express";
+import { apiKey, keys } from "../../shared/page-data.ts";
+import type { Config } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { type ApiReader, ttlFor } from "../portal-api/api-reader.ts";
+import { GeneratedCache } from "./generated-cache.ts";
+import { robotsTxt } from "./robots.ts";
+import { buildFeed, FEEDS, type FeedKind } from "./rss.ts";
+import { collectSitemap, sitemapXml } from "./sitemap.ts";
+
+export interface SeoDeps {
+  config: Config;
+  reader: ApiReader;
+  logger: Logger;
+  now?: () => number;
+}
+
+/** Browsers and crawlers may reuse these answers briefly; the server keeps its own copy as long as the data is fresh. */
+const CACHE_CONTROL = "public, max-age=300";
+const RETRY_AFTER_S = 60;
+/** A document missing data whose call failed is kept only this long, so the data returns soon. */
+const PARTIAL_KEEP_MS = 5000;
+/** Even with CACHE_TTL_MS=0 a document is reused for a second, so a burst of crawlers makes one. */
+const MIN_KEEP_MS = 1000;
+
+const SITEMAP_CALLS = ["newsList", "noticeList", "productList", "serviceList", "jobList"];
+
+function unavailable(res: Response, what: string): void {
+  res
+    .status(503)
+    .set({ "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" })
+    .type("text/plain; charset=utf-8")
+    .send(`503 the ${what} is temporarily unavailable\n`);
+}
+
+export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Router {
+  const router = Router();
+  const origin = config.publicOrigin;
+  const generated = new GeneratedCache(now);
+  const keepFor = (callKeys: string[]) =>
+    Math.max(MIN_KEEP_MS, Math.min(...callKeys.map((key) => ttlFor(key.split("?")[0] as string, config.cache))));
+
+  let warned = false;
+  const warnRelative = () => {
+    if (origin || warned) return;
+    warned = true;
+    logger.warn("PUBLIC_ORIGIN is not set: the sitemap and feeds use root-relative URLs; set it to the site's public origin");
+  };
+
+  router.get("/robots.txt", (_req, res) => {
+    res.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(robotsTxt(origin));
+  });
+
+  const sitemapKeep = keepFor(SITEMAP_CALLS.map((id) => apiKey(id)));
+  router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (_req, res) => {
+    warnRelative();
+    let xml: string;
+    try {
+      xml = await generated.get("sitemap", async () => {
+        const sitemap = await collectSitemap(reader);
+        if (sitemap.failed.length === sitemap.sections) throw new Error("every upstream list failed");
+        if (sitemap.failed.length > 0) logger.warn({ failed: sitemap.failed }, "sitemap is missing sections whose upstream calls failed");
+        if (sitemap.truncated) logger.warn("sitemap holds more than 50000 URLs and was cut");
+        return {
+          body: sitemapXml(sitemap.entries, origin),
+          keepMs: sitemap.failed.length ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
+        };
+      });
+    } catch (err) {
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, "sitemap unavailable");
+      unavailable(res, "sitemap");
+      return;
+    }
+    res.set({ "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
+  });
+
+  for (const kind of Object.keys(FEEDS) as FeedKind[]) {
+    const keep = keepFor([apiKey(FEEDS[kind].call), keys.syscfg(), keys.sysauthor()]);
+    router.get(FEEDS[kind].self, async (_req, res) => {
+      warnRelative();
+      let xml: string;
+      try {
+        xml = await generated.get(`rss:${kind}`, async () => {
+          const feed = await buildFeed(reader, kind, origin, config.lang);
+          return { body: feed.xml, keepMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
+        });
+      } catch (err) {
+        logger.warn({ err: err instanceof Error ? err.message : String(err), kind }, "feed unavailable");
+        unavailable(res, "feed");
+        return;
+      }
+      res.set({ "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
+    });
+  }
+  return router;
+}

@@ -1,0 +1,139 @@
+/**
+ * RSS 2.0 feeds of news and of notices: the newest 50 items, each linking to its
+ * canonical detail URL (absolute when PUBLIC_ORIGIN is set; see sitemap.ts for why a
+ * relative link is still answered without it), with the plain-text brief as its
+ * description and the China-time dateTime as an RFC 822 pubDate.
+ */
+import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
+import type { Paged } from "../../shared/envelope.ts";
+import { apiKey, keys } from "../../shared/page-data.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { type PageId, pageHref } from "../../shared/routes.ts";
+import type { ApiReader } from "../portal-api/api-reader.ts";
+import { rfc822Of } from "./message-dates.ts";
+import { readPayload } from "./read-upstream.ts";
+import { absoluteUrl } from "./sitemap.ts";
+import { escapeXml, XML_DECLARATION } from "./xml.ts";
+
+export const FEED_ITEM_COUNT = 50;
+
+export type FeedKind = "news" | "notice";
+
+interface FeedPages {
+  call: string;
+  list: PageId;
+  detail: PageId;
+  /** Where the feed itself is served. */
+  self: string;
+}
+
+export const FEEDS: Record<FeedKind, FeedPages> = {
+  news: { call: "newsList", list: "newsList", detail: "newsDetail", self: "/portal/message/news/rss.xml" },
+  notice: { call: "noticeList", list: "noticeList", detail: "noticeDetail", self: "/portal/message/notice/rss.xml" },
+};
+
+// The list pages' titles (client/i18n messages-common); the server bundle does not import client code.
+const FEED_TITLES: Record<Lang, Record<FeedKind, string>> = {
+  "zh-CN": { news: "新闻动态", notice: "通知公告" },
+  en: { news: "News", notice: "Notices" },
+};
+
+export interface FeedChannel {
+  title: string;
+  link: string;
+  description: string;
+  language: string;
+  self: string;
+}
+
+export interface FeedItem {
+  title: string;
+  link: string;
+  description: string;
+  pubDate?: string;
+}
+
+export function rssXml(channel: FeedChannel, items: readonly FeedItem[]): string {
+  const text = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
+  const lastBuild = items.find((item) => item.pubDate)?.pubDate;
+  const body = items.map((item) =>
+    [
+      "<item>",
+      text("title", item.title),
+      text("link", item.link),
+      `<guid isPermaLink="true">${escapeXml(item.link)}</guid>`,
+      text("description", item.description),
+      item.pubDate ? text("pubDate", item.pubDate) : "",
+      "</item>",
+    ].join(""),
+  );
+  return [
+    XML_DECLARATION,
+    '<rss version="2.0" xmlns:atom="http://www.w3.org/2005/Atom">',
+    "<channel>",
+    text("title", channel.title),
+    text("link", channel.link),
+    text("description", channel.description),
+    text("language", channel.language),
+    `<atom:link href="${escapeXml(channel.self)}" rel="self" type="application/rss+xml"/>`,
+    lastBuild ? text("lastBuildDate", lastBuild) : "",
+    ...body,
+    "</channel>",
+    "</rss>",
+  ]
+    .filter(Boolean)
+    .join("\n")
+    .concat("\n");
+}
+
+/** "yyyymmddhhmmss" strings of one length sort as text; items without a valid date go last. */
+function newestFirst(messages: Message[]): Message[] {
+  const key = (m: Message) => (rfc822Of(m.dateTime) ? m.dateTime : "");
+  return messages
+    .map((message, index) => ({ message, index }))
+    .sort((a, b) => {
+      const [ka, kb] = [key(a.message), key(b.message)];
+      return ka === kb ? a.index - b.index : ka < kb ? 1 : -1;
+    })
+    .map((entry) => entry.message);
+}
+
+/**
+ * Reads the feed's data and builds it. The list call failing throws (the router answers
+ * 503); the site config or author failing only leaves the channel plainer.
+ */
+export async function buildFeed(
+  reader: ApiReader,
+  kind: FeedKind,
+  origin: string | undefined,
+  lang: Lang,
+): Promise<{ xml: string; complete: boolean }> {
+  const feed = FEEDS[kind];
+  const listKey = apiKey(feed.call, { query: { pageIndex: 0, pageMaxCount: FEED_ITEM_COUNT } });
+  const [list, config, author] = await Promise.all([
+    readPayload<Paged<Message>>(reader, listKey, "paged"),
+    readPayload<SiteConfig>(reader, keys.syscfg(), "object").catch(() => undefined),
+    readPayload<Author>(reader, keys.sysauthor(), "object").catch(() => undefined),
+  ]);
+  const pageTitle = FEED_TITLES[lang][kind];
+  const messages = (list.pageDataList ?? []).filter((m) => Number.isSafeInteger(m?.id) && m.id > 0);
+  const items = newestFirst(messages)
+    .slice(0, FEED_ITEM_COUNT)
+    .map((m) => ({
+      title: String(m.title ?? ""),
+      link: absoluteUrl(origin, pageHref(feed.detail, m.id)),
+      description: String(m.brief ?? ""),
+      pubDate: rfc822Of(m.dateTime),
+    }));
+  const xml = rssXml(
+    {
+      title: [author?.name, pageTitle].filter(Boolean).join(" - "),
+      link: absoluteUrl(origin, pageHref(feed.list)),
+      description: config?.metaDescription || pageTitle,
+      language: lang === "en" ? "en" : "zh-cn",
+      self: absoluteUrl(origin, feed.self),
+    },
+    items,
+  );
+  return { xml, complete: config !== undefined && author !== undefined };
+}
