@@ -41,7 +41,7 @@ export function listPagingOf(query: URLSearchParams): ListPaging {
   const size = Number(query.get("size"));
   return {
     page: /^[1-9]\d{0,5}$/.test(query.get("page") ?? "") && page <= 100_001 ? page : 1,
-    size: (PAGE_SIZES as readonly number[]).includes(size) && /^\d+$/.test(query.get("size") ?? "") ? size : DEFAULT_PAGE_SIZE,
+    size: (PAGE_SIZES as readonly number[]).includes(size) && /^[1-9]\d*$/.test(query.get("size") ?? "") ? size : DEFAULT_PAGE_SIZE,
   };
 }
 
@@ -61,8 +61,14 @@ export interface JobFilter extends ListPaging {
   jobAddrIds: number[];
 }
 
+/**
+ * The job list's filter from its page URL. Ids come comma-joined from links, or as one
+ * parameter per ticked box from the filter form submitted without JavaScript; both read
+ * the same.
+ */
 export function jobFilterOf(query: URLSearchParams): JobFilter {
-  return { ...listPagingOf(query), jobTypeIds: idListOf(query.get("jobTypeIds")), jobAddrIds: idListOf(query.get("jobAddrIds")) };
+  const ids = (name: string) => idListOf(query.getAll(name).join(","));
+  return { ...listPagingOf(query), jobTypeIds: ids("jobTypeIds"), jobAddrIds: ids("jobAddrIds") };
 }
 
 export const JOB_KIND_OF_PAGE: Partial<Record<PageId, 1 | 2>> = {

@@ -12,7 +12,11 @@ export type ReadPayload = <T>(key: string) => T | undefined;
 
 export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate): string {
   const id = match.route.id;
-  if (id === "founders") return `${read<Author>(keys.sysauthor())?.fname ?? ""}${t("page.founders")}`;
+  if (id === "founders") {
+    const word = t("page.founders");
+    // 杭州某某有限公司创始团队, but "Acme Ltd. Founders".
+    return [read<Author>(keys.sysauthor())?.fname ?? "", word].filter(Boolean).join(/^[A-Za-z]/.test(word) ? " " : "");
+  }
   const detail = detailKey(match);
   if (detail) {
     const item = read<Partial<Message & Product & Job>>(detail);

@@ -1,5 +1,27 @@
+/** The company introduction (/about/index.html): its HTML brief under the page heading. */
+import type { CompanyIntro } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { RichHtml } from "../pages-parts/rich-html.tsx";
+
 import type { PageProps } from "./page-props.ts";
 
-export default function AboutPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+export default function AboutPage(_props: PageProps) {
+  const t = useT();
+  const result = useApi<CompanyIntro>(keys.company());
+  return (
+    <div className="page-wrap page-wrap-narrow">
+      <article className="detail">
+        <h1 className="page-title">{t("page.about")}</h1>
+        {stateInstead(result) ??
+          (result.data?.brief ? (
+            <RichHtml html={result.data.brief} className="detail-body" />
+          ) : (
+            <p className="page-empty">{t("state.empty")}</p>
+          ))}
+      </article>
+    </div>
+  );
 }

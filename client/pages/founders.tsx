@@ -1,5 +1,37 @@
+/** The founders (/about/member/index.html): heading = full name + 创始团队/Founders, then one card per founder. */
+import type { Founder } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { usePageHeading } from "../pages-parts/use-page-title.ts";
 import type { PageProps } from "./page-props.ts";
 
 export default function FoundersPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+  const t = useT();
+  const result = useApi<Founder[]>(keys.founders());
+  const heading = usePageHeading(match);
+  const founders = result.data ?? [];
+  return (
+    <div className="page-wrap">
+      <h1 className="page-title">{heading}</h1>
+      {stateInstead(result) ??
+        (founders.length === 0 ? (
+          <p className="page-empty">{t("state.empty")}</p>
+        ) : (
+          <ul className="founder-grid" aria-label={t("pages.founders.list")}>
+            {founders.map((founder, index) => (
+              // Founders carry no id of their own in the contract; the list order is stable.
+              // biome-ignore lint/suspicious/noArrayIndexKey: no id in the payload
+              <li key={index} className="founder-card">
+                {founder.picture && <img className="founder-photo" src={founder.picture} alt={founder.name} width={160} height={160} />}
+                <h2 className="founder-name">{founder.name}</h2>
+                {founder.job && <p className="founder-job">{founder.job}</p>}
+                {founder.brief && <p className="founder-brief">{founder.brief}</p>}
+              </li>
+            ))}
+          </ul>
+        ))}
+    </div>
+  );
 }

@@ -1,5 +1,71 @@
+/**
+ * A job (/job/society/{id} or ?id=, and school): name, salary, address and type, then
+ * the description, requirement and how to apply (HTML). An unknown id is the not-found
+ * state (status 404 from the server).
+ */
+import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import { JOB_KIND_OF_PAGE, keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { RichHtml } from "../pages-parts/rich-html.tsx";
+
+import { PageLink } from "../routing/page-link.tsx";
+import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobDetailPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+  const t = useT();
+  const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
+  const id = match.id;
+  const result = useApi<Job>(id === undefined ? null : keys.job(id), { detail: true });
+  const types = useApi<JobType[]>(keys.jobTypes());
+  const addrs = useApi<JobAddr[]>(keys.jobAddrs());
+
+  if (id === undefined) return <NotFoundState />;
+  const job = result.data;
+  const sections = [
+    { title: t("pages.jobs.description"), html: job?.description },
+    { title: t("pages.jobs.requirement"), html: job?.requirement },
+    { title: t("pages.jobs.callHr"), html: job?.callHr },
+  ];
+  return (
+    <div className="page-wrap page-wrap-narrow">
+      {stateInstead(result) ??
+        (job && (
+          <article className="detail">
+            <header className="detail-head">
+              <h1 className="page-title">{job.name}</h1>
+              <dl className="job-facts">
+                <div>
+                  <dt>{t("pages.jobs.salary")}</dt>
+                  <dd className="job-salary">{job.salary || t("pages.jobs.unknown")}</dd>
+                </div>
+                <div>
+                  <dt>{t("pages.jobs.type")}</dt>
+                  <dd>{types.data?.find((type) => type.id === job.jobTypeId)?.name ?? t("pages.jobs.unknown")}</dd>
+                </div>
+                <div>
+                  <dt>{t("pages.jobs.addr")}</dt>
+                  <dd>{addrs.data?.find((addr) => addr.id === job.jobAddrId)?.name ?? t("pages.jobs.unknown")}</dd>
+                </div>
+              </dl>
+            </header>
+            {sections.map((section) =>
+              section.html ? (
+                <section key={section.title} className="job-section">
+                  <h2>{section.title}</h2>
+                  <RichHtml html={section.html} className="detail-body" />
+                </section>
+              ) : null,
+            )}
+          </article>
+        ))}
+      <p className="detail-back">
+        <PageLink to={kind === 1 ? "/job/society/index.html" : "/job/school/index.html"}>
+          {t(kind === 1 ? "pages.jobs.backSociety" : "pages.jobs.backSchool")}
+        </PageLink>
+      </p>
+    </div>
+  );
 }

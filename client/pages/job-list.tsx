@@ -1,5 +1,93 @@
+/**
+ * The job lists (/job/society/index.html: type 1, /job/school/index.html: type 2),
+ * filtered by job types and addresses from a drawer and paged, all kept in the query
+ * (`jobTypeIds`, `jobAddrIds`, `page`, `size`) so the server renders every state.
+ */
+import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import type { Paged } from "../../shared/envelope.ts";
+import { JOB_KIND_OF_PAGE, jobFilterOf, keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { JobFilterDrawer, jobFilterHref } from "../pages-parts/job-filter.tsx";
+import { Pagination } from "../pages-parts/pagination.tsx";
+
+import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
+import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function JobListPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+export default function JobListPage({ match, query }: PageProps) {
+  const t = useT();
+  const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
+  const base = kind === 1 ? "/job/society" : "/job/school";
+  const path = `${base}/index.html`;
+  const filter = jobFilterOf(query);
+  const key = keys.jobs(kind, filter);
+  const jobs = useApi<Paged<Job>>(key);
+  const types = useApi<JobType[]>(keys.jobTypes());
+  const addrs = useApi<JobAddr[]>(keys.jobAddrs());
+  useScrollTopOnChange(key);
+
+  const typeName = new Map((types.data ?? []).map((type) => [type.id, type.name]));
+  const addrName = new Map((addrs.data ?? []).map((addr) => [addr.id, addr.name]));
+  const chosen = [
+    ...filter.jobTypeIds.map((id) => typeName.get(id) ?? `#${id}`),
+    ...filter.jobAddrIds.map((id) => addrName.get(id) ?? `#${id}`),
+  ];
+  const filtered = chosen.length > 0;
+  const list = jobs.data;
+
+  return (
+    <div className="page-wrap">
+      <h1 className="page-title">{t(kind === 1 ? "page.jobSocietyList" : "page.jobSchoolList")}</h1>
+      <div className="job-toolbar">
+        <JobFilterDrawer path={path} filter={filter} types={types.data ?? []} addrs={addrs.data ?? []} />
+        {filtered && (
+          <p className="job-active">
+            <span>{t("pages.jobs.active")}</span> <span className="job-active-names">{chosen.join("、")}</span>{" "}
+            <PageLink to={jobFilterHref(path, { jobTypeIds: [], jobAddrIds: [], size: filter.size })}>{t("pages.jobs.clear")}</PageLink>
+          </p>
+        )}
+      </div>
+      {stateInstead(jobs) ??
+        (list && (
+          <>
+            {list.pageDataList.length === 0 ? (
+              <p className="page-empty">{t(filtered ? "pages.jobs.emptyFiltered" : "state.empty")}</p>
+            ) : (
+              <ul className="job-list">
+                {list.pageDataList.map((job) => (
+                  <li key={job.id} className="job-item">
+                    <h2 className="job-item-name">
+                      <PageLink to={`${base}/${job.id}`}>{job.name}</PageLink>
+                    </h2>
+                    <dl className="job-facts">
+                      <div>
+                        <dt>{t("pages.jobs.salary")}</dt>
+                        <dd className="job-salary">{job.salary || t("pages.jobs.unknown")}</dd>
+                      </div>
+                      <div>
+                        <dt>{t("pages.jobs.type")}</dt>
+                        <dd>{typeName.get(job.jobTypeId) ?? t("pages.jobs.unknown")}</dd>
+                      </div>
+                      <div>
+                        <dt>{t("pages.jobs.addr")}</dt>
+                        <dd>{addrName.get(job.jobAddrId) ?? t("pages.jobs.unknown")}</dd>
+                      </div>
+                    </dl>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pagination
+              path={path}
+              paging={filter}
+              totalCount={list.totalCount}
+              totalPageCount={list.totalPageCount}
+              keep={{ jobTypeIds: filter.jobTypeIds.join(","), jobAddrIds: filter.jobAddrIds.join(",") }}
+            />
+          </>
+        ))}
+    </div>
+  );
 }

@@ -1,5 +1,57 @@
+/**
+ * A news or notice detail (/message/news/{id} or ?id=, and notice): title, date, reader
+ * count, image and the HTML detail. An unknown id is the not-found state (status 404 from
+ * the server).
+ */
+import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
+import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { ReaderCount } from "../pages-parts/reader-count.tsx";
+import { RichHtml } from "../pages-parts/rich-html.tsx";
+
+import { PageLink } from "../routing/page-link.tsx";
+import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function MessageDetailPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+  const t = useT();
+  const news = match.route.id === "newsDetail";
+  const id = match.id;
+  const result = useApi<Message>(id === undefined ? null : news ? keys.news(id) : keys.notice(id), { detail: true });
+
+  if (id === undefined) return <NotFoundState />;
+  const instead = stateInstead(result);
+  const item = result.data;
+  const date = formatDateTime(item?.dateTime);
+  return (
+    <div className="page-wrap page-wrap-narrow">
+      {instead ??
+        (item && (
+          <article className="detail">
+            <header className="detail-head">
+              <h1 className="page-title">{item.title}</h1>
+              <p className="detail-meta">
+                {date && (
+                  <span>
+                    <span className="visually-hidden">{t("pages.message.published")} </span>
+                    <time dateTime={toIsoDate(item.dateTime)}>{date}</time>
+                  </span>
+                )}
+                <ReaderCount type={news ? MESSAGE_KIND.news : MESSAGE_KIND.notice} pid={id} />
+              </p>
+            </header>
+            {item.img && <img className="detail-img" src={item.img} alt="" width={800} height={450} />}
+            <RichHtml html={item.detail} className="detail-body" />
+          </article>
+        ))}
+      <p className="detail-back">
+        <PageLink to={news ? "/message/news/list.html" : "/message/notice/list.html"}>
+          {t(news ? "pages.message.backNews" : "pages.message.backNotice")}
+        </PageLink>
+      </p>
+    </div>
+  );
 }

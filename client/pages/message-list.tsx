@@ -1,5 +1,66 @@
+/**
+ * The news and notice lists (/message/news/list.html, /message/notice/list.html):
+ * newest first, paged by `?page=&size=` (SPEC section 9), each item linking to its
+ * detail page.
+ */
+import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
+import type { Message } from "../../shared/entities.ts";
+import type { Paged } from "../../shared/envelope.ts";
+import { keys, listPagingOf } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { Pagination } from "../pages-parts/pagination.tsx";
+
+import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
+import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function MessageListPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+export default function MessageListPage({ match, query }: PageProps) {
+  const t = useT();
+  const news = match.route.id === "newsList";
+  const paging = listPagingOf(query);
+  const key = news ? keys.newsList(paging) : keys.noticeList(paging);
+  const result = useApi<Paged<Message>>(key);
+  const kindPath = news ? "/message/news" : "/message/notice";
+  useScrollTopOnChange(key);
+
+  const list = result.data;
+  return (
+    <div className="page-wrap">
+      <h1 className="page-title">{t(news ? "page.newsList" : "page.noticeList")}</h1>
+      {stateInstead(result) ??
+        (list && (
+          <>
+            {list.pageDataList.length === 0 ? (
+              <p className="page-empty">{t("state.empty")}</p>
+            ) : (
+              <ul className="msg-list">
+                {list.pageDataList.map((item) => (
+                  <li key={item.id}>
+                    <article className={item.img ? "msg-item msg-item-with-img" : "msg-item"}>
+                      <div className="msg-item-text">
+                        <h2 className="msg-item-title">
+                          <PageLink to={`${kindPath}/${item.id}`}>{item.title}</PageLink>
+                        </h2>
+                        {formatDateTime(item.dateTime) && (
+                          <time className="msg-item-date" dateTime={toIsoDate(item.dateTime)}>
+                            {formatDateTime(item.dateTime)}
+                          </time>
+                        )}
+                        {item.brief && <p className="msg-item-brief">{item.brief}</p>}
+                      </div>
+                      {item.img && (
+                        <img className="msg-item-img" src={item.img} alt="" width={240} height={135} loading="lazy" decoding="async" />
+                      )}
+                    </article>
+                  </li>
+                ))}
+              </ul>
+            )}
+            <Pagination path={`${kindPath}/list.html`} paging={paging} totalCount={list.totalCount} totalPageCount={list.totalPageCount} />
+          </>
+        ))}
+    </div>
+  );
 }

@@ -1,5 +1,135 @@
+/**
+ * The milestone timeline (/about/milepost/index.html), newest first. The server renders
+ * the page `?page=N` names (default 1). In the browser, further pages load one after
+ * another as the visitor nears the end of the list (an IntersectionObserver on a
+ * sentinel) until the last page; each page is its own data key, so the first one comes
+ * from the server's answers and hydration fetches nothing. Without JavaScript a plain
+ * link leads to the next page instead.
+ */
+import { useEffect, useRef, useState } from "react";
+import { formatYearMonth } from "../../shared/dates.ts";
+import type { Milestone } from "../../shared/entities.ts";
+import type { Paged } from "../../shared/envelope.ts";
+import { keys, listPagingOf } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { withQuery } from "../pages-parts/page-query.ts";
+import { useHydrated } from "../pages-parts/use-hydrated.ts";
+
+import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function MilestonesPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+const PATH = "/about/milepost/index.html";
+
+/** How far below the viewport the sentinel may be when the next page starts loading. */
+const PRELOAD_MARGIN = "0px 0px 600px 0px";
+
+export default function MilestonesPage({ query }: PageProps) {
+  const t = useT();
+  const start = listPagingOf(query).page - 1;
+  return (
+    <div className="page-wrap page-wrap-narrow">
+      <h1 className="page-title">{t("page.milestones")}</h1>
+      {/* A new first page starts a new timeline. */}
+      <Timeline key={start} start={start} />
+    </div>
+  );
+}
+
+function Timeline({ start }: { start: number }) {
+  const t = useT();
+  const hydrated = useHydrated();
+  const first = useApi<Paged<Milestone>>(keys.milestones(start));
+  // Pages shown after the first one; the last of them is the one loading, failed or loaded.
+  const [more, setMore] = useState(0);
+  const lastIndex = start + more;
+  const last = useApi<Paged<Milestone>>(keys.milestones(lastIndex));
+  const totalPages = last.data?.totalPageCount ?? first.data?.totalPageCount ?? 0;
+  const hasMore = last.data !== undefined && lastIndex + 1 < totalPages;
+  const sentinelRef = useRef<HTMLDivElement>(null);
+
+  // Watch the sentinel while another page can load and the last one is in. A new observer reports
+  // the sentinel's position at once, so a short page on a tall screen goes on loading.
+  useEffect(() => {
+    const sentinel = sentinelRef.current;
+    if (!hydrated || !hasMore || !sentinel) return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (!entries.some((entry) => entry.isIntersecting)) return;
+        observer.disconnect();
+        setMore((n) => n + 1);
+      },
+      { rootMargin: PRELOAD_MARGIN },
+    );
+    observer.observe(sentinel);
+    return () => observer.disconnect();
+  }, [hydrated, hasMore]);
+
+  const instead = stateInstead(first);
+  if (instead) return instead;
+  if (first.data?.pageDataList.length === 0) return <p className="page-empty">{t("state.empty")}</p>;
+
+  const pageIndexes = Array.from({ length: more + 1 }, (_, i) => start + i);
+  const pageHref = (index: number) => withQuery(PATH, { page: index > 0 ? index + 1 : undefined });
+  return (
+    <>
+      {start > 0 && (
+        <p className="timeline-newer">
+          <PageLink to={pageHref(start - 1)}>{t("pages.milestones.newer")}</PageLink>
+        </p>
+      )}
+      <ol className="timeline" aria-label={t("pages.milestones.timeline")}>
+        {pageIndexes.map((index) => (
+          <TimelinePage key={index} pageIndex={index} />
+        ))}
+      </ol>
+      {more > 0 && last.data === undefined && (
+        <div className="timeline-status">
+          {last.error ? (
+            <div role="alert">
+              <p>{t("pages.milestones.loadFailed")}</p>
+              <button type="button" className="button" onClick={last.retry}>
+                {t("state.retry")}
+              </button>
+            </div>
+          ) : (
+            <p role="status">
+              <span className="spinner" aria-hidden="true" />
+              {t("pages.milestones.loadingMore")}
+            </p>
+          )}
+        </div>
+      )}
+      {hasMore &&
+        (hydrated ? (
+          <div ref={sentinelRef} className="timeline-sentinel" aria-hidden="true" />
+        ) : (
+          <p className="timeline-more">
+            <PageLink className="button" to={pageHref(lastIndex + 1)}>
+              {t("pages.milestones.more")}
+            </PageLink>
+          </p>
+        ))}
+      {!hasMore && last.data !== undefined && more > 0 && <p className="timeline-end">{t("pages.milestones.end")}</p>}
+    </>
+  );
+}
+
+/** The items of one page of the timeline, as list items of the one timeline list. */
+function TimelinePage({ pageIndex }: { pageIndex: number }) {
+  const { data } = useApi<Paged<Milestone>>(keys.milestones(pageIndex));
+  return (
+    <>
+      {(data?.pageDataList ?? []).map((milestone, index) => (
+        // biome-ignore lint/suspicious/noArrayIndexKey: milestones carry no id in the contract; a page's order is stable
+        <li key={`${pageIndex}-${index}`} className="timeline-item">
+          <time className="timeline-date" dateTime={formatYearMonth(milestone.date) || undefined}>
+            {formatYearMonth(milestone.date)}
+          </time>
+          <p className="timeline-brief">{milestone.brief}</p>
+        </li>
+      ))}
+    </>
+  );
 }

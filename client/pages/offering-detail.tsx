@@ -1,5 +1,49 @@
+/**
+ * A product or service detail (/product/{id} or ?id=, and service; the classify menus
+ * link to the ?id= form): name, the product's image, the HTML detail. An unknown id is
+ * the not-found state (status 404 from the server).
+ */
+import type { Product, Service } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { stateInstead } from "../pages-parts/data-state.tsx";
+import { RichHtml } from "../pages-parts/rich-html.tsx";
+
+import { PageLink } from "../routing/page-link.tsx";
+import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function OfferingDetailPage({ match }: PageProps) {
-  return <h1>{match.route.id}</h1>;
+  const t = useT();
+  const product = match.route.id === "productDetail";
+  const id = match.id;
+  const result = useApi<Partial<Product> & Service>(id === undefined ? null : product ? keys.product(id) : keys.service(id), {
+    detail: true,
+  });
+
+  if (id === undefined) return <NotFoundState />;
+  const item = result.data;
+  return (
+    <div className="page-wrap page-wrap-narrow">
+      {stateInstead(result) ??
+        (item && (
+          <article className="detail">
+            <header className="detail-head">
+              <h1 className="page-title">{item.name}</h1>
+            </header>
+            {/* The product's picture, unless its detail already opens with it. */}
+            {product && item.propImg && !item.detail?.includes(`src="${item.propImg}"`) && (
+              <img className="detail-img detail-img-product" src={item.propImg} alt={item.name} width={800} height={600} />
+            )}
+            <RichHtml html={item.detail} className="detail-body" />
+          </article>
+        ))}
+      <p className="detail-back">
+        <PageLink to={product ? "/index.html#product-list" : "/index.html#service-list"}>
+          {t(product ? "pages.offering.backProducts" : "pages.offering.backServices")}
+        </PageLink>
+      </p>
+    </div>
+  );
 }

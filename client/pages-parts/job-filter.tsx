@@ -1,0 +1,204 @@
+/**
+ * The job list's filter (job types and addresses, several of each) in a drawer that
+ * opens from a button at every width (CONTRACT section 7).
+ *
+ * The filter lives in the page URL, so the drawer's content is a GET form. In the
+ * server HTML (and so without JavaScript) it sits in a <details> disclosure whose
+ * summary looks like the button; once the browser has taken over, the same form moves
+ * into a native modal <dialog>: the rest of the page is inert while it is open, Escape
+ * closes it and focus goes back to the button. Applying navigates on the client to the
+ * filtered first page.
+ */
+import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import type { JobAddr, JobType } from "../../shared/entities.ts";
+import { idListOf, type JobFilter } from "../../shared/page-data.ts";
+import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
+import { BASE_PATH } from "../../shared/routes.ts";
+import { useT } from "../i18n/use-t.ts";
+import { PageLink } from "../routing/page-link.tsx";
+import { fill } from "./fill.ts";
+import { useFormLang, useGo, withQuery } from "./page-query.ts";
+import { useHydrated } from "./use-hydrated.ts";
+
+export interface JobFilterProps {
+  /** The list page's path under /portal. */
+  path: string;
+  filter: JobFilter;
+  types: JobType[];
+  addrs: JobAddr[];
+}
+
+/** The list's URL for a filter: always its first page, keeping the page size. */
+export function jobFilterHref(path: string, filter: Pick<JobFilter, "jobTypeIds" | "jobAddrIds" | "size">): string {
+  return withQuery(path, {
+    jobTypeIds: filter.jobTypeIds.join(","),
+    jobAddrIds: filter.jobAddrIds.join(","),
+    size: filter.size !== DEFAULT_PAGE_SIZE ? filter.size : undefined,
+  });
+}
+
+export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) {
+  const t = useT();
+  const hydrated = useHydrated();
+  const go = useGo();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const buttonRef = useRef<HTMLButtonElement>(null);
+  const titleId = useId();
+  const [open, setOpen] = useState(false);
+  // A new key resets the boxes to the applied filter when the drawer closes without applying.
+  const [formKey, setFormKey] = useState(0);
+  const count = filter.jobTypeIds.length + filter.jobAddrIds.length;
+  const label = count > 0 ? fill(t("pages.jobs.filterCount"), { n: count }) : t("pages.jobs.filter");
+  const close = () => dialogRef.current?.close();
+
+  // The panel fills the dialog, so a click whose target is the dialog itself is on its backdrop: it closes the drawer.
+  useEffect(() => {
+    const dialog = dialogRef.current;
+    if (!hydrated || !dialog) return;
+    const onClick = (event: MouseEvent) => {
+      if (event.target === dialog) dialog.close();
+    };
+    dialog.addEventListener("click", onClick);
+    return () => dialog.removeEventListener("click", onClick);
+  }, [hydrated]);
+
+  const apply = (form: HTMLFormElement) => {
+    const data = new FormData(form);
+    const ids = (name: string) => idListOf(data.getAll(name).join(","));
+    close();
+    go(jobFilterHref(path, { jobTypeIds: ids("jobTypeIds"), jobAddrIds: ids("jobAddrIds"), size: filter.size }));
+  };
+
+  const form = (
+    <JobFilterForm
+      key={`${formKey}|${filter.jobTypeIds}|${filter.jobAddrIds}`}
+      path={path}
+      filter={filter}
+      types={types}
+      addrs={addrs}
+      onApply={hydrated ? apply : undefined}
+      onClear={close}
+    />
+  );
+
+  if (!hydrated) {
+    return (
+      <details className="job-filter-static">
+        <summary className="button job-filter-button">{label}</summary>
+        <div className="job-filter-panel">{form}</div>
+      </details>
+    );
+  }
+  return (
+    <>
+      <button
+        ref={buttonRef}
+        type="button"
+        className="button job-filter-button"
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onClick={() => {
+          dialogRef.current?.showModal();
+          setOpen(true);
+        }}
+      >
+        {label}
+      </button>
+      <dialog
+        ref={dialogRef}
+        className="job-drawer"
+        aria-labelledby={titleId}
+        onKeyDown={keepFocusInside}
+        onClose={() => {
+          setOpen(false);
+          setFormKey((key) => key + 1);
+          buttonRef.current?.focus();
+        }}
+      >
+        <div className="job-drawer-panel">
+          <div className="job-drawer-head">
+            <h2 id={titleId}>{t("pages.jobs.filter")}</h2>
+            <button type="button" className="job-drawer-close" aria-label={t("pages.jobs.close")} onClick={close}>
+              <span aria-hidden="true">×</span>
+            </button>
+          </div>
+          {form}
+        </div>
+      </dialog>
+    </>
+  );
+}
+
+const FOCUSABLE =
+  'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
+
+/**
+ * Tab and Shift+Tab wrap around inside the open drawer. A modal <dialog> makes the page
+ * behind it inert, but Tab from its last control would still leave for the browser's own UI.
+ */
+function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
+  if (event.key !== "Tab") return;
+  const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];
+  const first = focusable[0];
+  const last = focusable.at(-1);
+  if (!first || !last) return;
+  if (event.shiftKey && document.activeElement === first) {
+    event.preventDefault();
+    last.focus();
+  } else if (!event.shiftKey && document.activeElement === last) {
+    event.preventDefault();
+    first.focus();
+  }
+}
+
+function JobFilterForm({
+  path,
+  filter,
+  types,
+  addrs,
+  onApply,
+  onClear,
+}: JobFilterProps & { onApply?: (form: HTMLFormElement) => void; onClear: () => void }) {
+  const t = useT();
+  const lang = useFormLang();
+  const groups = [
+    { name: "jobTypeIds", legend: t("pages.jobs.types"), options: types, checked: filter.jobTypeIds },
+    { name: "jobAddrIds", legend: t("pages.jobs.addrs"), options: addrs, checked: filter.jobAddrIds },
+  ];
+  return (
+    <form
+      className="job-filter-form"
+      method="get"
+      action={BASE_PATH + path}
+      onSubmit={(event) => {
+        if (!onApply) return;
+        event.preventDefault();
+        onApply(event.currentTarget);
+      }}
+    >
+      {groups.map((group) => (
+        <fieldset key={group.name} className="job-filter-group">
+          <legend>{group.legend}</legend>
+          <div className="job-filter-options">
+            {group.options.map((option) => (
+              <label key={option.id} className="job-filter-option">
+                <input type="checkbox" name={group.name} value={option.id} defaultChecked={group.checked.includes(option.id)} />
+                <span>{option.name}</span>
+              </label>
+            ))}
+          </div>
+        </fieldset>
+      ))}
+      {filter.size !== DEFAULT_PAGE_SIZE && <input type="hidden" name="size" value={filter.size} />}
+      {lang && <input type="hidden" name={lang.name} value={lang.value} />}
+      <div className="job-filter-actions">
+        <button type="submit" className="button button-primary">
+          {t("pages.jobs.apply")}
+        </button>
+        <PageLink className="button" to={jobFilterHref(path, { jobTypeIds: [], jobAddrIds: [], size: filter.size })} onClick={onClear}>
+          {t("pages.jobs.clear")}
+        </PageLink>
+      </div>
+    </form>
+  );
+}

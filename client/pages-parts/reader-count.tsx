@@ -1,0 +1,52 @@
+/**
+ * A news or notice detail's reader count (SPEC section 7). Only a browser counts, and
+ * only once per page view: after hydration it PUTs the reader record, then reads the
+ * count. The server never counts (effects do not run there) and its HTML holds an empty
+ * placeholder; crawlers that run scripts are left out by their user agent.
+ */
+import { useEffect, useRef, useState } from "react";
+import useSWR from "swr";
+import { API_PREFIX } from "../../shared/api-calls.ts";
+import type { MessageKind } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useT } from "../i18n/use-t.ts";
+import { fill } from "./fill.ts";
+
+const CRAWLER = /bot\b|bot\/|crawler|spider|slurp|bingpreview|mediapartners|facebookexternalhit|embedly|quora link preview/i;
+
+function countReader(type: MessageKind, pid: number): Promise<unknown> {
+  return (
+    fetch(`${API_PREFIX}/reader/reader`, {
+      method: "PUT",
+      headers: { "content-type": "application/json", accept: "application/json" },
+      body: JSON.stringify({ type, pid }),
+    })
+      // Reading the answer to its end lets the request complete (and not show as aborted when the visitor leaves).
+      .then((response) => response.text())
+      .catch(() => undefined)
+  );
+}
+
+export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
+  const t = useT();
+  const view = `${type}:${pid}`;
+  // The view already counted survives React's development double effects (refs are kept), so one view makes one PUT.
+  const counted = useRef<string | null>(null);
+  const [ready, setReady] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (counted.current === view) return;
+    counted.current = view;
+    if (CRAWLER.test(navigator.userAgent)) return;
+    // The count is read after the PUT settles, whatever its answer (a 429 still has a count to show).
+    void countReader(type, pid).then(() => setReady(view));
+  }, [view, type, pid]);
+
+  const { data } = useSWR<number>(ready === view ? keys.readerCount(type, pid) : null, { revalidateOnMount: true });
+  const shown = ready === view && typeof data === "number";
+  return (
+    <span className="reader-count" aria-live="polite" aria-busy={!shown}>
+      {shown ? fill(t("pages.message.readers"), { n: data }) : null}
+    </span>
+  );
+}

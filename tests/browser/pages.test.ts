@@ -1,0 +1,361 @@
+/**
+ * The inner pages in Chromium, on the built site with the demo content: they hydrate
+ * from the server's data without fetching it again, navigate on the client, page and
+ * filter through the URL, load milestones on scroll, count a reader once, and still
+ * work with JavaScript off.
+ */
+import { readFileSync } from "node:fs";
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { formatYearMonth } from "../../shared/dates.ts";
+import type { Job, Message, Milestone, Product } from "../../shared/entities.ts";
+import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { startDemoSite, type TestSite } from "./support/site.ts";
+
+interface DemoSite {
+  sysauthor: { fname: string };
+  news: Message[];
+  notices: Message[];
+  products: Product[];
+  milestones: (Milestone & { id: number })[];
+  jobs: Job[];
+}
+const demo = JSON.parse(readFileSync(DEMO_SITE_FILE, "utf8")) as DemoSite;
+const NEWS = [...demo.news].sort((a, b) => b.dateTime.localeCompare(a.dateTime) || b.id - a.id);
+const MILESTONES = [...demo.milestones].sort((a, b) => b.date.localeCompare(a.date) || b.id - a.id);
+const jobsOf = (type: 1 | 2, typeIds: number[] = [], addrIds: number[] = []) =>
+  demo.jobs
+    .filter(
+      (j) => j.type === type && (!typeIds.length || typeIds.includes(j.jobTypeId)) && (!addrIds.length || addrIds.includes(j.jobAddrId)),
+    )
+    .sort((a, b) => a.id - b.id);
+
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+const headingIs = (page: Page, text: string) =>
+  page.waitForFunction((want) => document.querySelector("main h1")?.textContent === want, text);
+const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();
+/** Marks the document: a full page load would lose the mark. */
+const markDocument = (page: Page) => page.evaluate(() => Object.assign(window, { portalSameDocument: true }));
+const sameDocument = (page: Page) =>
+  page.evaluate(() => (window as unknown as { portalSameDocument?: boolean }).portalSameDocument === true);
+const urlOf = (page: Page) => {
+  const url = new URL(page.url());
+  return url.pathname + url.search;
+};
+
+describeInBrowser("the inner pages in Chromium", () => {
+  let site: TestSite;
+  let browser: Browser;
+  const open = async (path: string, width = 1280, height = 800): Promise<WatchedPage> => {
+    const watched = await openWatchedPage(browser, width, height);
+    await watched.page.goto(`${site.origin}${path}`);
+    await hydrated(watched.page);
+    return watched;
+  };
+  const expectClean = async ({ page, problems, failedRequests }: WatchedPage) => {
+    expect(problems).toEqual([]);
+    expect(failedRequests).toEqual([]);
+    await page.context().close();
+  };
+
+  beforeAll(async () => {
+    site = await startDemoSite();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("hydrates every inner page from the HTML without fetching its data again", { timeout: 120_000 }, async () => {
+    const watched = await openWatchedPage(browser);
+    for (const path of [
+      "/portal/about/index.html",
+      "/portal/about/member/index.html",
+      "/portal/about/milepost/index.html",
+      "/portal/message/news/list.html?page=2&size=10",
+      "/portal/message/notice/list.html",
+      `/portal/message/notice?id=${demo.notices[0]?.id}`,
+      "/portal/product?id=3",
+      "/portal/service/2",
+      "/portal/job/society/index.html?jobTypeIds=1,2&jobAddrIds=1",
+      "/portal/job/school/index.html",
+      `/portal/job/school/${jobsOf(2)[0]?.id}`,
+      "/portal/message/news/999999",
+    ]) {
+      for (const list of [watched.apiRequests, watched.problems, watched.failedRequests]) list.length = 0;
+      await watched.page.goto(`${site.origin}${path}`);
+      await hydrated(watched.page);
+      // A news or notice detail counts its reader; let that finish before leaving the page.
+      if (path.includes("/message/notice?id=")) await watched.page.locator(".reader-count:not(:empty)").waitFor();
+      // A detail counts its reader (and reads the count back), and the timeline may start on its next page
+      // at once (its end is near on a tall screen); nothing the HTML holds is fetched.
+      expect(
+        watched.apiRequests.filter((r) => !r.includes("/reader/reader") && !r.includes("/plan/milepost/list?pageIndex=1&")),
+        path,
+      ).toEqual([]);
+      // The unknown id's page is itself a 404, which Chromium reports on its console.
+      const notFound = path.endsWith("999999");
+      expect(
+        watched.problems.filter((p) => !(notFound && p.includes("status of 404"))),
+        path,
+      ).toEqual([]);
+      expect(
+        watched.failedRequests.filter((r) => !(notFound && r.endsWith(" 404"))),
+        path,
+      ).toEqual([]);
+    }
+    await watched.page.context().close();
+  });
+
+  it("navigates on the client between every kind of inner page by its links", { timeout: 90_000 }, async () => {
+    const watched = await open("/portal/about/index.html");
+    const { page } = watched;
+    await markDocument(page);
+    const follow = async (selector: string, heading?: string) => {
+      const link = page.locator(selector).first();
+      const href = (await link.getAttribute("href")) ?? "";
+      const text = (await link.textContent()) ?? "";
+      await link.click();
+      await page.waitForURL(`${site.origin}${href}`);
+      await headingIs(page, heading ?? text);
+    };
+
+    await follow('footer a[href="/portal/about/member/index.html"]', `${demo.sysauthor.fname}创始团队`);
+    await follow('footer a[href="/portal/about/milepost/index.html"]', "发展历程");
+    // The footer moves down while the timeline grows; it stays put once every milestone is in.
+    await page.waitForFunction(() => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.querySelector(".timeline-end") !== null;
+    });
+    await follow('footer a[href="/portal/message/news/list.html"]', "新闻动态");
+    await follow(".msg-item-title a");
+    await follow('main a[href="/portal/message/news/list.html"]', "新闻动态");
+    await follow('footer a[href="/portal/message/notice/list.html"]', "通知公告");
+    await follow(".msg-item-title a");
+    await follow('footer a[href="/portal/job/society/index.html"]', "社会招聘");
+    await follow(".job-item-name a");
+    await follow('main a[href="/portal/job/society/index.html"]', "社会招聘");
+    await follow('footer a[href="/portal/job/school/index.html"]', "校园招聘");
+    await follow(".job-item-name a");
+    await follow('footer a[href="/portal/about/index.html"]', "公司简介");
+    // Products and services are reached from the home page's cards (its carousel opens links in a new tab).
+    await page.locator('header a[href="/portal/index.html"]').first().click();
+    await page.waitForURL(`${site.origin}/portal/index.html`);
+    for (const kind of ["product", "service"]) {
+      const card = page.locator(`main a[href^="/portal/${kind}/"]:not([target])`).first();
+      await card.waitFor();
+      const href = (await card.getAttribute("href")) ?? "";
+      await card.click();
+      await page.waitForURL(`${site.origin}${href}`);
+      await page.locator("main h1").first().waitFor();
+      await page.locator(".detail-body").waitFor();
+      await page.goBack();
+      await page.waitForURL(`${site.origin}/portal/index.html`);
+    }
+    expect(await sameDocument(page)).toBe(true);
+    await expectClean(watched);
+  });
+
+  it("pages through the news by its links, size selector and jumper, the URL following", async () => {
+    const watched = await open("/portal/message/news/list.html");
+    const { page } = watched;
+    await markDocument(page);
+    const titles = () => texts(page, ".msg-item-title a");
+    expect(await titles()).toEqual(NEWS.slice(0, 20).map((m) => m.title));
+
+    await page.locator('.pager-page[aria-label="第 2 页"]').click();
+    await page.waitForURL(/\/message\/news\/list\.html\?page=2$/);
+    await page.waitForFunction((title) => document.querySelector(".msg-item-title a")?.textContent === title, NEWS[20]?.title);
+    expect(await titles()).toEqual(NEWS.slice(20, 40).map((m) => m.title));
+    expect(await page.locator('.pager-page[aria-current="page"]').textContent()).toBe("2");
+
+    // A new size keeps the first item in view: item 21 is on page 3 of size 10.
+    await page.selectOption("select[name=size]", "10");
+    await page.waitForURL(/\?page=3&size=10$/);
+    await page.waitForFunction(() => document.querySelectorAll(".msg-item-title a").length === 10);
+    expect(await titles()).toEqual(NEWS.slice(20, 30).map((m) => m.title));
+
+    await page.fill("input[name=page]", "4");
+    await page.getByRole("button", { name: "确定" }).click();
+    await page.waitForURL(/\?page=4&size=10$/);
+    await page.waitForFunction((title) => document.querySelector(".msg-item-title a")?.textContent === title, NEWS[30]?.title);
+    expect(await titles()).toEqual(NEWS.slice(30, 40).map((m) => m.title));
+
+    await page.locator(".pager-step[rel=prev]").click();
+    await page.waitForURL(/\?page=3&size=10$/);
+    await page.waitForFunction((title) => document.querySelector(".msg-item-title a")?.textContent === title, NEWS[20]?.title);
+
+    // Back goes to the previous list state.
+    await page.goBack();
+    await page.waitForURL(/\?page=4&size=10$/);
+    await page.waitForFunction((title) => document.querySelector(".msg-item-title a")?.textContent === title, NEWS[30]?.title);
+    expect(await sameDocument(page)).toBe(true);
+    await expectClean(watched);
+  });
+
+  for (const width of [1280, 375]) {
+    it(`filters jobs in a drawer that opens from its button, closes on Escape and returns focus, at ${width} px`, async () => {
+      const watched = await open("/portal/job/society/index.html", width);
+      const { page } = watched;
+      await markDocument(page);
+      const button = page.locator("button.job-filter-button");
+      const drawer = page.locator("dialog.job-drawer");
+
+      await button.click();
+      await drawer.waitFor({ state: "visible" });
+      expect(await page.evaluate(() => document.querySelector("dialog.job-drawer")?.contains(document.activeElement))).toBe(true);
+      // Focus stays inside the open drawer however far the visitor tabs.
+      for (let i = 0; i < 20; i++) {
+        await page.keyboard.press("Tab");
+        expect(await page.evaluate(() => document.querySelector("dialog.job-drawer")?.contains(document.activeElement))).toBe(true);
+      }
+      await page.keyboard.press("Escape");
+      await drawer.waitFor({ state: "hidden" });
+      expect(await page.evaluate(() => document.activeElement?.classList.contains("job-filter-button"))).toBe(true);
+      expect(urlOf(page)).toBe("/portal/job/society/index.html");
+
+      await button.click();
+      await drawer.waitFor({ state: "visible" });
+      await drawer.getByLabel("研发").check();
+      await drawer.getByLabel("上海").check();
+      await drawer.getByRole("button", { name: "应用筛选" }).click();
+      await drawer.waitFor({ state: "hidden" });
+      await page.waitForURL(/\/job\/society\/index\.html\?jobTypeIds=1&jobAddrIds=2$/);
+      const expected = jobsOf(1, [1], [2]).map((j) => j.name);
+      await page.waitForFunction((count) => document.querySelectorAll(".job-item").length === count, expected.length);
+      expect(await texts(page, ".job-item-name a")).toEqual(expected);
+      expect(await button.textContent()).toBe("筛选职位（2）");
+      expect(await page.evaluate(() => document.activeElement?.classList.contains("job-filter-button"))).toBe(true);
+
+      // Closing without applying forgets the unapplied choice.
+      await button.click();
+      await drawer.getByLabel("杭州").check();
+      await drawer.getByRole("button", { name: "关闭" }).click();
+      await drawer.waitFor({ state: "hidden" });
+      await button.click();
+      expect(await drawer.getByLabel("杭州").isChecked()).toBe(false);
+      expect(await drawer.getByLabel("上海").isChecked()).toBe(true);
+      await page.keyboard.press("Escape");
+
+      await page.locator(".job-active a").click();
+      await page.waitForURL(/\/job\/society\/index\.html$/);
+      await page.waitForFunction((count) => document.querySelectorAll(".job-item").length === count, Math.min(20, jobsOf(1).length));
+      expect(await sameDocument(page)).toBe(true);
+      await expectClean(watched);
+    });
+  }
+
+  it("loads further milestones as the visitor scrolls, until the last page", async () => {
+    const watched = await open("/portal/about/milepost/index.html", 1280, 800);
+    const { page, apiRequests } = watched;
+    expect(await page.locator(".timeline-more").count()).toBe(0);
+    await page.waitForFunction((total) => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.querySelectorAll(".timeline-item").length >= total;
+    }, MILESTONES.length);
+    await page.locator(".timeline-end").waitFor();
+    expect(await texts(page, ".timeline-brief")).toEqual(MILESTONES.map((m) => m.brief));
+    expect(await texts(page, ".timeline-date")).toEqual(MILESTONES.map((m) => formatYearMonth(m.date)));
+    expect(await page.locator(".timeline-sentinel").count()).toBe(0);
+    // Each further page was fetched once; the first came with the HTML.
+    const pages = apiRequests.filter((r) => r.includes("/plan/milepost/list"));
+    expect(pages).toEqual([
+      "GET /api/portal/plan/milepost/list?pageIndex=1&pageMaxCount=10",
+      "GET /api/portal/plan/milepost/list?pageIndex=2&pageMaxCount=10",
+    ]);
+    await expectClean(watched);
+  });
+
+  it("offers a retry when a further milestone page fails, and goes on from there", async () => {
+    const watched = await openWatchedPage(browser, 1280, 800);
+    const { page } = watched;
+    // The upstream answer for the second page fails until the visitor retries.
+    let failing = true;
+    await page.route("**/api/portal/plan/milepost/list?pageIndex=1&*", (route) =>
+      failing
+        ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
+        : route.continue(),
+    );
+    await page.goto(`${site.origin}/portal/about/milepost/index.html`);
+    await hydrated(page);
+    await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
+    const retry = page.locator(".timeline-status [role=alert] button");
+    await retry.waitFor();
+    expect(await page.locator(".timeline-item").count()).toBe(10);
+    failing = false;
+    await retry.click();
+    await page.waitForFunction((total) => {
+      window.scrollTo(0, document.documentElement.scrollHeight);
+      return document.querySelectorAll(".timeline-item").length >= total;
+    }, MILESTONES.length);
+    expect(await texts(page, ".timeline-brief")).toEqual(MILESTONES.map((m) => m.brief));
+    expect(watched.problems.filter((p) => !p.includes("status of 502"))).toEqual([]);
+    expect(watched.failedRequests.every((r) => r.includes("pageIndex=1&") && r.endsWith(" 502"))).toBe(true);
+    await page.context().close();
+  });
+
+  it("counts a reader once per detail view and shows the count", async () => {
+    const news = NEWS[5] as Message;
+    const watched = await open(`/portal/message/news/${news.id}`);
+    const { page, apiRequests } = watched;
+    await page.waitForFunction(() => /^阅读 \d+$/.test(document.querySelector(".reader-count")?.textContent ?? ""));
+    const first = Number((await page.locator(".reader-count").textContent())?.replace(/\D/g, ""));
+    expect(first).toBeGreaterThanOrEqual(1);
+    expect(apiRequests.filter((r) => r.startsWith("PUT "))).toEqual(["PUT /api/portal/reader/reader"]);
+    expect(apiRequests).toContain(`GET /api/portal/reader/reader?pid=${news.id}&type=2`);
+
+    // Another article, reached on the client, is one more view.
+    await page.locator('main a[href="/portal/message/news/list.html"]').click();
+    const other = page.locator(`.msg-item-title a[href="/portal/message/news/${NEWS[0]?.id}"]`);
+    await other.click();
+    await headingIs(page, NEWS[0]?.title ?? "");
+    await page.waitForFunction(() => /^阅读 \d+$/.test(document.querySelector(".reader-count")?.textContent ?? ""));
+    expect(apiRequests.filter((r) => r.startsWith("PUT "))).toHaveLength(2);
+    expect(apiRequests).toContain(`GET /api/portal/reader/reader?pid=${NEWS[0]?.id}&type=2`);
+
+    // A new page view of the first article counts again (the server may de-duplicate it; the count never drops).
+    const again = await open(`/portal/message/news/${news.id}?lang=en`);
+    await again.page.waitForFunction(() => /^\d+ reads$/.test(document.querySelector(".reader-count")?.textContent ?? ""));
+    expect(Number((await again.page.locator(".reader-count").textContent())?.replace(/\D/g, ""))).toBeGreaterThanOrEqual(first);
+    expect(again.apiRequests.filter((r) => r.startsWith("PUT "))).toHaveLength(1);
+    await expectClean(again);
+    await expectClean(watched);
+  });
+
+  it("works without JavaScript: paging form, job filter form and the next milestones link", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+
+    await page.goto(`${site.origin}/portal/message/news/list.html?page=2`);
+    await page.selectOption("select[name=size]", "10");
+    await page.getByRole("button", { name: "确定" }).click();
+    await page.waitForURL(/\/message\/news\/list\.html\?size=10&page=$/);
+    expect(await texts(page, ".msg-item-title a")).toEqual(NEWS.slice(0, 10).map((m) => m.title));
+    await page.fill("input[name=page]", "3");
+    await page.getByRole("button", { name: "确定" }).click();
+    await page.waitForURL(/\?size=10&page=3$/);
+    expect(await texts(page, ".msg-item-title a")).toEqual(NEWS.slice(20, 30).map((m) => m.title));
+
+    await page.goto(`${site.origin}/portal/job/school/index.html`);
+    await page.locator("summary.job-filter-button").click();
+    await page.getByLabel("研发").check();
+    await page.getByLabel("产品").check();
+    await page.getByRole("button", { name: "应用筛选" }).click();
+    await page.waitForURL(/jobTypeIds=1&jobTypeIds=2$/);
+    expect(await texts(page, ".job-item-name a")).toEqual(
+      jobsOf(2, [1, 2])
+        .slice(0, 20)
+        .map((j) => j.name),
+    );
+    expect(await page.getByLabel("研发").isChecked()).toBe(true);
+
+    await page.goto(`${site.origin}/portal/about/milepost/index.html`);
+    await page.locator(".timeline-more a").click();
+    await page.waitForURL(/\/about\/milepost\/index\.html\?page=2$/);
+    expect(await texts(page, ".timeline-brief")).toEqual(MILESTONES.slice(10, 20).map((m) => m.brief));
+    await context.close();
+  });
+});
