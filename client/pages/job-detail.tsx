@@ -8,6 +8,7 @@ import { JOB_KIND_OF_PAGE, keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
+import { JobFacts } from "../pages-parts/job-facts.tsx";
 import { RichHtml } from "../pages-parts/rich-html.tsx";
 
 import { PageLink } from "../routing/page-link.tsx";
@@ -36,20 +37,11 @@ export default function JobDetailPage({ match }: PageProps) {
           <article className="detail">
             <header className="detail-head">
               <h1 className="page-title">{job.name}</h1>
-              <dl className="job-facts">
-                <div>
-                  <dt>{t("pages.jobs.salary")}</dt>
-                  <dd className="job-salary">{job.salary || t("pages.jobs.unknown")}</dd>
-                </div>
-                <div>
-                  <dt>{t("pages.jobs.type")}</dt>
-                  <dd>{types.data?.find((type) => type.id === job.jobTypeId)?.name ?? t("pages.jobs.unknown")}</dd>
-                </div>
-                <div>
-                  <dt>{t("pages.jobs.addr")}</dt>
-                  <dd>{addrs.data?.find((addr) => addr.id === job.jobAddrId)?.name ?? t("pages.jobs.unknown")}</dd>
-                </div>
-              </dl>
+              <JobFacts
+                job={job}
+                typeName={types.data?.find((type) => type.id === job.jobTypeId)?.name}
+                addrName={addrs.data?.find((addr) => addr.id === job.jobAddrId)?.name}
+              />
             </header>
             {sections.map((section) =>
               section.html ? (

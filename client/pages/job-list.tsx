@@ -9,6 +9,7 @@ import { JOB_KIND_OF_PAGE, jobFilterOf, keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
+import { JobFacts } from "../pages-parts/job-facts.tsx";
 import { JobFilterDrawer, jobFilterHref } from "../pages-parts/job-filter.tsx";
 import { Pagination } from "../pages-parts/pagination.tsx";
 
@@ -61,20 +62,7 @@ export default function JobListPage({ match, query }: PageProps) {
                     <h2 className="job-item-name">
                       <PageLink to={`${base}/${job.id}`}>{job.name}</PageLink>
                     </h2>
-                    <dl className="job-facts">
-                      <div>
-                        <dt>{t("pages.jobs.salary")}</dt>
-                        <dd className="job-salary">{job.salary || t("pages.jobs.unknown")}</dd>
-                      </div>
-                      <div>
-                        <dt>{t("pages.jobs.type")}</dt>
-                        <dd>{typeName.get(job.jobTypeId) ?? t("pages.jobs.unknown")}</dd>
-                      </div>
-                      <div>
-                        <dt>{t("pages.jobs.addr")}</dt>
-                        <dd>{addrName.get(job.jobAddrId) ?? t("pages.jobs.unknown")}</dd>
-                      </div>
-                    </dl>
+                    <JobFacts job={job} typeName={typeName.get(job.jobTypeId)} addrName={addrName.get(job.jobAddrId)} />
                   </li>
                 ))}
               </ul>

@@ -126,7 +126,7 @@ describe("inner pages from the embedded demo content", () => {
 
   it("says Founders in English", async () => {
     const res = await get("/portal/about/member/index.html?lang=en");
-    expect(h1Of(res.text)).toBe(`${demo.sysauthor.fname}Founders`);
+    expect(h1Of(res.text)).toBe(`${demo.sysauthor.fname} Founders`);
   });
 
   it("renders the newest milestones first, as YYYY-MM, with a link to the next page for visitors without JavaScript", async () => {
