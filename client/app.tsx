@@ -3,6 +3,7 @@
  * browser (entry-client) from the same PageState: wouter for routing under /portal,
  * SWR for data with the server's answers as its fallback.
  */
+import { useEffect, useMemo, useState } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
 import { Router } from "wouter";
 import type { PageState } from "../shared/page-state.ts";
@@ -11,6 +12,9 @@ import { ApiError } from "./data/api-error.ts";
 import { fetchPayload } from "./data/fetch-payload.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { PageSwitch } from "./page-switch.tsx";
+import { trackLoading } from "./routing/navigation-progress.ts";
+import { ErrorBoundary } from "./shell/error-boundary.tsx";
+import { SetLangContext } from "./shell/language.tsx";
 import { Shell } from "./shell/shell.tsx";
 
 /**
@@ -20,7 +24,8 @@ import { Shell } from "./shell/shell.tsx";
  * the server's answers as they are, and nothing is refetched on focus.
  */
 export const SWR_OPTIONS: SWRConfiguration = {
-  fetcher: fetchPayload,
+  // Counted as loading, so the shell's progress bar shows while a page's data arrives.
+  fetcher: (key: string) => trackLoading(fetchPayload(key)),
   revalidateOnFocus: false,
   revalidateIfStale: false,
   dedupingInterval: 2000,
@@ -41,16 +46,30 @@ export interface AppProps {
   ssrSearch?: string;
 }
 
+/**
+ * The interface language lives here, above every reader of the page state, so the
+ * header's switch re-renders the whole app in the other language without a reload;
+ * the SWR data is the same in both languages and is not fetched again.
+ */
 export function App({ state, ssrPath, ssrSearch }: AppProps) {
+  const [lang, setLang] = useState(state.lang);
+  const pageState = useMemo(() => ({ ...state, lang }), [state, lang]);
+  useEffect(() => {
+    document.documentElement.lang = lang;
+  }, [lang]);
   return (
-    <PageStateContext value={state}>
-      <SWRConfig value={{ ...SWR_OPTIONS, fallback: state.fallback }}>
-        <Router base={BASE_PATH} ssrPath={ssrPath} ssrSearch={ssrSearch}>
-          <Shell>
-            <PageSwitch />
-          </Shell>
-        </Router>
-      </SWRConfig>
+    <PageStateContext value={pageState}>
+      <SetLangContext value={setLang}>
+        <SWRConfig value={{ ...SWR_OPTIONS, fallback: state.fallback }}>
+          <Router base={BASE_PATH} ssrPath={ssrPath} ssrSearch={ssrSearch}>
+            <ErrorBoundary>
+              <Shell>
+                <PageSwitch />
+              </Shell>
+            </ErrorBoundary>
+          </Router>
+        </SWRConfig>
+      </SetLangContext>
     </PageStateContext>
   );
 }

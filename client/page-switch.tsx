@@ -1,11 +1,13 @@
 /**
  * Maps the current location to its page through the shared route table. A page whose
- * code is not loaded yet (client navigation) shows the loading state while it loads.
+ * code is not loaded yet (client navigation) shows the loading state while it loads,
+ * and the header's progress bar runs until its code and data have arrived.
  */
 import { useEffect, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { matchPage, type RouteMatch } from "../shared/routes.ts";
 import { loadedPage, loadPage } from "./pages/registry.ts";
+import { trackLoading } from "./routing/navigation-progress.ts";
 import { LoadingState, NotFoundState } from "./shell/page-states.tsx";
 
 export function useRouteMatch(): { match: RouteMatch | null; query: URLSearchParams } {
@@ -22,7 +24,7 @@ export function PageSwitch() {
   const module = id ? loadedPage(id) : undefined;
 
   useEffect(() => {
-    if (id && !module) void loadPage(id).then(() => setLoadedCount((n) => n + 1));
+    if (id && !module) void trackLoading(loadPage(id)).then(() => setLoadedCount((n) => n + 1));
   }, [id, module]);
 
   if (!match) return <NotFoundState />;

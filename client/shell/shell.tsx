@@ -1,12 +1,76 @@
-/** The frame of every page: top menu, content, footer. */
-import type { ReactNode } from "react";
+/**
+ * The frame of every page: skip link, fixed header with the top menu, the page content
+ * inside an error boundary, footer and back-to-top, in the site's theme. The theme is
+ * a class on the wrapper, rendered on the server, so the first paint is already right.
+ */
+import { type ReactNode, useEffect, useRef } from "react";
+import { useLocation } from "wouter";
+import type { SiteConfig } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";
+import { BackToTop } from "./back-to-top.tsx";
+import { DocumentTitle } from "./document-title.tsx";
+import { ErrorBoundary } from "./error-boundary.tsx";
+import { Footer } from "./footer.tsx";
+import { Header } from "./header.tsx";
+import { useMenuMode } from "./use-layout.ts";
+
+/** SPEC section 4: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
+export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
+  const mode = String(config?.themePortal ?? "")
+    .split(",")[0]
+    ?.trim();
+  return mode === "1" || mode === "2" ? `theme-${mode}` : "theme-default";
+}
+
+/** After a client navigation to another path: to the anchor a link asked for, else to the top (not on back/forward). */
+function useScrollOnNavigation(location: string): void {
+  const shown = useRef(location);
+  // The path the last back/forward went to: arriving there is a history move, whose scroll the browser restores.
+  const poppedTo = useRef<string | null>(null);
+  useEffect(() => {
+    const onPop = () => {
+      poppedTo.current = window.location.pathname;
+    };
+    window.addEventListener("popstate", onPop);
+    return () => window.removeEventListener("popstate", onPop);
+  }, []);
+  useEffect(() => {
+    if (shown.current === location) return;
+    shown.current = location;
+    const wasPop = poppedTo.current === window.location.pathname;
+    poppedTo.current = null;
+    const anchor = takePendingAnchor();
+    if (anchor) {
+      const aborted = new AbortController();
+      scrollToAnchorWhenReady(anchor, aborted.signal);
+      return () => aborted.abort();
+    }
+    if (!wasPop) window.scrollTo({ top: 0, behavior: "instant" });
+  }, [location]);
+}
 
 export function Shell({ children }: { children: ReactNode }) {
+  const t = useT();
+  const config = useApi<Partial<SiteConfig>>(keys.syscfg()).data;
+  const mode = useMenuMode();
+  const [location] = useLocation();
+  useScrollOnNavigation(location);
+
   return (
-    <>
+    <div className={`site ${themeClassOf(config)}`}>
+      <a className="skip-link" href="#main-content">
+        {t("shell.skip")}
+      </a>
+      <Header mode={mode} />
       <main id="main-content" tabIndex={-1}>
-        {children}
+        <ErrorBoundary resetKey={location}>{children}</ErrorBoundary>
       </main>
-    </>
+      <Footer mode={mode} />
+      <BackToTop />
+      <DocumentTitle />
+    </div>
   );
 }

@@ -1,0 +1,26 @@
+/**
+ * Keeps document.title right after client navigation and language switches (the
+ * server put the first one in the HTML), from the data SWR holds: a detail page's
+ * title follows once its data arrives.
+ */
+import { useEffect } from "react";
+import { useSWRConfig } from "swr";
+import { detailKey } from "../../shared/page-data.ts";
+import { useApi } from "../data/use-api.ts";
+import { documentTitle, type ReadPayload } from "../head/page-title.ts";
+import { useT } from "../i18n/use-t.ts";
+import { useRouteMatch } from "../page-switch.tsx";
+
+export function DocumentTitle() {
+  const t = useT();
+  const { match } = useRouteMatch();
+  const { cache, fallback } = useSWRConfig();
+  // Subscribes to the detail (the page reads the same key, so nothing more is fetched) to re-render when it arrives.
+  useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
+  const read: ReadPayload = <T,>(key: string) => (cache.get(key)?.data ?? fallback[key] ?? undefined) as T | undefined;
+  const title = documentTitle(match, read, t);
+  useEffect(() => {
+    document.title = title;
+  }, [title]);
+  return null;
+}

@@ -1,0 +1,146 @@
+/**
+ * The footer (SPEC section 2): link groups, the contact block, QR codes, and the
+ * copyright and registration lines. Each group is a native <details>: at 768 px or
+ * less an accordion (closed at first paint, usable without JavaScript); wider, the
+ * stylesheet shows every group's content whatever its state, and once hydrated the
+ * groups are opened so their state matches what is shown.
+ */
+import { type ReactNode, useEffect, useRef } from "react";
+import type { Author, SiteConfig } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { BASE_PATH, type PageId, pageHref } from "../../shared/routes.ts";
+import { useApi } from "../data/use-api.ts";
+import type { MessageKey } from "../i18n/messages.ts";
+import { useT } from "../i18n/use-t.ts";
+import { AnchorLink } from "../routing/anchor-link.tsx";
+import { PageLink } from "../routing/page-link.tsx";
+import { ChevronIcon } from "./icons.tsx";
+import { QrCodes } from "./qr-codes.tsx";
+import type { MenuMode } from "./use-layout.ts";
+
+export const ICP_SITE = "https://beian.miit.gov.cn/";
+export const POLICE_SITE = "https://beian.mps.gov.cn/";
+const SLOTS = [1, 2, 3, 4, 5] as const;
+
+/** The footer's groups of links to pages (SPEC section 2), each labelled by its page's name. */
+const PAGE_GROUPS: [MessageKey, PageId[]][] = [
+  ["footer.messages", ["newsList", "noticeList"]],
+  ["footer.about", ["about", "founders", "milestones"]],
+  ["footer.join", ["jobSocietyList", "jobSchoolList"]],
+];
+
+const textOf = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
+
+/** Values of the numbered author fields (qq1..qq5 etc.) that are present, in order. */
+function numbered(author: Partial<Author> | undefined, prefix: "qq" | "wx" | "addr" | "qrcode"): string[] {
+  return SLOTS.map((n) => textOf(author?.[`${prefix}${n}`])).filter(Boolean);
+}
+
+function FooterGroup({ title, wide, children }: { title: string; wide: boolean; children: ReactNode }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  // Open while wide (so the state matches what is shown), back to a closed accordion when the window narrows.
+  useEffect(() => {
+    if (ref.current) ref.current.open = wide;
+  }, [wide]);
+  return (
+    <details className="footer-group" ref={ref}>
+      {/* On a wide screen the title does nothing: out of the tab order once the layout is known. */}
+      <summary className="footer-summary" tabIndex={wide ? -1 : undefined}>
+        <h2 className="footer-title">{title}</h2>
+        <ChevronIcon />
+      </summary>
+      <ul className="footer-list">{children}</ul>
+    </details>
+  );
+}
+
+function ExternalLink({ href, children }: { href: string; children: ReactNode }) {
+  const t = useT();
+  return (
+    <a href={href} target="_blank" rel="noopener noreferrer">
+      {children}
+      <span className="visually-hidden">{t("shell.newWindow")}</span>
+    </a>
+  );
+}
+
+export function Footer({ mode }: { mode: MenuMode | null }) {
+  const t = useT();
+  const author = useApi<Partial<Author>>(keys.sysauthor()).data;
+  const config = useApi<Partial<SiteConfig>>(keys.syscfg()).data;
+  const wide = mode === "horizontal";
+  const phone = textOf(author?.phone);
+  const email = textOf(author?.email);
+  const contacts: [string, string][] = [
+    ...numbered(author, "qq").map((qq): [string, string] => [t("footer.qq"), qq]),
+    ...numbered(author, "wx").map((wx): [string, string] => [t("footer.wechat"), wx]),
+    ...numbered(author, "addr").map((addr): [string, string] => [t("footer.address"), addr]),
+  ];
+  const record = textOf(config?.record);
+  const edi = textOf(config?.edi);
+  const police = textOf(config?.policeRecord);
+
+  return (
+    <footer className="site-footer">
+      <div className="footer-inner">
+        <div className="footer-groups">
+          <FooterGroup title={t("footer.offerings")} wide={wide}>
+            <li>
+              <AnchorLink anchor="product-list">{t("footer.products")}</AnchorLink>
+            </li>
+            <li>
+              <AnchorLink anchor="service-list">{t("footer.services")}</AnchorLink>
+            </li>
+          </FooterGroup>
+          {PAGE_GROUPS.map(([title, pages]) => (
+            <FooterGroup key={title} title={t(title)} wide={wide}>
+              {pages.map((page) => (
+                <li key={page}>
+                  <PageLink to={pageHref(page).slice(BASE_PATH.length)}>{t(`page.${page}`)}</PageLink>
+                </li>
+              ))}
+            </FooterGroup>
+          ))}
+          <FooterGroup title={t("footer.contact")} wide={wide}>
+            {phone && (
+              <li className="contact-item">
+                <span className="contact-label">{t("footer.phone")}</span>
+                <a href={`tel:${phone.replace(/[^\d+]/g, "")}`}>{phone}</a>
+              </li>
+            )}
+            {email && (
+              <li className="contact-item">
+                <span className="contact-label">{t("footer.email")}</span>
+                <a href={`mailto:${email}`}>{email}</a>
+              </li>
+            )}
+            {contacts.map(([label, value]) => (
+              <li className="contact-item" key={`${label}${value}`}>
+                <span className="contact-label">{label}</span>
+                <span>{value}</span>
+              </li>
+            ))}
+          </FooterGroup>
+        </div>
+        <QrCodes images={numbered(author, "qrcode")} label={t("footer.qrcodes")} />
+      </div>
+      <div className="footer-bottom">
+        <p className="footer-copyright">
+          {[textOf(config?.copyright), textOf(author?.fname), t("footer.rights")].filter(Boolean).join(" ")}
+        </p>
+        {(record || edi || police) && (
+          <p className="footer-records">
+            {record && <ExternalLink href={ICP_SITE}>{record}</ExternalLink>}
+            {edi && (
+              <span>
+                {t("footer.edi")}
+                {edi}
+              </span>
+            )}
+            {police && <ExternalLink href={POLICE_SITE}>{police}</ExternalLink>}
+          </p>
+        )}
+      </div>
+    </footer>
+  );
+}

@@ -1,0 +1,33 @@
+/** The fixed header: the company's logo and short name (linking home), the top menu, the language switch and the loading bar. */
+import type { Author } from "../../shared/entities.ts";
+import { keys } from "../../shared/page-data.ts";
+import { HOME_PATH } from "../../shared/routes.ts";
+import { useApi } from "../data/use-api.ts";
+import { useT } from "../i18n/use-t.ts";
+import { useLoadingActive } from "../routing/navigation-progress.ts";
+import { PageLink } from "../routing/page-link.tsx";
+import { LanguageSwitch } from "./language.tsx";
+import { TopMenu } from "./top-menu.tsx";
+import type { MenuMode } from "./use-layout.ts";
+
+export function Header({ mode }: { mode: MenuMode | null }) {
+  const t = useT();
+  const author = useApi<Partial<Author>>(keys.sysauthor()).data;
+  const loading = useLoadingActive();
+  const name = author?.name || "";
+  const logo = author?.logo;
+  return (
+    <header className="site-header">
+      <div className={loading ? "nav-progress is-active" : "nav-progress"} aria-hidden="true" />
+      <div className="header-inner">
+        {/* The name is the link's text (the logo's alt stays empty); without a name, the logo or the text says "home". */}
+        <PageLink to={HOME_PATH} className={logo ? "brand has-logo" : "brand"}>
+          {logo && <img className="brand-logo" src={logo} alt={name ? "" : t("shell.home")} width={150} height={40} />}
+          {(name || !logo) && <span className="brand-name">{name || t("shell.home")}</span>}
+        </PageLink>
+        <TopMenu mode={mode} />
+        <LanguageSwitch />
+      </div>
+    </header>
+  );
+}

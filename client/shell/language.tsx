@@ -1,0 +1,57 @@
+/**
+ * The interface language switch in the header. Without JavaScript it is a link to the
+ * current URL with `?lang=`, which the server honours. With it, it saves the choice in
+ * the `portal_lang` cookie (which the server reads on later visits) and re-renders in
+ * the new language at once: the language lives in App's state, and the data does not
+ * change, so nothing is fetched again.
+ */
+import { createContext, useContext } from "react";
+import { useLocation, useSearch } from "wouter";
+import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
+import { BASE_PATH } from "../../shared/routes.ts";
+import { usePageState } from "../data/page-state-context.tsx";
+import { useT } from "../i18n/use-t.ts";
+
+export const SetLangContext = createContext<(lang: Lang) => void>(() => {});
+
+const ONE_YEAR_S = 365 * 24 * 60 * 60;
+
+/** Remembers the choice for the server (cookie, and the URL when it names a language); App sets <html lang>. */
+export function saveLangChoice(lang: Lang): void {
+  // biome-ignore lint/suspicious/noDocumentCookie: the Cookie Store API is not in every browser the site serves.
+  document.cookie = `${LANG_COOKIE}=${lang}; path=${BASE_PATH}; max-age=${ONE_YEAR_S}; SameSite=Lax`;
+  // A language named in the URL would win over the cookie on reload: name the new one instead.
+  const url = new URL(window.location.href);
+  if (url.searchParams.has("lang")) {
+    url.searchParams.set("lang", lang);
+    history.replaceState(history.state, "", url);
+  }
+}
+
+export function LanguageSwitch() {
+  const t = useT();
+  const { lang } = usePageState();
+  const setLang = useContext(SetLangContext);
+  const [location] = useLocation();
+  const search = useSearch();
+  const next: Lang = lang === "en" ? "zh-CN" : "en";
+  const query = new URLSearchParams(search);
+  query.set("lang", next);
+
+  return (
+    <a
+      className="lang-switch"
+      href={`${BASE_PATH}${location}?${query}`}
+      hrefLang={next}
+      onClick={(event) => {
+        if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
+        event.preventDefault();
+        saveLangChoice(next);
+        setLang(next);
+      }}
+    >
+      <span className="visually-hidden">{t("shell.lang.label")}</span>
+      <span lang={next}>{t("shell.lang.other")}</span>
+    </a>
+  );
+}

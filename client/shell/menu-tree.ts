@@ -1,0 +1,102 @@
+/**
+ * The top menu as the upstream describes it (CONTRACT section 3), turned into what the
+ * shell renders: a tree by pid without deleted items, each item's target resolved, and
+ * classify menus' sub-entries built from their data, grouped by type.
+ */
+import type { MenuItem } from "../../shared/entities.ts";
+import { BASE_PATH, HOME_PATH } from "../../shared/routes.ts";
+
+export const HOME_ANCHORS = ["product-list", "service-list", "message-list"] as const;
+export type HomeAnchor = (typeof HOME_ANCHORS)[number];
+
+/** Content-type keys an internal url may name instead of a path. */
+const CONTENT_ANCHORS: Record<string, HomeAnchor> = {
+  product: "product-list",
+  service: "service-list",
+  news: "message-list",
+  notice: "message-list",
+};
+
+/** Where a menu item leads: nowhere (a heading or submenu trigger), a page under /portal, a home anchor, or another site. */
+export type MenuTarget =
+  | { kind: "none" }
+  | { kind: "page"; to: string }
+  | { kind: "anchor"; anchor: string }
+  | { kind: "external"; href: string };
+
+export interface MenuNode {
+  id: number;
+  title: string;
+  target: MenuTarget;
+  children: MenuNode[];
+  /** Sub-entries from a classify call, one list per type; replaces `children` when present. */
+  groups?: ClassifyGroup[];
+}
+
+export interface ClassifyGroup {
+  type: number;
+  entries: { id: number; name: string; to: string }[];
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
+const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
+
+export function resolveMenuTarget(url: unknown, urlType: unknown): MenuTarget {
+  const raw = typeof url === "string" ? url.trim() : "";
+  if (Number(urlType) === 2) {
+    // Only web and mail links leave the site; anything else (javascript:, data:) is not a link.
+    return /^(https?:\/\/|mailto:|tel:)/i.test(raw) ? { kind: "external", href: raw } : { kind: "none" };
+  }
+  if (Number(urlType) !== 1 || !raw) return { kind: "none" };
+  const anchor = CONTENT_ANCHORS[raw.toLowerCase()];
+  if (anchor) return { kind: "anchor", anchor };
+  if (/^#[\w-]+$/.test(raw)) return { kind: "anchor", anchor: raw.slice(1) };
+  if (raw.startsWith("/") && !raw.startsWith("//")) {
+    const to = raw === BASE_PATH || raw.startsWith(`${BASE_PATH}/`) ? raw.slice(BASE_PATH.length) || HOME_PATH : raw;
+    return { kind: "page", to };
+  }
+  return { kind: "none" };
+}
+
+/** The live items as a tree by pid, in upstream order; items whose parent is missing or deleted are dropped with it. */
+export function buildMenuTree(items: unknown): MenuNode[] {
+  const live = (Array.isArray(items) ? items : []).filter((item): item is MenuItem => isRecord(item) && isId(item.id) && !item.delflag);
+  const byParent = new Map<number, MenuItem[]>();
+  for (const item of live) {
+    const pid = Number(item.pid) || 0;
+    const siblings = byParent.get(pid);
+    if (siblings) siblings.push(item);
+    else byParent.set(pid, [item]);
+  }
+  // Each id is placed once, so duplicate ids or a pid cycle cannot repeat or loop.
+  const seen = new Set<number>();
+  const nodesOf = (pid: number): MenuNode[] =>
+    (byParent.get(pid) ?? [])
+      .filter((item) => !seen.has(item.id) && seen.add(item.id))
+      .map((item) => ({
+        id: item.id,
+        title: typeof item.title === "string" ? item.title : "",
+        target: resolveMenuTarget(item.url, item.urlType),
+        children: nodesOf(item.id),
+      }));
+  return nodesOf(0);
+}
+
+/** Classify data grouped by type (groups in order of first appearance), each entry linking to `${path}?id=`. */
+export function groupClassify(items: unknown, path: string): ClassifyGroup[] {
+  const groups = new Map<number, ClassifyGroup>();
+  for (const item of Array.isArray(items) ? items : []) {
+    if (!isRecord(item) || !isId(item.id) || typeof item.name !== "string") continue;
+    const type = Number(item.type) || 0;
+    const group = groups.get(type) ?? { type, entries: [] };
+    group.entries.push({ id: item.id, name: item.name, to: `${path}?id=${item.id}` });
+    groups.set(type, group);
+  }
+  return [...groups.values()];
+}
+
+export const entryCountOf = (node: MenuNode): number =>
+  node.groups ? node.groups.reduce((sum, group) => sum + group.entries.length, 0) : node.children.length;
+
+/** SPEC section 9: a submenu of more than 6 entries is laid out as a grid. */
+export const GRID_THRESHOLD = 6;

@@ -1,0 +1,68 @@
+/**
+ * The author's QR codes (up to 5) with a larger preview in a native modal dialog
+ * (Escape or the close button closes it; focus returns to the code). Without
+ * JavaScript each code is a plain link to its image.
+ */
+import { useRef, useState } from "react";
+import { useT } from "../i18n/use-t.ts";
+import { fill } from "../pages-parts/fill.ts";
+
+export function QrCodes({ images, label }: { images: string[]; label: string }) {
+  const t = useT();
+  const dialogRef = useRef<HTMLDialogElement>(null);
+  const [shown, setShown] = useState<number | null>(null);
+  if (images.length === 0) return null;
+
+  return (
+    <section className="footer-qrcodes" aria-labelledby="footer-qrcodes-title">
+      <h2 className="footer-title" id="footer-qrcodes-title">
+        {label}
+      </h2>
+      <ul className="qr-list">
+        {images.map((src, index) => (
+          // biome-ignore lint/suspicious/noArrayIndexKey: the codes are a fixed list of slots, and two may share an image.
+          <li key={index}>
+            <a
+              className="qr-link"
+              href={src}
+              aria-label={fill(t("footer.qrcodeOpen"), { n: index + 1 })}
+              onClick={(event) => {
+                if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || !dialogRef.current?.showModal) return;
+                event.preventDefault();
+                setShown(index);
+                dialogRef.current.showModal();
+              }}
+            >
+              <img src={src} alt={fill(t("footer.qrcode"), { n: index + 1 })} width={88} height={88} loading="lazy" />
+            </a>
+          </li>
+        ))}
+      </ul>
+      {/* biome-ignore lint/a11y/useKeyWithClickEvents: the keyboard's way out is Escape, which the native dialog handles. */}
+      <dialog
+        ref={dialogRef}
+        className="qr-dialog"
+        aria-label={shown === null ? label : fill(t("footer.qrcode"), { n: shown + 1 })}
+        onClick={(event) => {
+          // A click on the backdrop (the dialog element itself, outside its content) closes it.
+          if (event.target === event.currentTarget) event.currentTarget.close();
+        }}
+        onClose={() => setShown(null)}
+      >
+        <div className="qr-dialog-body">
+          {shown !== null && (
+            <figure className="qr-preview">
+              <img src={images[shown]} alt={fill(t("footer.qrcode"), { n: shown + 1 })} width={280} height={280} />
+              <figcaption>{fill(t("footer.qrcode"), { n: shown + 1 })}</figcaption>
+            </figure>
+          )}
+          <form method="dialog">
+            <button type="submit" className="button">
+              {t("footer.close")}
+            </button>
+          </form>
+        </div>
+      </dialog>
+    </section>
+  );
+}

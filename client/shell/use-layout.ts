@@ -1,0 +1,65 @@
+/**
+ * What the shell learns only in the browser. The server and the first client render
+ * assume nothing (CSS alone lays out both widths); these values only add behaviour.
+ */
+import { useEffect, useMemo, useRef, useState } from "react";
+
+/** SPEC section 9: the mobile breakpoint, the same media query as the stylesheets. */
+export const NARROW_QUERY = "(max-width: 768px)";
+export const RESIZE_DEBOUNCE_MS = 200;
+
+export type MenuMode = "horizontal" | "vertical";
+
+/** The menu mode by window width, recomputed on resize (debounced 200 ms); null until mounted. */
+export function useMenuMode(): MenuMode | null {
+  const [mode, setMode] = useState<MenuMode | null>(null);
+  useEffect(() => {
+    const update = () => setMode(window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal");
+    update();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const onResize = () => {
+      clearTimeout(timer);
+      timer = setTimeout(update, RESIZE_DEBOUNCE_MS);
+    };
+    window.addEventListener("resize", onResize);
+    return () => {
+      clearTimeout(timer);
+      window.removeEventListener("resize", onResize);
+    };
+  }, []);
+  return mode;
+}
+
+/**
+ * `fn` (a stable function, such as a state setter) called at most once per `ms`: the
+ * first call at once, later ones folded into one trailing call with the latest value.
+ * `cancel` drops a pending trailing call.
+ */
+export function useThrottled<T>(fn: (value: T) => void, ms: number): { call: (value: T) => void; cancel: () => void } {
+  const state = useRef<{ last: number; timer?: ReturnType<typeof setTimeout>; value?: T }>({ last: Number.NEGATIVE_INFINITY });
+  useEffect(() => () => clearTimeout(state.current.timer), []);
+  return useMemo(() => {
+    const s = state.current;
+    const run = (value: T) => {
+      s.timer = undefined;
+      s.last = Date.now();
+      fn(value);
+    };
+    return {
+      call(value: T) {
+        s.value = value;
+        const wait = s.last + ms - Date.now();
+        if (wait <= 0) {
+          clearTimeout(s.timer);
+          run(value);
+        } else {
+          s.timer ??= setTimeout(() => run(s.value as T), wait);
+        }
+      },
+      cancel() {
+        clearTimeout(s.timer);
+        s.timer = undefined;
+      },
+    };
+  }, [fn, ms]);
+}

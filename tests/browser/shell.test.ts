@@ -1,0 +1,366 @@
+/**
+ * The site shell in Chromium, on the built demo site: hydration without warnings, the
+ * menu's two layouts (decided by CSS, switched by a resize), the narrow menu's toggle,
+ * submenus, home anchors below the fixed header, back-to-top, the footer accordion,
+ * the QR preview, the language switch, the title and the loading bar on client navigation.
+ */
+import type { Browser, Page } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
+import { startDemoSite, type TestSite } from "./support/site.ts";
+
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+const nextFrames = (page: Page) =>
+  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
+
+/** How the top menu's items are laid out: how many rows and columns they take, and whether the menu and the toggle show. */
+function menuLayout(page: Page) {
+  return page.evaluate(() => {
+    const menu = document.getElementById("site-menu") as HTMLElement;
+    const boxes = [...menu.querySelectorAll(":scope > .menu-item")].map((item) => item.getBoundingClientRect());
+    return {
+      menuShown: menu.checkVisibility(),
+      toggleShown: document.querySelector(".nav-toggle")?.checkVisibility() ?? false,
+      rows: new Set(boxes.map((box) => Math.round(box.top))).size,
+      columns: new Set(boxes.map((box) => Math.round(box.left))).size,
+      items: boxes.length,
+    };
+  });
+}
+
+describeInBrowser("the site shell in Chromium", () => {
+  let site: TestSite;
+  let browser: Browser;
+
+  beforeAll(async () => {
+    site = await startDemoSite();
+    browser = await launchChromium();
+  });
+
+  afterAll(async () => {
+    await browser?.close();
+    await site?.close();
+  });
+
+  it("hydrates several pages at both widths without console errors or hydration warnings", async () => {
+    const paths = [
+      "/portal/index.html",
+      "/portal/about/index.html",
+      "/portal/message/news/list.html",
+      "/portal/message/notice/1",
+      "/portal/product/1",
+      "/portal/job/society/index.html",
+      "/portal/about/index.html?lang=en",
+    ];
+    for (const width of [1280, 375]) {
+      const { page, problems } = await openWatchedPage(browser, width);
+      for (const path of paths) {
+        await page.goto(site.origin + path);
+        await hydrated(page);
+        expect(problems, `${path} at ${width}`).toEqual([]);
+      }
+      await page.context().close();
+    }
+  });
+
+  it("lays out the menu and the footer by CSS alone, and their toggles work without JavaScript", async () => {
+    for (const [width, expected] of [
+      [1280, { menuShown: true, toggleShown: false, rows: 1 }],
+      [768, { menuShown: false, toggleShown: true }],
+    ] as const) {
+      const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+      const page = await context.newPage();
+      await page.goto(`${site.origin}/portal/about/index.html`);
+      expect(await menuLayout(page), `${width}`).toMatchObject(expected);
+      const lists = await page.locator(".footer-group .footer-list").all();
+      expect(lists).toHaveLength(5);
+      for (const list of lists) expect(await list.isVisible(), `footer at ${width}`).toBe(width === 1280);
+      if (width === 768) {
+        await page.locator(".footer-group summary").first().click();
+        expect(await lists[0]?.isVisible()).toBe(true);
+        await page.click("label.nav-toggle");
+        const open = await menuLayout(page);
+        expect(open).toMatchObject({ menuShown: true, columns: 1, rows: open.items });
+      }
+      await context.close();
+    }
+  });
+
+  it("switches between the horizontal and the vertical menu when the window is resized", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
+    expect(await menuLayout(page)).toMatchObject({ menuShown: true, toggleShown: false, rows: 1 });
+
+    await page.setViewportSize({ width: 768, height: 800 });
+    await page.waitForSelector("nav.site-nav[data-mode=vertical]");
+    expect(await menuLayout(page)).toMatchObject({ menuShown: false, toggleShown: true });
+    await page.click("button.nav-toggle");
+    const vertical = await menuLayout(page);
+    expect(vertical).toMatchObject({ menuShown: true, columns: 1, rows: vertical.items });
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
+    expect(await menuLayout(page)).toMatchObject({ menuShown: true, toggleShown: false, rows: 1 });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens and closes the narrow menu with its toggle button, Escape and a followed link", async () => {
+    const { page, problems } = await openWatchedPage(browser, 375);
+    await page.goto(`${site.origin}/portal/index.html`);
+    await hydrated(page);
+    const toggle = page.locator("button.nav-toggle");
+    const menu = page.locator("#site-menu");
+    expect(await toggle.getAttribute("aria-controls")).toBe("site-menu");
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    expect(await menu.isVisible()).toBe(false);
+
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("true");
+    await menu.waitFor({ state: "visible" });
+    await toggle.click();
+    expect(await toggle.getAttribute("aria-expanded")).toBe("false");
+    await menu.waitFor({ state: "hidden" });
+
+    await toggle.click();
+    await menu.waitFor({ state: "visible" });
+    await page.keyboard.press("Escape");
+    await menu.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("nav-toggle"))).toBe(true);
+
+    // A submenu of the panel opens with its own button; following one of its links closes the panel.
+    await toggle.click();
+    const aboutToggle = page.locator("#site-menu > li:has(> a[href='/portal/about/index.html']) > .submenu-toggle");
+    await aboutToggle.click();
+    expect(await aboutToggle.getAttribute("aria-expanded")).toBe("true");
+    await page.click("#site-menu .submenu-link[href='/portal/about/member/index.html']");
+    await page.waitForURL(/\/portal\/about\/member\/index\.html$/);
+    await menu.waitFor({ state: "hidden" });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens wide submenus on hover and on keyboard focus, as a grid past 6 entries, and closes them with Escape", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    const about = page.locator("#site-menu > li:has(> a[href='/portal/about/index.html'])");
+    const aboutSubmenu = about.locator(".submenu");
+    expect(await aboutSubmenu.isVisible()).toBe(false);
+    await about.hover();
+    await aboutSubmenu.waitFor({ state: "visible" });
+    await page.mouse.move(640, 600);
+    await aboutSubmenu.waitFor({ state: "hidden" });
+
+    const products = page.locator("#site-menu > li:has(> a[href='/portal/index.html#product-list'])");
+    await products.locator("> a").focus();
+    await products.locator(".submenu").waitFor({ state: "visible" });
+    expect(await products.locator(".submenu").evaluate((element) => getComputedStyle(element).display)).toBe("flex");
+    expect(await products.locator(".submenu-group").count()).toBeGreaterThan(1);
+    await page.keyboard.press("Tab");
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("submenu-link"))).toBe(true);
+    await page.keyboard.press("Escape");
+    await products.locator(".submenu").waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.getAttribute("href"))).toBe("/portal/index.html#product-list");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("opens a wide submenu with a first tap on a touch screen and follows the link on the next", async () => {
+    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+    const page = await context.newPage();
+    await page.goto(`${site.origin}/portal/index.html`);
+    await hydrated(page);
+    const about = page.locator("#site-menu > li:has(> a[href='/portal/about/index.html'])");
+    await about.locator("> a").tap();
+    await about.locator(".submenu").waitFor({ state: "visible" });
+    expect(new URL(page.url()).pathname).toBe("/portal/index.html");
+    await about.locator(".submenu-link[href='/portal/about/member/index.html']").tap();
+    await page.waitForURL(/\/portal\/about\/member\/index\.html$/);
+    await about.locator(".submenu").waitFor({ state: "hidden" });
+    await context.close();
+  });
+
+  it("lands a home anchor 75 px below the top, on the home page and from another page", async () => {
+    const anchorAt75 = (id: string) =>
+      page.waitForFunction((anchor) => {
+        const top = document.getElementById(anchor)?.getBoundingClientRect().top ?? Number.NaN;
+        return Math.abs(top - 75) <= 2;
+      }, id);
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/index.html`);
+    await hydrated(page);
+    await page.click("#site-menu > li > a.menu-link[href='/portal/index.html#service-list']");
+    await anchorAt75("service-list");
+    expect(new URL(page.url()).hash).toBe("#service-list");
+
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+    await page.click("#site-menu > li > a.menu-link[href='/portal/index.html#product-list']");
+    await page.waitForURL(/\/portal\/index\.html#product-list$/);
+    await anchorAt75("product-list");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    // Without JavaScript the plain link lands at the same place.
+    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    const plain = await context.newPage();
+    await plain.goto(`${site.origin}/portal/about/index.html`);
+    await plain.click("#site-menu > li > a.menu-link[href='/portal/index.html#service-list']");
+    await plain.waitForURL(/\/portal\/index\.html#service-list$/);
+    await plain.waitForFunction(() => Math.abs((document.getElementById("service-list")?.getBoundingClientRect().top ?? 0) - 75) <= 2);
+    await context.close();
+  });
+
+  it("shows back-to-top after 200 px of scroll and scrolls back to the top", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/message/news/list.html`);
+    await hydrated(page);
+    const button = page.locator(".back-to-top");
+    expect(await button.isVisible()).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 150));
+    await nextFrames(page);
+    expect(await button.isVisible()).toBe(false);
+    await page.evaluate(() => window.scrollTo(0, 900));
+    await button.waitFor({ state: "visible" });
+    await button.click();
+    await page.waitForFunction(() => window.scrollY === 0);
+    await button.waitFor({ state: "hidden" });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("folds the footer groups into an accordion at 375 px and shows them all at 1280 px", async () => {
+    const { page, problems } = await openWatchedPage(browser, 375);
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    const lists = page.locator(".footer-group .footer-list");
+    expect(await lists.count()).toBe(5);
+    for (const list of await lists.all()) expect(await list.isVisible()).toBe(false);
+    const about = page.locator(".footer-group").nth(2);
+    await about.locator("summary").click();
+    await about.locator(".footer-list").waitFor({ state: "visible" });
+    expect(await about.locator("a[href='/portal/about/milepost/index.html']").isVisible()).toBe(true);
+    expect(await lists.nth(0).isVisible()).toBe(false);
+    await about.locator("summary").click();
+    await about.locator(".footer-list").waitFor({ state: "hidden" });
+
+    await page.setViewportSize({ width: 1280, height: 800 });
+    await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
+    for (const list of await lists.all()) expect(await list.isVisible()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+
+    const wide = await openWatchedPage(browser, 1280);
+    await wide.page.goto(`${site.origin}/portal/about/index.html`);
+    for (const list of await wide.page.locator(".footer-group .footer-list").all()) expect(await list.isVisible()).toBe(true);
+    await wide.page.context().close();
+  });
+
+  it("previews a QR code in a modal dialog that Escape closes", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    const first = page.locator(".qr-link").first();
+    const src = await first.getAttribute("href");
+    await first.click();
+    const dialog = page.locator("dialog.qr-dialog");
+    await dialog.waitFor({ state: "visible" });
+    expect(await dialog.evaluate((element) => (element as HTMLDialogElement).open && element.matches(":modal"))).toBe(true);
+    expect(await dialog.locator(".qr-preview img").getAttribute("src")).toBe(src);
+    await page.keyboard.press("Escape");
+    await dialog.waitFor({ state: "hidden" });
+    expect(await page.evaluate(() => document.activeElement?.classList.contains("qr-link"))).toBe(true);
+    expect(page.url()).toBe(`${site.origin}/portal/about/index.html`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("switches the language without a reload or a refetch, and keeps it after a reload", async () => {
+    const { page, problems, apiRequests } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    expect(await page.textContent(".skip-link")).toBe("跳到主要内容");
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+
+    await page.click(".lang-switch");
+    await page.waitForFunction(() => document.documentElement.lang === "en");
+    expect(await page.textContent(".skip-link")).toBe("Skip to main content");
+    expect(await page.getAttribute("nav.site-nav", "aria-label")).toBe("Main navigation");
+    expect(await page.locator(".footer-title").first().textContent()).toBe("Products & Services");
+    expect(await page.title()).toBe("青禾数智 - About us");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    expect(page.url()).toBe(`${site.origin}/portal/about/index.html`);
+    expect(apiRequests).toEqual([]);
+
+    const cookie = (await page.context().cookies()).find((c) => c.name === "portal_lang");
+    expect(cookie).toMatchObject({ value: "en", path: "/portal", sameSite: "Lax" });
+    expect((cookie?.expires ?? 0) * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+
+    await page.reload();
+    await hydrated(page);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    expect(await page.textContent(".skip-link")).toBe("Skip to main content");
+
+    await page.click(".lang-switch");
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+    await page.reload();
+    await hydrated(page);
+    expect(await page.textContent(".skip-link")).toBe("跳到主要内容");
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("names the new language in the URL when the page was opened with ?lang=", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/about/index.html?lang=en`);
+    await hydrated(page);
+    await page.click(".lang-switch");
+    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
+    expect(new URL(page.url()).searchParams.get("lang")).toBe("zh-CN");
+    expect(await page.getAttribute("#site-menu a[href^='/portal/about/member/']", "href")).toBe(
+      "/portal/about/member/index.html?lang=zh-CN",
+    );
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
+    const { page, problems } = await openWatchedPage(browser, 1280);
+    await page.goto(`${site.origin}/portal/index.html`);
+    await hydrated(page);
+    await page.click(".site-footer a[href='/portal/about/member/index.html']");
+    await page.waitForFunction(() => document.title === "青禾数智 - 杭州青禾数智科技有限公司创始团队");
+
+    // Hold the notice list's answer until the bar has been seen.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/api/portal/message/notice/list**", async (route) => {
+      await held;
+      await route.continue();
+    });
+    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
+    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    release();
+    await page.locator(".nav-progress.is-active").waitFor({ state: "detached" });
+    await page.waitForFunction(() => document.title === "青禾数智 - 通知公告");
+
+    const detail = page.locator("main a[href^='/portal/message/notice/']:not([href*='list'])").first();
+    const id = Number(/\/(\d+)$/.exec((await detail.getAttribute("href")) ?? "")?.[1]);
+    const notice = (await (await fetch(`${site.origin}/api/portal/message/notice/${id}`)).json()) as { data: { title: string } };
+    await detail.click();
+    await page.waitForFunction((title) => document.title === title, `青禾数智 - ${notice.data.title}`);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
