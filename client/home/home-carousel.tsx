@@ -13,8 +13,10 @@ import Autoplay from "embla-carousel-autoplay";
 import useEmblaCarousel from "embla-carousel-react";
 import { type FocusEvent, useEffect, useRef, useState } from "react";
 import type { Slide } from "../../shared/entities.ts";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
-import { fill, prefersReducedMotion, textOf } from "./home-helpers.tsx";
+import { prefersReducedMotion } from "../routing/scroll.ts";
+import { textOf } from "./home-helpers.tsx";
 
 export const AUTOPLAY_MS = 6000;
 export const MAX_SLIDES = 10;

@@ -19,16 +19,6 @@ export const textOf = (value: unknown): string => (typeof value === "string" ? v
 
 export const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 
-/** `{n}`-style placeholders of an interface string. */
-export function fill(template: string, values: Record<string, string | number>): string {
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => (name in values ? String(values[name]) : whole));
-}
-
-/** Read only after mount: the server cannot know, so both first renders assume motion is fine. */
-export function prefersReducedMotion(): boolean {
-  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
-}
-
 /** A section's body by the state of its call: error (with retry), loading, or the data. */
 export function renderResult<T>(result: ApiResult<T>, render: (data: T) => ReactNode): ReactNode {
   if (result.error) return <ErrorState error={result.error} onRetry={result.retry} />;

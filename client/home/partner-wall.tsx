@@ -9,8 +9,10 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
-import { fill, prefersReducedMotion, textOf } from "./home-helpers.tsx";
+import { prefersReducedMotion } from "../routing/scroll.ts";
+import { textOf } from "./home-helpers.tsx";
 import { partnerRows, rowMoves } from "./partner-rows.ts";
 
 /** The logos' natural size is 240x96; they show at 160x64 in 200 px slots. */

@@ -14,9 +14,9 @@ import type { JobAddr, JobType } from "../../shared/entities.ts";
 import { idListOf, type JobFilter } from "../../shared/page-data.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { fill } from "./fill.ts";
 import { useFormLang, useGo, withQuery } from "./page-query.ts";
 import { useHydrated } from "./use-hydrated.ts";
 

@@ -7,9 +7,9 @@
 import { type FormEvent, useId } from "react";
 import { type ListPaging, PAGE_SIZES } from "../../shared/page-data.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { fill } from "./fill.ts";
 import { type QueryValues, useFormLang, useGo } from "./page-query.ts";
 import { listHref, pageAfterResize, pageItems } from "./paging.ts";
 

@@ -9,8 +9,8 @@ import useSWR from "swr";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import type { MessageKind } from "../../shared/entities.ts";
 import { keys } from "../../shared/page-data.ts";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
-import { fill } from "./fill.ts";
 
 const CRAWLER = /bot\b|bot\/|crawler|spider|slurp|bingpreview|mediapartners|facebookexternalhit|embedly|quora link preview/i;
 

@@ -4,8 +4,8 @@
  * JavaScript each code is a plain link to its image.
  */
 import { useRef, useState } from "react";
+import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
-import { fill } from "../pages-parts/fill.ts";
 
 export function QrCodes({ images, label }: { images: string[]; label: string }) {
   const t = useT();

@@ -53,7 +53,11 @@ export async function openWatchedPage(browser: Browser, width = 1280, height = 8
     const url = new URL(request.url());
     if (url.pathname.startsWith("/api/portal/")) watched.apiRequests.push(`${request.method()} ${url.pathname}${url.search}`);
   });
-  page.on("requestfailed", (request) => watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`));
+  page.on("requestfailed", (request) => {
+    // A request cut off because the visitor moved on is not a failure anyone sees.
+    if (request.failure()?.errorText !== "net::ERR_ABORTED")
+      watched.failedRequests.push(`${request.url()} ${request.failure()?.errorText}`);
+  });
   page.on("response", (response) => {
     if (response.status() >= 400) watched.failedRequests.push(`${response.url()} ${response.status()}`);
   });
