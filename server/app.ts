@@ -7,6 +7,7 @@
  * headers, fixed redirects and health, compression, /api/portal, static media, robots,
  * sitemap and feeds, pages, the catch-all redirect, and last the one error handler.
  */
+import type { RequestListener } from "node:http";
 import compression from "compression";
 import express, { type Express } from "express";
 import { ResponseCache } from "./cache/response-cache.ts";
@@ -17,7 +18,8 @@ import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaders } from "./http/security-headers.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { createPagesRouter } from "./pages/router.ts";
+import { PageCache } from "./pages/page-cache.ts";
+import { createPageFastPath, createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
@@ -41,6 +43,9 @@ export interface AppDeps {
 
 export interface PortalServices {
   cache: ResponseCache;
+  pageCache: PageCache | undefined;
+  /** The request listener to serve: page cache hits first, then the Express app. */
+  handle: RequestListener;
   upstream: UpstreamClient;
   logger: Logger;
   /** Releases the upstream connection pool. */
@@ -93,14 +98,23 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   );
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
   app.use(createSeoRouter({ config, reader, logger, now: deps.now }));
+  // Development renders from changing sources, so it never keeps pages.
+  const pageCache =
+    deps.renderer && config.pageCache && !config.dev
+      ? new PageCache({ maxBytes: config.cache.maxBytes, staleMs: config.cache.staleMs, now: deps.now })
+      : undefined;
   if (deps.renderer) {
     if (deps.renderer.assets) app.use(deps.renderer.assets.path, deps.renderer.assets.handler);
-    app.use("/portal", createPagesRouter({ config, reader, renderer: deps.renderer }));
+    app.use("/portal", createPagesRouter({ config, reader, renderer: deps.renderer, logger, pageCache }));
   }
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
+  const fastPath = pageCache ? createPageFastPath(pageCache, config.lang) : undefined;
+  const handle: RequestListener = (req, res) => {
+    if (!fastPath?.(req, res)) app(req, res);
+  };
   return Object.assign(app, {
-    portal: { cache, upstream, logger, close: () => upstream.close() },
+    portal: { cache, pageCache, upstream, logger, handle, close: () => upstream.close() },
   });
 }

@@ -123,7 +123,9 @@ const envSchema = z.object({
   PORTAL_HOME_SCRIPT: z.enum(["on", "off"], "must be on or off").default("on"),
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
   PUBLIC_ORIGIN: origin.optional(),
+  WEB_CONCURRENCY: integer(1, 64, "a whole number of worker processes from 1 to 64").default(1),
   TRUST_PROXY: trustProxy.optional(),
+  PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -153,6 +155,10 @@ export interface Config {
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** NODE_ENV=development: pages rendered through Vite from source, with reloads. */
   dev: boolean;
+  /** PAGE_CACHE=off: every page is rendered for its request (for measuring, or debugging). */
+  pageCache: boolean;
+  /** Worker processes sharing the port (node:cluster); 1 runs no cluster at all. */
+  webConcurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -190,5 +196,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
     dev: e.NODE_ENV === "development",
+    pageCache: e.PAGE_CACHE === "on",
+    webConcurrency: e.WEB_CONCURRENCY,
   };
 }

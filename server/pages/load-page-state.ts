@@ -14,6 +14,8 @@ import type { ApiReader } from "../portal-api/api-reader.ts";
 export interface LoadedPage {
   state: PageState;
   status: 200 | 404 | 502 | 504;
+  /** How long every answer the page was built from stays fresh: the most a rendering of it may be kept. */
+  freshForMs: number;
 }
 
 function payloadKindOf(key: string) {
@@ -31,13 +33,16 @@ export async function loadPageState(
   const keys = [...new Set([...shellKeys(config.classify), ...pageKeys(match, query)])];
   const outcomes = await Promise.allSettled(keys.map((key) => reader.get(key)));
   const state: PageState = { lang, langInUrl, config, fallback: {}, failures: {} };
+  let freshForMs = Number.POSITIVE_INFINITY;
 
   outcomes.forEach((outcome, index) => {
     const key = keys[index] as string;
     if (outcome.status === "rejected") {
+      freshForMs = 0;
       state.failures[key] = describeError(outcome.reason).status === 504 ? 504 : 502;
       return;
     }
+    freshForMs = Math.min(freshForMs, outcome.value.freshForMs);
     const { status, json } = outcome.value.answer;
     const envelope = json as { code?: number; data?: unknown };
     if (status === 404) state.fallback[key] = null;
@@ -54,5 +59,5 @@ export async function loadPageState(
   } else if (failures.length > 0) {
     status = failures.includes(504) ? 504 : 502;
   }
-  return { state, status };
+  return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0 };
 }

@@ -1,26 +1,35 @@
 /**
  * Pages under /portal: the shared route table picks the page, its data is loaded
- * through the API cache, and the renderer turns it into the HTML document. Paths the
- * table does not know fall through to the catch-all redirect.
+ * through the API cache, and the renderer turns it into the HTML document. Rendered
+ * pages are kept in the page cache; fresh hits are usually answered before Express
+ * runs at all (see `createPageFastPath`), stale ones here while one re-render runs.
+ * Paths the table does not know fall through to the catch-all redirect.
  */
-import { Router } from "express";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { type Request, type Response, Router } from "express";
 import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { matchPage, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, matchPage, type RouteMatch } from "../../shared/routes.ts";
 import type { Config } from "../config.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
+import type { Logger } from "../logger.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
-import { langOf } from "./lang.ts";
 import { loadPageState } from "./load-page-state.ts";
+import type { PageCache } from "./page-cache.ts";
+import { type PageRequest, pageRequestOf } from "./page-cache-key.ts";
+import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 
 export interface PagesDeps {
   config: Config;
   reader: ApiReader;
   renderer: PageRenderer;
+  logger: Logger;
+  /** Absent: every page is rendered for its request. */
+  pageCache?: PageCache;
 }
 
 export function publicConfigOf(config: Config): PublicConfig {
@@ -39,38 +48,137 @@ function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
   return body === undefined ? undefined : homeScriptSource(body);
 }
 
-export function createPagesRouter({ config, reader, renderer }: PagesDeps): Router {
+interface RenderedPage {
+  status: 200 | 404 | 502 | 504;
+  html: string;
+  /** Set when the page needs its own policy (the home script's hash). */
+  csp: string | undefined;
+  freshForMs: number;
+}
+
+/** Headers that belong to one response, not to the page: never stored with it. */
+const PER_RESPONSE = new Set([
+  "x-request-id",
+  "content-length",
+  "content-encoding",
+  "etag",
+  "cache-control",
+  "date",
+  "set-cookie",
+  "x-page-cache",
+]);
+
+export function createPagesRouter({ config, reader, renderer, logger, pageCache }: PagesDeps): Router {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
+  const defaultPolicy = contentSecurityPolicy(csp);
+  const rendering = new Map<string, Promise<RenderedPage>>();
 
-  router.get("/*path", async (req, res, next) => {
-    const q = req.originalUrl.indexOf("?");
-    const search = q === -1 ? "" : req.originalUrl.slice(q + 1);
-    const query = new URLSearchParams(search);
-    const match = matchPage(req.path, query);
+  async function render(page: PageRequest, match: RouteMatch): Promise<RenderedPage> {
+    const { state, status, freshForMs } = await loadPageState(reader, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const [rendered, template] = await Promise.all([
+      renderer.render({ path: page.path, search: page.search, match, state }),
+      renderer.template(BASE_PATH + page.path),
+    ]);
+    const script = homeScriptOf(match, state);
+    return {
+      status,
+      html: assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
+      csp: script ? contentSecurityPolicy(csp, [scriptHashOf(script)]) : undefined,
+      freshForMs,
+    };
+  }
+
+  /** One render per key at a time: concurrent misses for a page share it. */
+  function renderOnce(page: PageRequest, match: RouteMatch): Promise<RenderedPage> {
+    if (!page.key) return render(page, match);
+    const inFlight = rendering.get(page.key);
+    if (inFlight) return inFlight;
+    const run = render(page, match).finally(() => rendering.delete(page.key as string));
+    rendering.set(page.key, run);
+    return run;
+  }
+
+  const cacheable = (rendered: RenderedPage) => (rendered.status === 200 || rendered.status === 404) && rendered.freshForMs > 0;
+
+  /** Headers of this page as the app sends them, for the cache entry. */
+  function pageHeaders(res: Response): [string, string][] {
+    return Object.entries(res.getHeaders())
+      .filter(([name]) => !PER_RESPONSE.has(name))
+      .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]);
+  }
+
+  function applyPageHeaders(res: Response, rendered: RenderedPage, langInUrl: boolean): void {
+    if (rendered.csp) res.setHeader("Content-Security-Policy", rendered.csp);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    // Without ?lang= the language can come from a cookie, so a shared cache must keep them apart.
+    res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
+  }
+
+  router.get("/*path", async (req: Request, res: Response, next) => {
+    const page = pageRequestOf(req.url, req.headers, config.lang);
+    const match = matchPage(page.path, page.query);
     if (!match) {
       next();
       return;
     }
-    const { lang, inUrl } = langOf(req, query, config.lang);
-    const { state, status } = await loadPageState(reader, match, query, publicConfig, lang, inUrl);
-    const [rendered, template] = await Promise.all([
-      renderer.render({ path: req.path, search, match, state }),
-      renderer.template(req.originalUrl),
-    ]);
-    const script = homeScriptOf(match, state);
-    if (script) res.setHeader("Content-Security-Policy", contentSecurityPolicy(csp, [scriptHashOf(script)]));
-    const html = assemblePage(template, { lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) });
-    res
-      .status(status)
-      .set({
-        "Content-Type": "text/html; charset=utf-8",
-        "Cache-Control": status === 200 ? "no-cache" : "no-store",
-        // The language can come from a cookie, so a shared cache must keep them apart.
-        Vary: inUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie",
-      })
-      .send(html);
+    const cached = pageCache && page.key ? pageCache.get(page.key) : undefined;
+    if (pageCache && cached) {
+      if (cached.stale) {
+        const key = page.key as string;
+        pageCache.refresh(
+          key,
+          async () => {
+            const fresh = await renderOnce(page, match);
+            // The same headers as before, but the policy follows the new rendering (the home script may have changed).
+            const headers = cached.page.headers.filter(([name]) => name !== "content-security-policy");
+            headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
+            if (cacheable(fresh)) await pageCache.store(key, { ...fresh, headers });
+          },
+          (err) => logger.warn({ err, key }, "page re-render failed"),
+        );
+      }
+      sendCachedPage(req, res, cached.page, {
+        now: pageCache.now(),
+        staleMs: pageCache.staleMs,
+        cacheStatus: cached.stale ? "STALE" : "HIT",
+      });
+      return;
+    }
+
+    const rendered = await renderOnce(page, match);
+    applyPageHeaders(res, rendered, page.langInUrl);
+    const store = pageCache && page.key && cacheable(rendered);
+    res.setHeader(
+      "Cache-Control",
+      store ? pageCacheControl(rendered.freshForMs, config.cache.staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
+    );
+    if (pageCache) res.setHeader("X-Page-Cache", "MISS");
+    if (store) {
+      pageCache
+        .store(page.key as string, { ...rendered, headers: pageHeaders(res) })
+        .catch((err) => logger.warn({ err }, "page cache store failed"));
+    }
+    res.status(rendered.status).send(rendered.html);
   });
   return router;
+}
+
+/**
+ * The hot path: a fresh page cache hit answered straight from the Node request, before
+ * Express and its middleware run. Returns false when Express should handle the request.
+ */
+export function createPageFastPath(pageCache: PageCache, defaultLang: Config["lang"]) {
+  const prefix = `${BASE_PATH}/`;
+  return (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? "";
+    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix)) return false;
+    const page = pageRequestOf(url.slice(BASE_PATH.length), req.headers, defaultLang);
+    const cached = page.key ? pageCache.get(page.key, false) : undefined;
+    if (!cached || cached.stale) return false;
+    pageCache.countHit();
+    sendCachedPage(req, res, cached.page, { now: pageCache.now(), staleMs: pageCache.staleMs, cacheStatus: "HIT" });
+    return true;
+  };
 }

@@ -5,7 +5,7 @@
  * markup and `useEval|` script against a stand-in upstream.
  */
 import { readFile } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
@@ -241,7 +241,7 @@ async function startStandInSite(routes: Record<string, unknown>, env: Record<str
   const upstream = await startStandInUpstream(routes);
   const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createProdRenderer(inject("testDist")) });
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer(app.portal.handle).listen(0, "127.0.0.1", () => resolve(listening));
   });
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

@@ -5,7 +5,7 @@
  */
 
 import { mkdtemp, rm } from "node:fs/promises";
-import type { Server } from "node:http";
+import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -35,7 +35,7 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
     { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
   );
   const server: Server = await new Promise((resolve) => {
-    const listening = app.listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer(app.portal.handle).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   return {

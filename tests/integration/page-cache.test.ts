@@ -1,0 +1,156 @@
+import { createServer, get, type IncomingHttpHeaders } from "node:http";
+import type { AddressInfo } from "node:net";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApp, type PortalApp } from "../../server/app.ts";
+import { testConfig } from "../support/config.ts";
+import { createSourceRenderer } from "../support/source-renderer.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+const ABOUT = "/portal/about/index.html";
+let upstream: StandInUpstream;
+let app: PortalApp;
+const clock = { now: 5_000_000 };
+
+async function build(env: Record<string, string> = {}): Promise<PortalApp> {
+  app = createApp(testConfig({ API_BASE_URL: upstream.url, CACHE_TTL_MS: "10000", CACHE_STALE_MS: "60000", ...env }), {
+    renderer: await createSourceRenderer(),
+    now: () => clock.now,
+  });
+  return app;
+}
+
+/** Lets background work finish: compressing and storing a rendered page, or a re-render after a STALE answer. */
+async function settle(): Promise<void> {
+  for (let i = 0; i < 40; i++) await new Promise((r) => setTimeout(r, 5));
+}
+
+/** The bytes as sent, with no client-side decoding. */
+function rawGet(url: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    get(url, { headers: { "accept-encoding": acceptEncoding } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (c: Buffer) => chunks.push(c));
+      res.on("end", () => resolve({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on("error", reject);
+  });
+}
+
+beforeEach(async () => {
+  clock.now = 5_000_000;
+  upstream = await startStandInUpstream({
+    "/api/portal/sys/syscfg": { themePortal: "1,1" },
+    "/api/portal/sys/sysauthor": { name: "缓存公司", fname: "缓存科技有限公司" },
+    "/api/portal/sys/menu/list": [],
+    "/api/portal/plan/company": { brief: "<p>第一版介绍</p>" },
+  });
+});
+
+afterEach(async () => {
+  app?.portal.close();
+  await upstream.close();
+});
+
+describe("page cache", () => {
+  it("answers a repeated page from the cache, before Express, without reaching the upstream", async () => {
+    await build();
+    const first = await request(app.portal.handle).get(ABOUT);
+    await settle();
+    const before = upstream.count();
+    const second = await request(app.portal.handle).get(`${ABOUT}?utm_source=mail`);
+    expect(first.headers["x-page-cache"]).toBe("MISS");
+    expect(second.headers["x-page-cache"]).toBe("HIT");
+    expect(second.text).toBe(first.text);
+    expect(second.text).toContain("第一版介绍");
+    expect(upstream.count()).toBe(before);
+    expect(second.headers["x-request-id"]).toBeUndefined();
+    for (const name of ["content-security-policy", "x-content-type-options", "referrer-policy", "vary", "content-type"]) {
+      expect(second.headers[name], name).toBe(first.headers[name]);
+    }
+    expect(second.headers["cache-control"]).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=60, stale-if-error=60$/);
+  });
+
+  it("sends brotli and gzip prepared once per entry, and 304 for a matching ETag", async () => {
+    await build();
+    const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      const plain = await rawGet(`${origin}${ABOUT}`, "identity");
+      await settle();
+      const br = await rawGet(`${origin}${ABOUT}`, "gzip, deflate, br");
+      const gz = await rawGet(`${origin}${ABOUT}`, "gzip");
+      expect(br.headers["x-page-cache"]).toBe("HIT");
+      expect(br.headers["content-encoding"]).toBe("br");
+      expect(gz.headers["content-encoding"]).toBe("gzip");
+      expect(brotliDecompressSync(br.body).toString()).toBe(plain.body.toString());
+      expect(gunzipSync(gz.body).toString()).toBe(plain.body.toString());
+      expect(br.body.length).toBeLessThan(plain.body.length / 3);
+      const etag = br.headers.etag as string;
+      expect(etag).toMatch(/^W\/"/);
+      const revalidated = await request(app.portal.handle).get(ABOUT).set("If-None-Match", etag);
+      expect(revalidated.status).toBe(304);
+    } finally {
+      server.close();
+    }
+  });
+
+  it("never keeps a page past the freshness of its data: stale, one re-render, then the new page", async () => {
+    await build();
+    await request(app.portal.handle).get(ABOUT);
+    await settle();
+    upstream.routes.set("/api/portal/plan/company", { brief: "<p>第二版介绍</p>" });
+    clock.now += 11_000;
+    const stale = await request(app.portal.handle).get(ABOUT);
+    expect(stale.headers["x-page-cache"]).toBe("STALE");
+    expect(stale.text).toContain("第一版介绍");
+    await settle();
+    // The API entry was stale too, so the first re-render may still see the old data; once it refreshes, the page follows.
+    clock.now += 1;
+    await request(app.portal.handle).get(ABOUT);
+    await settle();
+    const fresh = await request(app.portal.handle).get(ABOUT);
+    expect(fresh.text).toContain("第二版介绍");
+  });
+
+  it("keeps languages apart: the cookie's language never leaks into another visitor's page", async () => {
+    await build();
+    const zh = await request(app.portal.handle).get(ABOUT);
+    await settle();
+    const en = await request(app.portal.handle).get(ABOUT).set("Cookie", "portal_lang=en");
+    const zhAgain = await request(app.portal.handle).get(ABOUT);
+    expect(zh.text).toContain('<html lang="zh-CN">');
+    expect(en.text).toContain('<html lang="en">');
+    expect(zhAgain.text).toContain('<html lang="zh-CN">');
+    expect(zhAgain.headers["x-page-cache"]).toBe("HIT");
+    expect(zh.headers.vary).toMatch(/Cookie/);
+  });
+
+  it("does not keep a page whose data failed", async () => {
+    await build();
+    upstream.behaviour = "error";
+    const failed = await request(app.portal.handle).get(ABOUT);
+    upstream.behaviour = "ok";
+    const next = await request(app.portal.handle).get(ABOUT);
+    expect(failed.status).toBe(502);
+    expect(failed.headers["cache-control"]).toBe("no-store");
+    expect(next.status).toBe(200);
+    expect(next.headers["x-page-cache"]).toBe("MISS");
+  });
+
+  it("can be switched off", async () => {
+    await build({ PAGE_CACHE: "off" });
+    await request(app.portal.handle).get(ABOUT);
+    const again = await request(app.portal.handle).get(ABOUT);
+    expect(again.headers["x-page-cache"]).toBeUndefined();
+    expect(again.headers["cache-control"]).toBe("no-cache");
+  });
+
+  it("renders once for concurrent misses of one page", async () => {
+    await build();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => request(app.portal.handle).get(ABOUT)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(upstream.count("/api/portal/plan/company")).toBe(1);
+  });
+});
