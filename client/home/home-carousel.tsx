@@ -185,7 +185,7 @@ function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; 
   return (
     <a href={url} target="_blank" rel="noopener noreferrer" className="carousel-link">
       {image}
-      <span className="home-sr-only">{newTab}</span>
+      <span className="visually-hidden">{newTab}</span>
     </a>
   );
 }

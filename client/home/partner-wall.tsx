@@ -69,7 +69,7 @@ export function PartnerWall({ partners }: { partners: Partner[] }) {
                 {url ? (
                   <a href={url} target="_blank" rel="noopener noreferrer" tabIndex={copy ? -1 : undefined}>
                     {logo}
-                    <span className="home-sr-only">{t("home.newTab")}</span>
+                    <span className="visually-hidden">{t("home.newTab")}</span>
                   </a>
                 ) : (
                   logo

@@ -33,7 +33,7 @@ export default function HomePage() {
 
   return (
     <div className="home">
-      <h1 className="home-sr-only">{textOf(author.data?.fname) || textOf(author.data?.name) || t("page.home")}</h1>
+      <h1 className="visually-hidden">{textOf(author.data?.fname) || textOf(author.data?.name) || t("page.home")}</h1>
       {renderResult(slides, (data) => (
         <HomeCarousel slides={itemsOf<Slide>(data, MAX_SLIDES)} />
       ))}
