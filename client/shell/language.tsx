@@ -8,7 +8,7 @@
 import { createContext, useContext } from "react";
 import { useLocation, useSearch } from "wouter";
 import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
-import { BASE_PATH } from "../../shared/routes.ts";
+import { BASE_PATH, PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useT } from "../i18n/use-t.ts";
 
@@ -35,7 +35,10 @@ export function LanguageSwitch() {
   const [location] = useLocation();
   const search = useSearch();
   const next: Lang = lang === "en" ? "zh-CN" : "en";
-  const query = new URLSearchParams(search);
+  // Only what the page reads, in one order: the server's page cache serves one HTML for
+  // every URL that differs otherwise, so the link must not differ either (or hydration would).
+  const current = new URLSearchParams(search);
+  const query = new URLSearchParams(PAGE_QUERY_PARAMS.flatMap((name) => current.getAll(name).map((value) => [name, value])));
   query.set("lang", next);
 
   return (

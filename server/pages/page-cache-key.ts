@@ -5,9 +5,9 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
+import { PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
 import { langOf } from "./lang.ts";
 
-const PAGE_PARAMS = ["id", "jobAddrIds", "jobTypeIds", "page", "size"] as const;
 /** Longer values are not worth caching under their own key: no page reads that much. */
 const MAX_PARAM_LENGTH = 200;
 
@@ -29,7 +29,7 @@ export function pageRequestOf(url: string, headers: IncomingHttpHeaders, default
   const query = new URLSearchParams(search);
   const { lang, inUrl } = langOf(headers, query, defaultLang);
   let key: string | undefined = `${lang}${inUrl ? "!" : ""} ${path}`;
-  for (const name of PAGE_PARAMS) {
+  for (const name of PAGE_QUERY_PARAMS) {
     const values = query.getAll(name);
     if (values.length === 0) continue;
     if (values.some((v) => v.length > MAX_PARAM_LENGTH)) {

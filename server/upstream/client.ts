@@ -60,7 +60,7 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
     return new UpstreamError(kind, message);
   }
 
-  function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
+  function request(method: "GET" | "PUT", path: string, body?: Buffer, retried = false): Promise<UpstreamResponse> {
     state.requests++;
     return new Promise((resolve, reject) => {
       const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
@@ -89,7 +89,16 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
         settle(fail("timeout", `upstream did not answer within ${options.timeoutMs} ms`));
         req.destroy();
       }, options.timeoutMs);
-      req.on("error", (err) => settle(fail("network", `upstream request failed: ${err.message}`)));
+      req.on("error", (err: NodeJS.ErrnoException) => {
+        // A pooled connection the upstream closed just as we reused it: a GET is safe to send again, once.
+        if (!settled && !retried && method === "GET" && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
+          settled = true;
+          clearTimeout(timer);
+          request(method, path, body, true).then(resolve, reject);
+          return;
+        }
+        settle(fail("network", `upstream request failed: ${err.message}`));
+      });
       req.on("response", (res) => {
         const declared = Number(res.headers["content-length"]);
         if (declared > maxBody) {

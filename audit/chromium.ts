@@ -1,0 +1,22 @@
+/**
+ * Debian's Chromium, with the flags the browser tests use (tests/browser/support/chromium.ts):
+ * no sandbox (CI runs as root), no GPU, and nothing in the background that would
+ * reach the network or take CPU from the measurements.
+ */
+import { type Browser, chromium } from "playwright-core";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+export const CHROMIUM_FLAGS = [
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--no-first-run",
+  "--disable-quic",
+];
+
+export function launchChromium(): Promise<Browser> {
+  return chromium.launch({ executablePath: CHROMIUM_PATH, headless: true, args: CHROMIUM_FLAGS });
+}
