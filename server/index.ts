@@ -3,15 +3,21 @@
  * SIGTERM/SIGINT. With no API_BASE_URL it opens the content database, loads the demo
  * site into an empty one, and serves the embedded content API on loopback; the app
  * then reaches it through the same upstream client as any external upstream.
+ *
+ * WEB_CONCURRENCY=N (N > 1) makes this process a cluster primary (server/cluster.ts)
+ * that prepares the database once and forks N workers, each running `serve` below on
+ * the shared port, each with its own caches and (embedded mode) its own content API.
  */
-import type { Server } from "node:http";
+import cluster from "node:cluster";
+import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createApp } from "./app.ts";
+import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig } from "./config.ts";
 import { startContentApi } from "./content/api.ts";
 import { type ContentDb, openContentDb } from "./content/db.ts";
 import { getClassifyMenus, loadSiteIfEmpty } from "./content/store.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, type Logger } from "./logger.ts";
 import { DEMO_SITE_FILE } from "./project-root.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
@@ -31,10 +37,39 @@ function readConfig(): Config {
   }
 }
 
+/** Migrations and the demo load, once, before workers open the same database. */
+async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<void> {
+  if (config.apiBaseUrl) return;
+  const content = await openContentDb(config.databaseUrl);
+  try {
+    if (await loadSiteIfEmpty(content, DEMO_SITE_FILE)) logger.info("loaded the demo site into an empty database");
+  } finally {
+    await content.close();
+  }
+}
+
 async function main(): Promise<void> {
   const config = readConfig();
   const logger = createLogger(config.logLevel);
+  if (cluster.isPrimary && config.webConcurrency > 1) {
+    if (config.dev) {
+      logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
+    } else {
+      await runPrimary({
+        workers: config.webConcurrency,
+        logger,
+        prepare: () => prepareEmbeddedDatabase(config, logger),
+        // Workers get their own grace period, then a little more to close the database.
+        stopGraceMs: SHUTDOWN_GRACE_MS + 5000,
+      });
+      return;
+    }
+  }
+  await serve(config, logger);
+}
 
+/** One server process: the whole app on one port (alone, or as one cluster worker). */
+async function serve(config: Config, logger: Logger): Promise<void> {
   let content: ContentDb | undefined;
   let contentApi: Awaited<ReturnType<typeof startContentApi>> | undefined;
   let upstreamUrl = config.apiBaseUrl;
@@ -49,9 +84,29 @@ async function main(): Promise<void> {
 
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
   const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: content, renderer });
-  const server: Server = app.listen(config.port, config.host, () => {
+  let stopping = false;
+  // Answers under way, so that a stop can make each one the last of its keep-alive connection.
+  const underWay = new Set<ServerResponse>();
+  const handle: RequestListener = (req, res) => {
+    if (stopping) {
+      // Once stopping, every answer closes its connection, and a connection left idle is closed at once:
+      // keep-alive clients cannot keep the process serving until the grace period cuts them off.
+      res.setHeader("Connection", "close");
+      res.on("finish", () => setImmediate(() => server.closeIdleConnections()));
+    } else {
+      underWay.add(res);
+      res.on("close", () => underWay.delete(res));
+    }
+    // Fresh page cache hits are answered before Express; everything else goes to the app.
+    app.portal.handle(req, res);
+  };
+  const server: Server = createServer(handle).listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info({ port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: content?.dialect }, "listening");
+    logger.info(
+      { port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: content?.dialect, pid: process.pid },
+      "listening",
+    );
+    announceListening(port);
   });
   server.on("error", (err) => {
     logger.fatal({ err }, "cannot listen");
@@ -61,11 +116,14 @@ async function main(): Promise<void> {
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, "stopping: finishing requests in flight");
+    for (const res of underWay) {
+      if (!res.headersSent) res.setHeader("Connection", "close");
+      res.on("finish", () => setImmediate(() => server.closeIdleConnections()));
+    }
     const force = setTimeout(() => server.closeAllConnections(), SHUTDOWN_GRACE_MS).unref();
     // close() stops accepting at once and calls back when every request has finished.
     server.close(async () => {

@@ -64,7 +64,8 @@ export async function startContentApi(
 ): Promise<StartedContentApi> {
   const app = createContentApi(content, { onError });
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(port, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+    // exclusive: in a cluster worker, this API is the worker's own, not a port shared through the primary.
+    const listening = app.listen({ port, host, exclusive: true }, (error?: Error) => (error ? reject(error) : resolve(listening)));
   });
   const address = server.address() as AddressInfo;
   const shownHost = address.family === "IPv6" ? `[${address.address}]` : address.address;

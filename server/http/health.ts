@@ -40,6 +40,8 @@ export function createHealthRouter(deps: HealthDeps): Router {
   router.get("/portal/healthz", (_req, res) => {
     res.set("Cache-Control", "no-store").json({
       status: "ok",
+      // Which process answered: with WEB_CONCURRENCY > 1, one of several workers.
+      pid: process.pid,
       uptimeS: Math.round((Date.now() - started) / 1000),
       cache: deps.cache.stats(),
       upstream: deps.upstream.state(),

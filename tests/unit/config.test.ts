@@ -15,6 +15,8 @@ describe("parseConfig", () => {
       lang: "zh-CN",
       homeScript: true,
       logLevel: "info",
+      webConcurrency: 1,
+      pageCache: true,
     });
   });
 
@@ -37,6 +39,8 @@ describe("parseConfig", () => {
       PUBLIC_ORIGIN: "https://www.example.com",
       TRUST_PROXY: "1",
       LOG_LEVEL: "warn",
+      WEB_CONCURRENCY: "4",
+      PAGE_CACHE: "off",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
     expect(config.cache.ttlOverrides).toEqual([
@@ -45,6 +49,7 @@ describe("parseConfig", () => {
     ]);
     expect(config.classify).toEqual([{ menuId: 2, api: "/api/portal/product/product/list", path: "/product" }]);
     expect(config).toMatchObject({ port: 8080, lang: "en", homeScript: false, trustProxy: 1, publicOrigin: "https://www.example.com" });
+    expect(config).toMatchObject({ webConcurrency: 4, pageCache: false });
   });
 
   it.each([
@@ -62,6 +67,10 @@ describe("parseConfig", () => {
     ["PORTAL_HOME_SCRIPT", "yes", /^PORTAL_HOME_SCRIPT must be on or off/],
     ["TRUST_PROXY", "everyone", /^TRUST_PROXY must be a hop count/],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL must be one of/],
+    ["WEB_CONCURRENCY", "0", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
+    ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
+    ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],
+    ["PAGE_CACHE", "no", /^PAGE_CACHE must be on or off/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {

@@ -1,0 +1,514 @@
+/**
+ * `npm run bench`: builds, starts production servers with the embedded demo content on
+ * 127.0.0.1 pinned to CPU 0, loads them with wrk pinned to CPU 1, and prints one table
+ * (req/s, p50/p99 latency, bytes per response, peak RSS, ratio to the baseline) and the
+ * home page's JavaScript size, then PASS/FAIL per target. README "Performance" explains
+ * how to read it.
+ *
+ * Every scenario has its own server process, so its peak RSS is its own. wrk scenarios
+ * are warmed up, then measured in interleaved rounds (the second round in reverse order)
+ * so drift and noise reach them all alike.
+ *
+ * Options: --strict (exit 1 when a target is missed), --no-build, --duration=S (per
+ * scenario per round, default 8), --warmup=S (default 3), --rounds=N (default 2),
+ * --connections=N (default 50), --gzip (every request accepts gzip; the baseline then
+ * writes the gzipped home page), --log-level=LEVEL (the servers', default info).
+ */
+import { spawnSync } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { burst, percentile } from "./burst.ts";
+import { startCountingUpstream } from "./counting-upstream.ts";
+import { homePageJs } from "./js-size.ts";
+import { type BenchProcess, cpuMsOf, cpuTimesOf, hasCommand, pinSelf, spawnServer, waitIdle } from "./processes.ts";
+import { errorCount, runWrk, type WrkResult } from "./wrk.ts";
+
+const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
+/** Read before this process pins itself to one CPU. */
+const CPU_COUNT = os.availableParallelism();
+const LOAD_AT_START = os.loadavg()[0] ?? 0;
+const SERVER_CPU = "0";
+const LOAD_CPU = "1";
+const TARGETS = { pageCacheHit: 0.8, apiCacheHit: 0.8, ssrNoPageCache: 0.1, homeJsGzipKb: 90 };
+const BURST_SIZE = 200;
+const HOME_PATH = "/portal/index.html";
+const API_PATH = "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10";
+/** Cold keys for (f): a news list page with a page size nothing else asks for, and an API list page. */
+const COLD_PAGE_PATH = "/portal/message/news/list.html?page=2&size=20";
+const COLD_API_PATH = "/api/portal/message/news/list?pageIndex=3&pageMaxCount=7";
+
+const { values: argv } = parseArgs({
+  options: {
+    strict: { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
+    duration: { type: "string", default: "8" },
+    warmup: { type: "string", default: "3" },
+    rounds: { type: "string", default: "2" },
+    connections: { type: "string", default: "50" },
+    gzip: { type: "boolean", default: false },
+    "log-level": { type: "string", default: "info" },
+  },
+});
+const options = {
+  strict: argv.strict ?? false,
+  build: !argv["no-build"],
+  durationS: positive("duration", argv.duration),
+  warmupS: positive("warmup", argv.warmup, 0),
+  rounds: positive("rounds", argv.rounds),
+  connections: positive("connections", argv.connections),
+  gzip: argv.gzip ?? false,
+  logLevel: argv["log-level"] ?? "info",
+};
+const requestHeaders: Record<string, string> = options.gzip ? { "Accept-Encoding": "gzip" } : {};
+
+function positive(name: string, raw: string | undefined, min = 1): number {
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min) {
+    process.stderr.write(`--${name} must be a whole number of at least ${min}\n`);
+    process.exit(2);
+  }
+  return value;
+}
+
+interface Scenario {
+  id: string;
+  label: string;
+  server: BenchProcess;
+  path: string;
+  runs: WrkResult[];
+  /** Per run: the server's CPU use, and other processes' use of the servers' CPU, in % of the run. */
+  usage: { serverPct: number; othersPct: number }[];
+  /** The cache header seen on this scenario's responses (X-Page-Cache for pages, X-Cache for the API). */
+  cache: string;
+}
+
+interface Row {
+  id: string;
+  label: string;
+  reqPerS: number;
+  spreadPct?: number;
+  p50Ms: number;
+  p99Ms: number;
+  bytes: number;
+  peakRssMb: number;
+  /** Mean over the runs of the server's CPU use, %. */
+  serverCpuPct?: number;
+  /** Highest share of the servers' CPU other processes took during a run, %. */
+  othersPct?: number;
+  ratio?: number;
+  cache: string;
+  errors: number;
+}
+
+const children: BenchProcess[] = [];
+let tmpDir: string | undefined;
+
+async function cleanUp(): Promise<void> {
+  await Promise.all(children.map((c) => c.stop()));
+  if (tmpDir) await rm(tmpDir, { recursive: true, force: true });
+}
+
+process.on("SIGINT", () => {
+  void cleanUp().then(() => process.exit(130));
+});
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+/** One GET with raw bytes (never decompressed) and the response headers. */
+function rawGet(
+  url: string,
+  headers: Record<string, string> = requestHeaders,
+): Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(url, { headers, agent: false }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+      })
+      .on("error", reject);
+  });
+}
+
+function ensureTools(): { pinned: boolean } {
+  if (!hasCommand("wrk")) {
+    if (process.getuid?.() === 0 && hasCommand("apt-get")) {
+      log("wrk is missing: installing the Debian package (apt-get install -y wrk)");
+      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+      let result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
+      if (result.status !== 0) {
+        spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+        result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
+      }
+    }
+    if (!hasCommand("wrk")) {
+      log("the bench needs wrk: install it with `sudo apt-get install -y wrk` (Debian/Ubuntu), then run `npm run bench` again");
+      process.exit(2);
+    }
+  }
+  const cpus = CPU_COUNT;
+  const pinned = hasCommand("taskset") && cpus >= 2;
+  if (!pinned) log(`warning: ${cpus < 2 ? "one CPU" : "no taskset"}: servers and wrk are not pinned; figures will mix their work`);
+  return { pinned };
+}
+
+function build(): void {
+  const started = performance.now();
+  const result = spawnSync("npm", ["run", "build"], { cwd: PROJECT_DIR, encoding: "utf8", env: process.env });
+  if (result.status !== 0) {
+    log(`${result.stdout}\n${result.stderr}\nthe build failed`);
+    process.exit(2);
+  }
+  log(`built in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+}
+
+async function main(): Promise<void> {
+  const benchStarted = performance.now();
+  const { pinned } = ensureTools();
+  const serverCpus = pinned ? SERVER_CPU : undefined;
+  const loadCpus = pinned ? LOAD_CPU : undefined;
+  // This process (the burst client, the stand-in upstream) stays off the servers' CPU.
+  if (loadCpus) pinSelf(loadCpus);
+  if (options.build) build();
+  const js = homePageJs(path.join(PROJECT_DIR, "dist/client"));
+
+  tmpDir = await mkdtemp(path.join(os.tmpdir(), "portal-bench-"));
+  const dir = tmpDir;
+  const baseEnv: Record<string, string> = {};
+  for (const [name, value] of Object.entries(process.env)) if (value !== undefined) baseEnv[name] = value;
+  delete baseEnv.API_BASE_URL;
+  const serverEnv = (name: string, extra: Record<string, string>) => ({
+    ...baseEnv,
+    NODE_ENV: "production",
+    HOST: "127.0.0.1",
+    PORT: "0",
+    WEB_CONCURRENCY: "1",
+    LOG_LEVEL: options.logLevel,
+    DATABASE_URL: `sqlite:${path.join(dir, `${name}.db`)}`,
+    ...extra,
+  });
+  const startServer = (name: string, extra: Record<string, string>) =>
+    spawnServer({
+      name,
+      command: process.execPath,
+      args: ["dist/server/index.js"],
+      env: serverEnv(name, extra),
+      cwd: PROJECT_DIR,
+      cpus: serverCpus,
+      logFile: path.join(dir, `${name}.log`),
+    }).then((p) => {
+      children.push(p);
+      return p;
+    });
+
+  log("starting the servers");
+  const [ssrHome, cachedHome, ssrNews, cachedNews, api] = await Promise.all([
+    startServer("b", { PAGE_CACHE: "off" }),
+    startServer("c", { PAGE_CACHE: "on" }),
+    startServer("d", { PAGE_CACHE: "off" }),
+    startServer("d2", { PAGE_CACHE: "on" }),
+    startServer("e", { PAGE_CACHE: "on" }),
+  ]);
+  const list = JSON.parse((await rawGet(`${api.origin}/api/portal/message/news/list?pageIndex=0&pageMaxCount=1`, {})).body.toString()) as {
+    data: { pageDataList: { id: number }[] };
+  };
+  const newsId = list.data.pageDataList[0]?.id;
+  if (newsId === undefined) throw new Error("the demo site has no news");
+  const newsPath = `/portal/message/news/${newsId}`;
+
+  // Warm the data (and page) caches, then take the home page's bytes for the baseline.
+  for (const [server, p] of [
+    [ssrHome, HOME_PATH],
+    [cachedHome, HOME_PATH],
+    [ssrNews, newsPath],
+    [cachedNews, newsPath],
+    [api, API_PATH],
+  ] as const) {
+    for (let i = 0; i < 3; i++) {
+      const res = await rawGet(server.origin + p);
+      if (res.status !== 200) throw new Error(`${server.name}: GET ${p} answered ${res.status}`);
+    }
+  }
+  const home = await rawGet(cachedHome.origin + HOME_PATH);
+  const bodyFile = path.join(dir, "home.body");
+  await writeFile(bodyFile, home.body);
+  const baselineArgs = [path.join(PROJECT_DIR, "bench/baseline-server.mjs"), bodyFile, String(home.headers["content-type"])];
+  if (home.headers["content-encoding"]) baselineArgs.push(String(home.headers["content-encoding"]));
+  const baseline = await spawnServer({
+    name: "a",
+    command: process.execPath,
+    args: baselineArgs,
+    env: baseEnv,
+    cwd: PROJECT_DIR,
+    cpus: serverCpus,
+    logFile: path.join(dir, "a.log"),
+  });
+  children.push(baseline);
+  const baselineBody = (await rawGet(baseline.origin + HOME_PATH)).body;
+  if (!baselineBody.equals(home.body)) throw new Error("the baseline does not write the home page's bytes");
+
+  const scenarios: Scenario[] = [
+    { id: "a", label: "baseline: bare node:http, home page bytes", server: baseline, path: HOME_PATH, runs: [], usage: [], cache: "" },
+    { id: "b", label: "home SSR, warm data, no page cache", server: ssrHome, path: HOME_PATH, runs: [], usage: [], cache: "" },
+    { id: "c", label: "home, page cache", server: cachedHome, path: HOME_PATH, runs: [], usage: [], cache: "" },
+    { id: "d", label: "news detail SSR, warm data, no page cache", server: ssrNews, path: newsPath, runs: [], usage: [], cache: "" },
+    { id: "d2", label: "news detail, page cache", server: cachedNews, path: newsPath, runs: [], usage: [], cache: "" },
+    { id: "e", label: "/api/portal cache hit", server: api, path: API_PATH, runs: [], usage: [], cache: "" },
+  ];
+  const wrk = (s: Scenario, durationS: number) =>
+    runWrk({ url: s.server.origin + s.path, durationS, connections: options.connections, headers: requestHeaders, cpus: loadCpus });
+  /** A measured run, with how busy the servers' CPU was and with whom. */
+  const measure = async (s: Scenario) => {
+    const cpu = Number(SERVER_CPU);
+    const [cpuBefore, serverBefore] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
+    s.runs.push(await wrk(s, options.durationS));
+    const [cpuAfter, serverAfter] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
+    const elapsed = cpuAfter.totalMs - cpuBefore.totalMs;
+    const server = serverAfter - serverBefore;
+    if (pinned && elapsed > 0) {
+      s.usage.push({
+        serverPct: (server / elapsed) * 100,
+        othersPct: (Math.max(0, cpuAfter.busyMs - cpuBefore.busyMs - server) / elapsed) * 100,
+      });
+    }
+  };
+
+  const perRun = options.durationS * options.rounds + options.warmupS;
+  log(
+    `measuring ${scenarios.length} scenarios: ${options.warmupS} s warm-up, ${options.rounds} × ${options.durationS} s (about ${perRun * scenarios.length} s)`,
+  );
+  if (options.warmupS > 0) for (const s of scenarios) await wrk(s, options.warmupS);
+  for (let round = 0; round < options.rounds; round++) {
+    const order = round % 2 === 0 ? scenarios : [...scenarios].reverse();
+    for (const s of order) {
+      await measure(s);
+      log(`  round ${round + 1} ${s.id}: ${rate(s.runs.at(-1) as WrkResult).toFixed(0)} req/s`);
+    }
+  }
+  // What the measured responses were: the cache header of one more request after the runs.
+  // An entry may have expired while other scenarios ran (STALE, refreshed in the
+  // background): then ask again until it says HIT, and show the sequence.
+  for (const s of scenarios) {
+    if (s.id === "a") continue;
+    const api = s.path.startsWith("/api/");
+    const seen: string[] = [];
+    for (let attempt = 0; attempt < 5; attempt++) {
+      if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+      const value = (await rawGet(s.server.origin + s.path)).headers[api ? "x-cache" : "x-page-cache"];
+      seen.push(typeof value === "string" ? value : "absent");
+      if (value === "HIT" || value === undefined) break;
+    }
+    s.cache = `${api ? "X-Cache" : "X-Page-Cache"}: ${seen.join("→")}`;
+  }
+
+  // (f) A cold key under 200 simultaneous requests, on a fresh server whose upstream counts.
+  log(`(f) ${BURST_SIZE} concurrent requests on cold keys`);
+  const upstream = await startCountingUpstream(path.join(dir, "upstream.db"));
+  const fresh = await startServer("f", { API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson, PAGE_CACHE: "on" });
+  // Each burst starts on an idle server; its CPU is counted until the server is idle again.
+  const measuredBurst = async (p: string) => {
+    await waitIdle(fresh.pid);
+    upstream.reset();
+    const cpuBefore = cpuMsOf(fresh.pid);
+    const result = await burst(fresh.origin + p, BURST_SIZE);
+    const cpuAnswered = cpuMsOf(fresh.pid);
+    await waitIdle(fresh.pid);
+    const cpuIdle = cpuMsOf(fresh.pid);
+    return { result, counts: upstream.counts(), cpuMs: cpuIdle - cpuBefore, cpuAfterMs: cpuIdle - cpuAnswered };
+  };
+  const pageRun = await measuredBurst(COLD_PAGE_PATH);
+  const apiRun = await measuredBurst(COLD_API_PATH);
+  const [pageBurst, pageCounts, apiBurst, apiCounts] = [pageRun.result, pageRun.counts, apiRun.result, apiRun.counts];
+  const cpuNote = (run: typeof pageRun) =>
+    `server CPU ${(run.cpuMs / 1000).toFixed(2)} s, ${(run.cpuAfterMs / 1000).toFixed(2)} s of it after the answers`;
+  const freshPeak = fresh.peakRssMb();
+  await upstream.close();
+
+  const pageKeyRequests = sumWhere(pageCounts, (url) => {
+    const u = new URL(url, "http://x");
+    return (
+      u.pathname === "/api/portal/message/news/list" &&
+      u.searchParams.get("pageIndex") === "1" &&
+      u.searchParams.get("pageMaxCount") === "20"
+    );
+  });
+  const apiKeyRequests = sumWhere(apiCounts, () => true);
+  const pageMaxPerUrl = Math.max(0, ...pageCounts.values());
+
+  // The table.
+  const base = merge(scenarios[0] as Scenario, baseline);
+  const rows: Row[] = scenarios.map((s) => {
+    const row = merge(s, s.server);
+    return { ...row, ratio: row.reqPerS / base.reqPerS };
+  });
+  const burstRow = (id: string, label: string, b: typeof pageBurst, upstreamNote: string): Row => ({
+    id,
+    label,
+    reqPerS: BURST_SIZE / (b.wallMs / 1000),
+    p50Ms: percentile(b.latenciesMs, 50),
+    p99Ms: percentile(b.latenciesMs, 99),
+    bytes: b.bytesPerResponse,
+    peakRssMb: freshPeak,
+    cache: upstreamNote,
+    errors: BURST_SIZE - (b.statuses.get(200) ?? 0),
+  });
+  rows.push(
+    burstRow(
+      "f",
+      `cold news list page, ${BURST_SIZE} at once`,
+      pageBurst,
+      `upstream: ${pageKeyRequests} for its key, ${sum(pageCounts)} in all; ${cpuNote(pageRun)}`,
+    ),
+    burstRow("f2", `cold /api/portal key, ${BURST_SIZE} at once`, apiBurst, `upstream: ${apiKeyRequests}; ${cpuNote(apiRun)}`),
+  );
+
+  printHeader(pinned);
+  printTable(rows);
+  const noisiest = Math.max(0, ...rows.map((r) => r.othersPct ?? 0));
+  if (noisiest > 5)
+    console.log(
+      `warning: other processes took up to ${noisiest.toFixed(0)}% of the servers' CPU during a run: those figures are distorted`,
+    );
+  console.log("");
+  console.log(
+    `home page JavaScript (gzip): ${kb(js.gzipBytes)} kB (${kb(js.bytes)} kB raw) in ${js.files.length} files: ${js.files.map((f) => `${path.basename(f.file)} ${kb(f.gzipBytes)}`).join(", ")}`,
+  );
+
+  const rowOf = (id: string) => rows.find((r) => r.id === id) as Row;
+  const scenarioOf = (id: string) => scenarios.find((s) => s.id === id) as Scenario;
+  const checks: { name: string; ok: boolean; detail: string }[] = [
+    {
+      name: `(c) page cache hit ≥ ${TARGETS.pageCacheHit} × (a)`,
+      ok: (rowOf("c").ratio ?? 0) >= TARGETS.pageCacheHit && scenarioOf("c").cache.endsWith("HIT"),
+      detail: `${fixed(rowOf("c").ratio)}, ${scenarioOf("c").cache}`,
+    },
+    {
+      name: `(e) /api/portal cache hit ≥ ${TARGETS.apiCacheHit} × (a)`,
+      ok: (rowOf("e").ratio ?? 0) >= TARGETS.apiCacheHit && scenarioOf("e").cache.endsWith("HIT"),
+      detail: `${fixed(rowOf("e").ratio)}, ${scenarioOf("e").cache}`,
+    },
+    {
+      name: `(b) SSR, warm data, no page cache ≥ ${TARGETS.ssrNoPageCache} × (a)`,
+      ok: (rowOf("b").ratio ?? 0) >= TARGETS.ssrNoPageCache,
+      detail: fixed(rowOf("b").ratio),
+    },
+    {
+      name: `(f) cold key under ${BURST_SIZE} concurrent requests: exactly 1 upstream request`,
+      ok: pageKeyRequests === 1 && pageMaxPerUrl === 1 && apiKeyRequests === 1 && rowOf("f").errors === 0 && rowOf("f2").errors === 0,
+      detail: `page key ${pageKeyRequests} (each of its ${pageCounts.size} upstream URLs at most ${pageMaxPerUrl}), API key ${apiKeyRequests}`,
+    },
+    {
+      name: `home page JavaScript (gzip) ≤ ${TARGETS.homeJsGzipKb} kB`,
+      ok: js.gzipBytes <= TARGETS.homeJsGzipKb * 1000,
+      detail: `${kb(js.gzipBytes)} kB`,
+    },
+  ];
+  const errored = rows.filter((r) => r.errors > 0);
+  console.log("");
+  for (const check of checks) console.log(`${check.ok ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
+  if (errored.length > 0)
+    console.log(`note: errors (non-2xx, timeouts or socket errors) in ${errored.map((r) => `${r.id} ${r.errors}`).join(", ")}`);
+  console.log(`(bench took ${((performance.now() - benchStarted) / 1000).toFixed(0)} s)`);
+
+  await cleanUp();
+  const failed = checks.some((c) => !c.ok);
+  process.exit(options.strict && failed ? 1 : 0);
+}
+
+function rate(r: WrkResult): number {
+  return r.requests / (r.durationUs / 1e6);
+}
+
+function merge(s: Scenario, server: BenchProcess): Row {
+  const rates = s.runs.map(rate);
+  const reqPerS = mean(rates);
+  const requests = s.runs.reduce((a, r) => a + r.requests, 0);
+  return {
+    id: s.id,
+    label: s.label,
+    reqPerS,
+    spreadPct: rates.length > 1 ? ((Math.max(...rates) - Math.min(...rates)) / reqPerS) * 100 : undefined,
+    p50Ms: mean(s.runs.map((r) => r.p50Us)) / 1000,
+    p99Ms: mean(s.runs.map((r) => r.p99Us)) / 1000,
+    bytes: s.runs.reduce((a, r) => a + r.bytes, 0) / requests,
+    peakRssMb: server.peakRssMb(),
+    serverCpuPct: s.usage.length > 0 ? mean(s.usage.map((u) => u.serverPct)) : undefined,
+    othersPct: s.usage.length > 0 ? Math.max(...s.usage.map((u) => u.othersPct)) : undefined,
+    cache: s.cache,
+    errors: s.runs.reduce((a, r) => a + errorCount(r), 0),
+  };
+}
+
+const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
+const sumWhere = (counts: Map<string, number>, keep: (url: string) => boolean) =>
+  [...counts].filter(([url]) => keep(url)).reduce((a, [, n]) => a + n, 0);
+const kb = (bytes: number) => (bytes / 1000).toFixed(1);
+const fixed = (ratio: number | undefined) => (ratio === undefined ? "—" : `${ratio.toFixed(2)} × (a)`);
+
+function printHeader(pinned: boolean): void {
+  const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+  console.log("");
+  if (LOAD_AT_START > 0.5) console.log("warning: the machine was busy when the bench started; other work distorts every figure");
+  console.log(
+    `portal bench — ${new Date().toISOString()}, node ${process.version}, ${CPU_COUNT} × ${cpu}, load average ${LOAD_AT_START.toFixed(2)} at start` +
+      `\nservers ${pinned ? `on CPU ${SERVER_CPU}` : "unpinned"}, wrk -t1 -c${options.connections} ${pinned ? `on CPU ${LOAD_CPU}` : "unpinned"}, ` +
+      `${options.rounds} interleaved rounds × ${options.durationS} s after ${options.warmupS} s warm-up, ` +
+      `${options.gzip ? "Accept-Encoding: gzip" : "no Accept-Encoding (identity)"}, server LOG_LEVEL=${options.logLevel}` +
+      "\nreq/s: mean of the rounds (± their spread); p50/p99: mean of the rounds; bytes: per response incl. headers;" +
+      "\npeak RSS: VmHWM of the scenario's own server process over the whole run; server CPU: its mean CPU use in the runs;" +
+      `\nothers: the most other processes took of CPU ${SERVER_CPU} in one run (should be ~0%); × (a): req/s over the baseline's\n`,
+  );
+}
+
+function printTable(rows: Row[]): void {
+  const header = [
+    "",
+    "scenario",
+    "req/s",
+    "±",
+    "p50 ms",
+    "p99 ms",
+    "bytes/resp",
+    "peak RSS MB",
+    "server CPU",
+    "others",
+    "× (a)",
+    "served as",
+  ];
+  const cells = rows.map((r) => [
+    r.id,
+    r.label,
+    r.reqPerS.toFixed(0),
+    r.spreadPct === undefined ? "" : `${r.spreadPct.toFixed(0)}%`,
+    r.p50Ms.toFixed(2),
+    r.p99Ms.toFixed(2),
+    r.bytes.toFixed(0),
+    r.peakRssMb.toFixed(0),
+    r.serverCpuPct === undefined ? "" : `${r.serverCpuPct.toFixed(0)}%`,
+    r.othersPct === undefined ? "" : `${r.othersPct.toFixed(0)}%`,
+    r.ratio === undefined || r.id.startsWith("f") ? "—" : r.ratio.toFixed(2),
+    r.cache + (r.errors > 0 && !r.id.startsWith("f") ? ` (${r.errors} errors)` : r.errors > 0 ? ` (${r.errors} not 200)` : ""),
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => (c[i] as string).length)));
+  const numeric = new Set([2, 3, 4, 5, 6, 7, 8, 9, 10]);
+  const line = (c: string[]) =>
+    c
+      .map((v, i) => (numeric.has(i) ? v.padStart(widths[i] as number) : v.padEnd(widths[i] as number)))
+      .join("  ")
+      .trimEnd();
+  console.log(line(header));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const c of cells) console.log(line(c));
+}
+
+main().catch(async (err: unknown) => {
+  log(`bench failed: ${err instanceof Error ? err.message : String(err)}`);
+  await cleanUp();
+  process.exit(2);
+});

@@ -1,0 +1,134 @@
+/**
+ * WEB_CONCURRENCY > 1: this process becomes the cluster primary. It prepares what must
+ * happen once (the embedded database's migrations and demo load), then forks N workers
+ * that each run the whole server (server/index.ts) and share the listening port; the
+ * primary hands out connections round-robin and serves nothing itself.
+ *
+ * A worker that dies unexpectedly is replaced, after a delay that doubles while
+ * replacements keep dying young. SIGTERM/SIGINT are forwarded to every worker, which
+ * finish their requests in flight; the primary exits once all have exited. A worker
+ * that fails before any worker has listened (a port in use, say) stops the start: the
+ * primary stops the others and exits 1.
+ */
+import cluster, { type Worker } from "node:cluster";
+import type { Logger } from "./logger.ts";
+
+export interface PrimaryOptions {
+  workers: number;
+  logger: Logger;
+  /** Runs once before the first fork (e.g. migrate and load the embedded database). */
+  prepare?: () => Promise<void>;
+  /** How long workers get to finish after a stop signal before they are killed. */
+  stopGraceMs: number;
+  /** First replacement delay; doubles per young death up to maxRestartDelayMs. */
+  minRestartDelayMs?: number;
+  maxRestartDelayMs?: number;
+  /** A worker that lived this long resets its slot's delay. */
+  stableAfterMs?: number;
+}
+
+interface Slot {
+  worker?: Worker;
+  startedAt: number;
+  delayMs: number;
+  timer?: NodeJS.Timeout;
+}
+
+export async function runPrimary(options: PrimaryOptions): Promise<void> {
+  const { workers, logger, stopGraceMs } = options;
+  const minDelay = options.minRestartDelayMs ?? 250;
+  const maxDelay = options.maxRestartDelayMs ?? 30_000;
+  const stableAfter = options.stableAfterMs ?? 30_000;
+
+  await options.prepare?.();
+
+  const slots: Slot[] = Array.from({ length: workers }, () => ({ startedAt: 0, delayMs: minDelay }));
+  const slotOf = new Map<Worker, Slot>();
+  let everListened = false;
+  const listening = new Set<Worker>();
+  let stopping = false;
+  let failed = false;
+
+  const fork = (slot: Slot) => {
+    slot.timer = undefined;
+    slot.startedAt = Date.now();
+    const worker = cluster.fork();
+    slot.worker = worker;
+    slotOf.set(worker, slot);
+    // Not cluster's "listening" event: that also fires for the worker's own loopback content API.
+    worker.on("message", (message: unknown) => {
+      if (!isListeningMessage(message) || listening.has(worker)) return;
+      everListened = true;
+      listening.add(worker);
+      if (listening.size === workers) logger.info({ workers, port: message.port }, "all workers listening");
+    });
+  };
+
+  const alive = () => slots.filter((s) => s.worker).length;
+
+  const finish = () => {
+    if (alive() > 0) return;
+    for (const slot of slots) clearTimeout(slot.timer);
+    logger.info({ workers }, failed ? "stopped: workers failed to start" : "stopped");
+    process.exit(failed ? 1 : 0);
+  };
+
+  const stop = (signal: NodeJS.Signals) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: alive() }, "stopping: forwarding to workers");
+    for (const slot of slots) {
+      clearTimeout(slot.timer);
+      slot.timer = undefined;
+      slot.worker?.process.kill("SIGTERM");
+    }
+    setTimeout(() => {
+      for (const slot of slots) slot.worker?.process.kill("SIGKILL");
+    }, stopGraceMs).unref();
+    finish();
+  };
+
+  cluster.on("exit", (worker, code, signal) => {
+    const slot = slotOf.get(worker);
+    slotOf.delete(worker);
+    listening.delete(worker);
+    if (!slot || slot.worker !== worker) return;
+    slot.worker = undefined;
+    const pid = worker.process.pid;
+    if (stopping) {
+      logger.info({ pid, code, signal }, "worker stopped");
+      finish();
+      return;
+    }
+    if (!everListened) {
+      // Nothing ever served: a configuration or environment problem that a restart will not fix.
+      logger.fatal({ pid, code, signal }, "worker failed before listening; stopping");
+      failed = true;
+      stop("SIGTERM");
+      return;
+    }
+    const lived = Date.now() - slot.startedAt;
+    slot.delayMs = lived >= stableAfter ? minDelay : slot.delayMs;
+    const delayMs = slot.delayMs;
+    slot.delayMs = Math.min(slot.delayMs * 2, maxDelay);
+    logger.error({ pid, code, signal, livedMs: lived, restartInMs: delayMs }, "worker exited unexpectedly; restarting");
+    slot.timer = setTimeout(() => fork(slot), delayMs);
+  });
+
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+
+  logger.info({ workers, pid: process.pid }, "starting workers");
+  for (const slot of slots) fork(slot);
+}
+
+const LISTENING = "portal:listening";
+
+/** A worker tells the primary its public server is listening (a no-op outside a cluster). */
+export function announceListening(port: number): void {
+  if (cluster.isWorker) process.send?.({ type: LISTENING, port });
+}
+
+function isListeningMessage(message: unknown): message is { type: string; port: number } {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === LISTENING;
+}
