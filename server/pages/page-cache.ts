@@ -44,6 +44,7 @@ export class PageCache {
   readonly now: () => number;
   private readonly lru: LRUCache<string, CachedPage>;
   private readonly refreshing = new Set<string>();
+  private readonly storing = new Set<string>();
   private hits = 0;
   private stale = 0;
   private misses = 0;
@@ -75,8 +76,24 @@ export class PageCache {
     this.hits++;
   }
 
-  /** Compresses once and stores; the entry is fresh for `freshForMs` from now. */
+  /**
+   * Compresses once and stores; the entry is fresh for `freshForMs` from now. Concurrent
+   * misses of one page share one rendering, and must not each compress it again.
+   */
   async store(key: string, page: { status: number; html: string; headers: [string, string][]; freshForMs: number }): Promise<void> {
+    if (this.storing.has(key)) return;
+    this.storing.add(key);
+    try {
+      await this.compressAndStore(key, page);
+    } finally {
+      this.storing.delete(key);
+    }
+  }
+
+  private async compressAndStore(
+    key: string,
+    page: { status: number; html: string; headers: [string, string][]; freshForMs: number },
+  ): Promise<void> {
     const identity = Buffer.from(page.html);
     const [gz, br] = await Promise.all([
       gzip(identity, { level: 9 }),
