@@ -1,0 +1,137 @@
+/**
+ * Load: the production server (pinned to its CPU) under wrk (one thread, 64
+ * connections, pinned to the other CPU) with the mix of reliability/load.lua, for 5
+ * minutes (20 s in the short form) after a 5 s warm-up: a closed loop, so the rate is
+ * the server's saturation rate for that mix. Zero errors (no connect, read, write or
+ * timeout error, no status of 400 or more), and memory flat over the last two minutes
+ * (MEMORY_RULE).
+ */
+import { spawn } from "node:child_process";
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { logFileOf, median, type RunContext, round } from "./context.ts";
+import { Checks, type SectionResult } from "./report.ts";
+import { sampleMemory, serverEnv, startServer, track } from "./server.ts";
+import { exchange } from "./traffic.ts";
+import { startControlledUpstream } from "./upstream.ts";
+
+const CONNECTIONS = 64;
+const WARMUP_S = 5;
+const LUA = path.join(import.meta.dirname, "load.lua");
+const FLAT_PCT = 5;
+/** Both caches at 16 MB, so the cache misses of the mix fill them within the first minute or so: growth after that is not a cache filling up. */
+const CACHE_MAX_MB = 16;
+export const MEMORY_RULE = `the Theil–Sen trend of the RSS samples (1/s) rises by less than ${FLAT_PCT}% of their median across the window`;
+
+export interface WrkResult {
+  requests: number;
+  durationUs: number;
+  bytes: number;
+  p50Us: number;
+  p99Us: number;
+  maxUs: number;
+  errors: { connect: number; read: number; write: number; status: number; timeout: number };
+}
+
+export function runWrk(url: string, durationS: number, cpus: string | undefined): Promise<WrkResult> {
+  const args = [`-t1`, `-c${CONNECTIONS}`, `-d${durationS}s`, "--timeout", "10s", "-s", LUA, url];
+  const [command, argv] = cpus ? ["taskset", ["-c", cpus, "wrk", ...args]] : ["wrk", args];
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv as string[], { stdio: ["ignore", "pipe", "pipe"] });
+    track(child);
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    child.on("error", reject);
+    child.on("exit", (code) => {
+      const line = out.split("\n").find((l) => l.startsWith("RELIABILITY_JSON "));
+      if (code !== 0 || !line) reject(new Error(`wrk failed (exit ${code}): ${out.trim().slice(0, 500)}`));
+      else resolve(JSON.parse(line.slice("RELIABILITY_JSON ".length)) as WrkResult);
+    });
+  });
+}
+
+const errorsOf = (r: WrkResult) => r.errors.connect + r.errors.read + r.errors.write + r.errors.status + r.errors.timeout;
+
+/**
+ * Theil–Sen slope (MB per second): the median of the slopes between every pair of samples.
+ * Unlike a least-squares line it is not dragged by the short spikes of a busy heap (a
+ * few hundred MB for a second or two), yet follows a steady rise.
+ */
+export function trendOf(samples: { atMs: number; mb: number }[]): number {
+  const slopes: number[] = [];
+  for (let i = 0; i < samples.length; i++) {
+    for (let j = i + 1; j < samples.length; j++) {
+      const a = samples[i] as { atMs: number; mb: number };
+      const b = samples[j] as { atMs: number; mb: number };
+      if (b.atMs !== a.atMs) slopes.push((b.mb - a.mb) / ((b.atMs - a.atMs) / 1000));
+    }
+  }
+  return slopes.length ? median(slopes) : 0;
+}
+
+export async function runLoad(ctx: RunContext, durationS: number): Promise<SectionResult> {
+  const checks = new Checks();
+  const windowS = ctx.short ? Math.ceil(durationS / 2) : Math.min(120, durationS);
+  const upstream = await startControlledUpstream(ctx.site, ctx.workDir);
+  const logFile = logFileOf(ctx, "load");
+  const server = await startServer({
+    name: "load server",
+    logFile,
+    cpus: ctx.serverCpus,
+    env: serverEnv({ API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson, CACHE_MAX_MB: String(CACHE_MAX_MB) }),
+  });
+  try {
+    const warm = await runWrk(server.origin, WARMUP_S, ctx.loadCpus);
+    checks.add("warm-up without errors", errorsOf(warm) === 0, JSON.stringify(warm.errors));
+    ctx.log(`  load: ${round(warm.requests / (warm.durationUs / 1e6))} req/s in the warm-up; now ${durationS} s`);
+    const memoryT0 = Date.now();
+    const memory = sampleMemory(server.pid, 1000);
+    const result = await runWrk(server.origin, durationS, ctx.loadCpus);
+    memory.stop();
+    const reqPerS = result.requests / (result.durationUs / 1e6);
+    const errors = errorsOf(result);
+    checks.add(
+      "zero errors (connect, read, write, timeout, status ≥ 400)",
+      errors === 0 && result.requests > 0,
+      `${errors} errors: ${JSON.stringify(result.errors)}`,
+    );
+    const upstreamBefore = upstream.received();
+    const health = await exchange(server.origin, { path: "/portal/healthz" }, false);
+    checks.add("the process answers after the load", server.alive() && health.answer?.status === 200, health.error);
+
+    const endMs = Date.now() - memoryT0;
+    const window = memory.samples.filter((s) => s.atMs >= endMs - windowS * 1000);
+    const windowMedian = median(window.map((s) => s.mb));
+    const risePct = ((trendOf(window) * windowS) / windowMedian) * 100;
+    const peak = Math.max(...memory.samples.map((s) => s.mb));
+    await writeFile(`${logFile}.rss.json`, JSON.stringify(memory.samples));
+    // Under a minute, the swings of garbage collection (100 MB and more) drown any trend: shown, not judged.
+    if (windowS >= 60) {
+      checks.add(
+        `memory flat over the last ${windowS} s: ${MEMORY_RULE}`,
+        window.length >= windowS * 0.8 && risePct < FLAT_PCT,
+        `rise ${round(risePct, 1)}% over ${window.length} samples (median ${round(windowMedian)} MB)`,
+      );
+    }
+    return {
+      section: "load",
+      headline: `load held: ${Math.round(reqPerS)} req/s for ${round(result.durationUs / 1e6)} s, ${errors} errors, RSS trend over the last ${windowS} s ${risePct >= 0 ? "+" : ""}${round(risePct, 1)}%`,
+      checks: checks.list,
+      figures: [
+        `${Math.round(reqPerS)} req/s for ${round(result.durationUs / 1e6)} s at ${CONNECTIONS} connections (${result.requests} requests, ${errors} errors)`,
+        `p50 ${round(result.p50Us / 1000, 1)} ms, p99 ${round(result.p99Us / 1000, 1)} ms`,
+        `mix: pages, API, feeds, reader counts, 4% cache misses (${upstreamBefore} upstream requests)`,
+        `RSS over the last ${windowS} s: median ${round(windowMedian)} MB, trend ${risePct >= 0 ? "+" : ""}${round(risePct, 1)}%${windowS >= 60 ? "" : " (not judged under 60 s)"}, peak ${round(peak)} MB`,
+      ],
+      logs: [logFile],
+    };
+  } finally {
+    await server.stop();
+    await upstream.close();
+  }
+}

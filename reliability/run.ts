@@ -1,0 +1,152 @@
+/**
+ * `npm run reliability` (after `npm run build`): starts the production server
+ * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
+ * proves, section by section, what the README's "Reliability" section lists: faults
+ * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
+ * shutdown, no lost writes on PostgreSQL. Prints one table; exits 1 on any failure
+ * (2 when it cannot run at all).
+ *
+ * Options: --short (the CI form: 20 s load, fewer fuzz cases, shorter fault phases),
+ * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, shutdown, writes),
+ * --load-seconds=N (override the load duration), --keep-logs (keep the server logs and
+ * memory samples even when everything passed; they are always kept on a failure).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { parseSiteFile } from "../server/content/site-file.ts";
+import type { RunContext } from "./context.ts";
+import { runFaults } from "./faults.ts";
+import { runInputs } from "./inputs.ts";
+import { runLoad } from "./load.ts";
+import { runPoisoning } from "./poisoning.ts";
+import { crashed, formatTable, passed, type SectionResult } from "./report.ts";
+import { hasCommand, liveChildren, PROJECT_DIR, pinSelf, SERVER_ENTRY } from "./server.ts";
+import { runShutdown } from "./shutdown.ts";
+import { runWrites } from "./writes.ts";
+import { runXss } from "./xss.ts";
+
+const SECTIONS: { id: string; title: string; run: (ctx: RunContext) => Promise<SectionResult> }[] = [
+  { id: "faults", title: "faults survived", run: runFaults },
+  { id: "inputs", title: "bad inputs tried", run: runInputs },
+  { id: "poisoning", title: "cache poisoning and deception", run: runPoisoning },
+  { id: "xss", title: "XSS", run: runXss },
+  { id: "load", title: "load", run: (ctx) => runLoad(ctx, loadSeconds(ctx)) },
+  { id: "shutdown", title: "shutdown", run: runShutdown },
+  { id: "writes", title: "no lost writes", run: runWrites },
+];
+
+const { values: argv } = parseArgs({
+  options: {
+    short: { type: "boolean", default: false },
+    only: { type: "string" },
+    "load-seconds": { type: "string" },
+    "keep-logs": { type: "boolean", default: false },
+  },
+});
+
+function loadSeconds(ctx: RunContext): number {
+  if (argv["load-seconds"] !== undefined) {
+    const value = Number(argv["load-seconds"]);
+    if (!Number.isInteger(value) || value < 2) fatal("--load-seconds must be a whole number of at least 2");
+    return value;
+  }
+  return ctx.short ? 20 : 300;
+}
+
+function log(line: string): void {
+  process.stderr.write(`${line}\n`);
+}
+
+function fatal(message: string): never {
+  log(`reliability: ${message}`);
+  process.exit(2);
+}
+
+function ensureWrk(): void {
+  if (hasCommand("wrk")) return;
+  if (process.getuid?.() === 0 && hasCommand("apt-get")) {
+    log("wrk is missing: installing the Debian package (apt-get install -y wrk)");
+    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
+    let result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
+    if (result.status !== 0) {
+      spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
+      result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
+    }
+    if (result.status === 0) return;
+  }
+  fatal("wrk is needed for the load section: apt-get install -y wrk");
+}
+
+// Servers and wrk die with the run, however it ends.
+process.on("exit", () => {
+  for (const child of liveChildren) child.kill("SIGKILL");
+});
+process.on("SIGINT", () => process.exit(130));
+process.on("SIGTERM", () => process.exit(143));
+
+async function main(): Promise<void> {
+  const only = argv.only ? new Set(argv.only.split(",").map((s) => s.trim())) : undefined;
+  const unknown = [...(only ?? [])].filter((id) => !SECTIONS.some((s) => s.id === id));
+  if (unknown.length) fatal(`unknown section ${unknown.join(", ")}; sections: ${SECTIONS.map((s) => s.id).join(", ")}`);
+  if (!existsSync(SERVER_ENTRY)) fatal(`${path.relative(PROJECT_DIR, SERVER_ENTRY)} is missing: run \`npm run build\` first`);
+  const selected = SECTIONS.filter((s) => !only || only.has(s.id));
+  if (selected.some((s) => s.id === "load")) ensureWrk();
+
+  const cpus = os.availableParallelism();
+  const pinned = cpus >= 2 && hasCommand("taskset");
+  if (pinned) pinSelf("1");
+  const parsed = parseSiteFile(JSON.parse(await readFile(path.join(PROJECT_DIR, "content/site.json"), "utf8")));
+  if (!parsed.ok) fatal(`content/site.json: ${parsed.error}`);
+  const workDir = await mkdtemp(path.join(os.tmpdir(), "portal-reliability-"));
+  const logDir = path.join(workDir, "logs");
+  await mkdir(logDir);
+  const ctx: RunContext = {
+    short: argv.short ?? false,
+    workDir,
+    logDir,
+    serverCpus: pinned ? "0" : undefined,
+    loadCpus: pinned ? "1" : undefined,
+    site: parsed.site,
+    log,
+  };
+
+  const started = Date.now();
+  log(`reliability: ${ctx.short ? "short" : "full"} run, ${selected.length} sections${pinned ? ", server on CPU 0, load on CPU 1" : ""}`);
+  const results: SectionResult[] = [];
+  for (const section of selected) {
+    const t = Date.now();
+    log(`- ${section.title}`);
+    let result: SectionResult;
+    const limitS = section.id === "load" ? loadSeconds(ctx) + 180 : 600;
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      result = await Promise.race([
+        section.run(ctx),
+        new Promise<never>((_, reject) => {
+          timer = setTimeout(() => reject(new Error(`did not finish within ${limitS} s`)), limitS * 1000);
+        }),
+      ]);
+    } catch (error) {
+      result = crashed(section.title, error);
+    } finally {
+      clearTimeout(timer);
+    }
+    results.push(result);
+    log(`  ${passed(result) ? "PASS" : "FAIL"} in ${Math.round((Date.now() - t) / 1000)} s`);
+  }
+
+  const ok = results.every(passed);
+  process.stdout.write(`\n${formatTable(results)}\n\n`);
+  process.stdout.write(
+    `${ok ? "PASS" : "FAIL"}: ${results.filter(passed).length}/${results.length} sections in ${Math.round((Date.now() - started) / 1000)} s (${ctx.short ? "short" : "full"} form)\n`,
+  );
+  if (ok && !argv["keep-logs"]) await rm(workDir, { recursive: true, force: true });
+  else process.stdout.write(`server logs kept in ${logDir}\n`);
+  process.exit(ok ? 0 : 1);
+}
+
+main().catch((error) => fatal(error instanceof Error ? (error.stack ?? error.message) : String(error)));

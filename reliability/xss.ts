@@ -1,0 +1,490 @@
+/**
+ * XSS: the stand-in upstream's fields are seeded with script payloads (event handler
+ * attributes on <img>, <svg>, <details>, <input>..., `javascript:` links and form actions
+ * in several spellings, `</script>` and `<!--<script>` inside plain data, srcdoc frames,
+ * mutation-XSS nesting, meta refresh, <base>), each payload tagged with its field so a
+ * run names the field that fired. Every page type is then loaded in Chromium, twice:
+ * with the server's Content-Security-Policy, and with CSP bypassed (so the sanitiser and
+ * the rendering must stop the payloads on their own). After hydration the page is
+ * scrolled, every `javascript:` link is clicked, and a client-side navigation is made.
+ * A payload "executes" when a dialog opens or `window.__xss` is set.
+ *
+ * The server HTML of each page is also parsed: no event-handler attribute, no script,
+ * frame, object, embed, base or meta refresh from the content, no URL attribute that
+ * carries a payload, and exactly our own scripts (the built modules and the one JSON
+ * state script). And the payloads are really there, as text, on the pages that show
+ * their fields (so passing is not for want of trying).
+ */
+import { Parser } from "htmlparser2";
+import { type Browser, chromium, type Page } from "playwright-core";
+import type { SiteFile } from "../server/content/site-file.ts";
+import { logFileOf, type RunContext } from "./context.ts";
+import { Checks, type SectionResult } from "./report.ts";
+import { type ServerProcess, serverEnv, startServer } from "./server.ts";
+import { type ControlledUpstream, startControlledUpstream } from "./upstream.ts";
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+
+const run = (id: string) => `window.__xss='${id}';alert('${id}')`;
+
+/** Markup payloads, for the HTML fields (details, briefs, home html, job texts). */
+export function htmlPayload(id: string): string {
+  return [
+    `<p>XSS-${id}</p>`,
+    `<img src=x onerror="${run(id)}">`,
+    `<svg onload="${run(id)}"><circle r=1 /></svg>`,
+    `<a href="javascript:${run(id)}">xss-link-${id}</a>`,
+    `<a href=" JaVaScRiPt:${run(id)}">xss-link-case-${id}</a>`,
+    `<a href="jav&#x09;ascript:${run(id)}">xss-link-tab-${id}</a>`,
+    `<a href="data:text/html,<script>${run(id)}</script>">xss-link-data-${id}</a>`,
+    `</script><script>${run(id)}</script>`,
+    `<!--<script>${run(id)}</script>-->`,
+    `<iframe srcdoc="<script>parent.__xss='${id}'</script>"></iframe>`,
+    `<details open ontoggle="${run(id)}"><summary>x</summary></details>`,
+    `<form action="javascript:${run(id)}"><button type=submit>xss-submit-${id}</button></form>`,
+    `<object data="javascript:${run(id)}"></object><embed src="javascript:${run(id)}">`,
+    `<math><mtext><table><mglyph><style><img src=x onerror="${run(id)}"></style></mglyph></table></mtext></math>`,
+    `<noscript><p title="</noscript><img src=x onerror=${run(id)}>"></noscript>`,
+    `<div style="background:url(javascript:${run(id)})">x</div>`,
+    `<meta http-equiv="refresh" content="0;url=javascript:${run(id)}">`,
+    `<base href="javascript:${run(id)}//">`,
+    `<input autofocus onfocus="${run(id)}">`,
+    `<video><source onerror="${run(id)}"></video>`,
+    `<body onload="${run(id)}">`,
+  ].join("\n");
+}
+
+/** Plain-text payloads: rendered as text, they must stay text. */
+export const textPayload = (id: string) =>
+  `XSS-${id} "><img src=x onerror="${run(id)}"></script><script>${run(id)}</script><!--<script>${run(id)}</script>-->`;
+const urlPayload = (id: string) => `javascript:${run(id)}`;
+const imagePayload = (id: string) => `x" onerror="${run(id)}`;
+
+/** The demo site with hostile content in every field a page shows; `layout` 2 shows the home html. */
+export function seededSite(demo: SiteFile, layout: 1 | 2): { site: SiteFile; fields: number } {
+  const site = structuredClone(demo);
+  let fields = 0;
+  /** Counts the fields it seeds. */
+  const seed =
+    (payload: (id: string) => string) =>
+    (id: string): string => {
+      fields++;
+      return payload(id);
+    };
+  const text = seed(textPayload);
+  const html = seed(htmlPayload);
+  const url = seed(urlPayload);
+  const image = seed(imagePayload);
+
+  const cfg = site.syscfg;
+  cfg.themePortal = `1,${layout}`;
+  cfg.ico = image("cfg-ico");
+  for (const key of [
+    "metaKeywords",
+    "metaDescription",
+    "baiduVerify",
+    "so360Verify",
+    "tencentVerify",
+    "googleVerify",
+    "copyright",
+    "record",
+    "edi",
+  ] as const) {
+    cfg[key] = text(`cfg-${key}`);
+  }
+  cfg.policeRecord = text("cfg-policeRecord");
+  const author = site.sysauthor;
+  for (const key of ["name", "fname", "phone", "email", "qq1", "wx1", "addr1"] as const) author[key] = text(`author-${key}`);
+  author.logo = image("author-logo");
+  author.qrcode1 = image("author-qrcode1");
+  site.indexhtml.html = html("home-html");
+  site.company.brief = html("company-brief");
+  const top = site.menus.find((m) => m.pid === 0);
+  site.menus.push(
+    { id: 9001, pid: 0, title: text("menu-external"), url: url("menu-external-url"), urlType: 2, delflag: 0 },
+    { id: 9002, pid: 0, title: text("menu-internal"), url: url("menu-internal-url"), urlType: 1, delflag: 0 },
+    {
+      id: 9003,
+      pid: top?.id ?? 0,
+      title: text("menu-child"),
+      url: `data:text/html,<script>${run("menu-data-url")}</script>`,
+      urlType: 2,
+      delflag: 0,
+    },
+    { id: 9004, pid: 0, title: text("menu-quote"), url: `/x" onmouseover="${run("menu-quote-url")}`, urlType: 1, delflag: 0 },
+  );
+  fields += 2;
+  const slide = site.slides[0];
+  if (slide) Object.assign(slide, { title: text("slide-title"), url: url("slide-url"), img: image("slide-img") });
+  const product = site.products[0];
+  if (product) Object.assign(product, { name: text("product-name"), propImg: image("product-img"), detail: html("product-detail") });
+  const service = site.services[0];
+  if (service) Object.assign(service, { name: text("service-name"), detail: html("service-detail") });
+  for (const [kind, list] of [
+    ["news", site.news],
+    ["notice", site.notices],
+  ] as const) {
+    const message = list[0];
+    if (message) {
+      Object.assign(message, {
+        // The newest, so it is on the first page of its list and on the home page.
+        dateTime: "20301231235959",
+        title: text(`${kind}-title`),
+        brief: text(`${kind}-brief`),
+        img: image(`${kind}-img`),
+        detail: html(`${kind}-detail`),
+      });
+    }
+  }
+  const partner = site.partners[0];
+  if (partner) Object.assign(partner, { logo: image("partner-logo"), url: url("partner-url") });
+  const founder = site.founders[0];
+  if (founder)
+    Object.assign(founder, {
+      picture: image("founder-picture"),
+      name: text("founder-name"),
+      job: text("founder-job"),
+      brief: text("founder-brief"),
+    });
+  const milestone = site.milestones[0];
+  if (milestone) Object.assign(milestone, { date: "203012", brief: text("milestone-brief") });
+  const jobType = site.jobTypes[0];
+  if (jobType) jobType.name = text("jobtype-name");
+  const jobAddr = site.jobAddrs[0];
+  if (jobAddr) jobAddr.name = text("jobaddr-name");
+  for (const [kind, id] of [
+    ["society", 1],
+    ["school", 35],
+  ] as const) {
+    const job = site.jobs.find((j) => j.id === id);
+    if (job) {
+      Object.assign(job, {
+        name: text(`job-${kind}-name`),
+        salary: text(`job-${kind}-salary`),
+        description: html(`job-${kind}-description`),
+        requirement: html(`job-${kind}-requirement`),
+        callHr: html(`job-${kind}-callHr`),
+      });
+    }
+  }
+  return { site, fields };
+}
+
+/** A page, the payload markers it must show as text, and a seeded detail page it links to (followed on the client). */
+interface PageSpec {
+  path: string;
+  markers: string[];
+  follow?: { path: string; marker: string };
+}
+const PAGES: PageSpec[] = [
+  {
+    path: "/portal/index.html",
+    markers: ["XSS-slide-title", "XSS-product-name", "XSS-news-title", "XSS-menu-external", "XSS-cfg-copyright"],
+    follow: { path: "/portal/message/news/1", marker: "XSS-news-detail" },
+  },
+  { path: "/portal/about/index.html", markers: ["XSS-company-brief"] },
+  { path: "/portal/about/member/index.html", markers: ["XSS-founder-name", "XSS-founder-brief"] },
+  { path: "/portal/about/milepost/index.html", markers: ["XSS-milestone-brief"] },
+  {
+    path: "/portal/message/news/list.html",
+    markers: ["XSS-news-title", "XSS-news-brief"],
+    follow: { path: "/portal/message/news/1", marker: "XSS-news-detail" },
+  },
+  {
+    path: "/portal/message/notice/list.html",
+    markers: ["XSS-notice-title"],
+    follow: { path: "/portal/message/notice/1", marker: "XSS-notice-detail" },
+  },
+  { path: "/portal/message/news/1", markers: ["XSS-news-title", "XSS-news-detail"] },
+  { path: "/portal/message/news/1?lang=en", markers: ["XSS-news-title", "XSS-news-detail"] },
+  { path: "/portal/message/notice/1", markers: ["XSS-notice-title", "XSS-notice-detail"] },
+  { path: "/portal/product/1", markers: ["XSS-product-name", "XSS-product-detail"] },
+  { path: "/portal/service/1", markers: ["XSS-service-name", "XSS-service-detail"] },
+  {
+    path: "/portal/job/society/index.html",
+    markers: ["XSS-job-society-name"],
+    follow: { path: "/portal/job/society/1", marker: "XSS-job-society-description" },
+  },
+  {
+    path: "/portal/job/school/index.html",
+    markers: ["XSS-job-school-name"],
+    follow: { path: "/portal/job/school/35", marker: "XSS-job-school-requirement" },
+  },
+  { path: "/portal/job/society/1", markers: ["XSS-job-society-name", "XSS-job-society-description", "XSS-job-society-callHr"] },
+  { path: "/portal/job/school/35", markers: ["XSS-job-school-name", "XSS-job-school-requirement"] },
+  { path: "/portal/message/news/99999", markers: ["XSS-menu-internal"] },
+];
+const CUSTOM_HOME: PageSpec = {
+  path: "/portal/index.html",
+  markers: ["XSS-home-html", "XSS-slide-title"],
+};
+
+const PARALLEL_PAGES = 3;
+const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "data", "xlink:href", "srcdoc", "poster", "background", "srcset"]);
+/** A URL a browser would run: browsers ignore spaces and control characters inside the scheme. */
+function runsScript(url: string): boolean {
+  const squeezed = [...url]
+    .filter((c) => c.charCodeAt(0) > 0x20)
+    .join("")
+    .toLowerCase();
+  return /^(javascript|vbscript):|^data:text\/html/.test(squeezed);
+}
+const DATA_SCRIPT_TYPES = new Set(["application/json", "application/ld+json"]);
+const FORBIDDEN_ELEMENTS = new Set(["iframe", "frame", "object", "embed", "base", "applet", "portal"]);
+
+/** Executable positions of a payload in the server HTML (empty when none). */
+export function executablePayloads(html: string): string[] {
+  const found: string[] = [];
+  const scripts: { attribs: Record<string, string>; text: string }[] = [];
+  let script: { attribs: Record<string, string>; text: string } | undefined;
+  const parser = new Parser(
+    {
+      onopentag(name, attribs) {
+        for (const [attr, value] of Object.entries(attribs)) {
+          if (attr.startsWith("on")) found.push(`<${name} ${attr}="${value.slice(0, 60)}">`);
+          else if (
+            attr === "srcdoc" ||
+            (URL_ATTRIBUTES.has(attr) && runsScript(value) && value.includes("__xss")) ||
+            (attr === "style" && /javascript:|expression\(/i.test(value))
+          )
+            found.push(`<${name} ${attr}="${value.slice(0, 60)}">`);
+        }
+        if (FORBIDDEN_ELEMENTS.has(name)) found.push(`<${name}>`);
+        if (name === "meta" && /refresh/i.test(attribs["http-equiv"] ?? "")) found.push("<meta http-equiv=refresh>");
+        if (name === "script") script = { attribs, text: "" };
+      },
+      ontext(text) {
+        if (script) script.text += text;
+      },
+      onclosetag(name) {
+        if (name === "script" && script) {
+          scripts.push(script);
+          script = undefined;
+        }
+      },
+    },
+    { decodeEntities: true, lowerCaseAttributeNames: true },
+  );
+  parser.write(html);
+  parser.end();
+  const states = scripts.filter((s) => s.attribs.id === "portal-state");
+  if (states.length !== 1 || states[0]?.attribs.type !== "application/json") found.push(`${states.length} state scripts`);
+  for (const s of scripts) {
+    if (DATA_SCRIPT_TYPES.has(s.attribs.type ?? "") && !s.attribs.src) {
+      // A data block is inert while it stays one: whole JSON that no payload broke out of.
+      try {
+        JSON.parse(s.text);
+      } catch {
+        found.push(`a ${s.attribs.type} script that is not whole JSON: ${s.text.slice(0, 60)}`);
+      }
+      continue;
+    }
+    if (!s.attribs.src?.startsWith("/portal/") || s.text.trim() !== "")
+      found.push(`<script ${JSON.stringify(s.attribs)}>${s.text.slice(0, 60)}`);
+  }
+  return found;
+}
+
+interface PageVerdict {
+  path: string;
+  custom: boolean;
+  csp: boolean;
+  executed: string[];
+  linksClicked: number;
+  missingMarkers: string[];
+  staticFindings: string[];
+  /** Set when the page could not be loaded, hydrated or followed. */
+  failure?: string;
+}
+
+async function visit(
+  browser: Browser,
+  origin: string,
+  { path, markers, follow }: PageSpec,
+  csp: boolean,
+  custom = false,
+): Promise<PageVerdict> {
+  const context = await browser.newContext({ bypassCSP: !csp, viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  const executed: string[] = [];
+  page.on("dialog", (dialog) => {
+    executed.push(`dialog "${dialog.message()}"`);
+    void dialog.dismiss().catch(() => {});
+  });
+  const verdict: PageVerdict = { path, custom, csp, executed, linksClicked: 0, missingMarkers: [], staticFindings: [] };
+  try {
+    const response = await page.goto(origin + path, { waitUntil: "load" });
+    const html = (await response?.text()) ?? "";
+    verdict.staticFindings = executablePayloads(html);
+    if (response?.status() !== 200 && !path.includes("99999")) throw new Error(`answered ${response?.status()}`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, { timeout: 30_000 });
+    await page.evaluate(() => window.scrollTo(0, document.body.scrollHeight));
+    // Text and the attributes that carry text (alt, title, aria-label), outside scripts: where a payload shows as text.
+    const text = await page.evaluate(() => {
+      const parts: string[] = [];
+      const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_ELEMENT | NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        if (node.nodeType === Node.TEXT_NODE) {
+          if (node.parentElement?.tagName !== "SCRIPT") parts.push(node.nodeValue ?? "");
+        } else {
+          for (const name of ["alt", "title", "aria-label"]) parts.push((node as Element).getAttribute(name) ?? "");
+        }
+      }
+      return parts.join("\n");
+    });
+    verdict.missingMarkers = markers.filter((m) => !text.includes(m));
+    verdict.linksClicked = await clickScriptLinks(page);
+    // Client-side navigation to a seeded detail: its data comes from /api/portal and is rendered by the browser.
+    if (follow) {
+      // A DOM click: the link's own handler navigates on the client, whatever may be animating over it.
+      await page
+        .locator(`a[href="${follow.path}"]`)
+        .first()
+        .evaluate((a: HTMLAnchorElement) => a.click());
+      await page.waitForURL(`**${follow.path}`);
+      const shown = await page
+        .waitForFunction((m) => document.querySelector("main")?.textContent?.includes(m), follow.marker, { timeout: 10_000 })
+        .then(() => true)
+        .catch(() => false);
+      if (!shown) verdict.missingMarkers.push(`${follow.marker} after following a link to ${follow.path}`);
+      verdict.linksClicked += await clickScriptLinks(page);
+    }
+    // Nothing to wait for when nothing should happen: give handlers and timers a moment.
+    await page.waitForTimeout(300);
+    const flag = await page.evaluate(() => (window as unknown as { __xss?: unknown }).__xss);
+    if (flag !== undefined) executed.push(`window.__xss = ${String(flag)}`);
+  } catch (error) {
+    verdict.failure = error instanceof Error ? error.message.split("\n")[0] : String(error);
+  } finally {
+    await context.close();
+  }
+  return verdict;
+}
+
+/** Clicks every link whose URL is javascript: (the way a visitor's click would run it). */
+async function clickScriptLinks(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    const links = [...document.querySelectorAll<HTMLAnchorElement>("a[href], area[href]")].filter((a) => {
+      try {
+        return new URL(a.href).protocol === "javascript:";
+      } catch {
+        return false;
+      }
+    });
+    for (const link of links) link.click();
+    return links.length;
+  });
+}
+
+async function serve(ctx: RunContext, site: SiteFile, name: string): Promise<{ upstream: ControlledUpstream; server: ServerProcess }> {
+  const upstream = await startControlledUpstream(site, ctx.workDir);
+  const server = await startServer({
+    name,
+    logFile: logFileOf(ctx, name),
+    cpus: ctx.serverCpus,
+    env: serverEnv({ API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson }),
+  });
+  return { upstream, server };
+}
+
+export async function runXss(ctx: RunContext): Promise<SectionResult> {
+  const checks = new Checks();
+  const standard = seededSite(ctx.site, 1);
+  const custom = seededSite(ctx.site, 2);
+  const started: { upstream: ControlledUpstream; server: ServerProcess }[] = [];
+  let browser: Browser | undefined;
+  try {
+    started.push(await serve(ctx, standard.site, "xss"), await serve(ctx, custom.site, "xss-custom-home"));
+    const [main, home] = started as [(typeof started)[0], (typeof started)[0]];
+    browser = await chromium.launch({
+      executablePath: CHROMIUM_PATH,
+      headless: true,
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+        "--no-first-run",
+        "--disable-quic",
+      ],
+    });
+    // A few pages at a time: each in its own browser context, so nothing carries over between them.
+    const jobs = [true, false].flatMap((csp) => [
+      ...PAGES.map((page) => () => visit(browser as Browser, main.server.origin, page, csp)),
+      () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, csp, true),
+    ]);
+    const verdicts: PageVerdict[] = new Array(jobs.length);
+    let nextJob = 0;
+    await Promise.all(
+      Array.from({ length: PARALLEL_PAGES }, async () => {
+        while (nextJob < jobs.length) {
+          const index = nextJob++;
+          verdicts[index] = await (jobs[index] as () => Promise<PageVerdict>)();
+        }
+      }),
+    );
+    // Controls: the same payloads, unsanitised on a blank page, do run and are seen; the HTML check sees them too.
+    const control = await browser.newContext({ bypassCSP: true });
+    const controlPage = await control.newPage();
+    let dialogs = 0;
+    controlPage.on("dialog", (dialog) => {
+      dialogs++;
+      void dialog.dismiss().catch(() => {});
+    });
+    await controlPage.setContent(htmlPayload("control"));
+    const controlFlag = await controlPage
+      .waitForFunction(() => (window as unknown as { __xss?: unknown }).__xss, undefined, { timeout: 5000 })
+      .then(
+        () => true,
+        () => false,
+      );
+    await control.close();
+    checks.add(
+      "control: an unsanitised payload runs in this Chromium and is detected",
+      controlFlag && dialogs > 0,
+      `flag ${controlFlag}, ${dialogs} dialogs`,
+    );
+    checks.add(
+      "control: the HTML check finds the raw payloads",
+      executablePayloads(`<html><body>${htmlPayload("control")}</body></html>`).length >= 10,
+    );
+    for (const v of verdicts) {
+      const label = `${v.path}${v.custom ? " (custom home layout)" : ""}, ${v.csp ? "with CSP" : "CSP bypassed"}`;
+      checks.add(`${label}: loads, hydrates and is followed`, v.failure === undefined, v.failure);
+      checks.add(`${label}: no payload executes`, v.executed.length === 0, v.executed.join("; "));
+      if (v.csp) {
+        checks.add(
+          `${label}: the server HTML has no payload in an executable position`,
+          v.staticFindings.length === 0,
+          v.staticFindings.slice(0, 5).join("\n"),
+        );
+        checks.add(
+          `${label}: the payloads are on the page, as text`,
+          v.missingMarkers.length === 0,
+          `missing ${v.missingMarkers.join(", ")}`,
+        );
+      }
+    }
+    const pagesLoaded = verdicts.length;
+    const clicked = verdicts.reduce((sum, v) => sum + v.linksClicked, 0);
+    const executed = verdicts.filter((v) => v.executed.length > 0).length;
+    return {
+      section: "XSS",
+      headline: `XSS: ${standard.fields + 1} upstream fields seeded, ${pagesLoaded} page loads in Chromium, ${clicked} javascript: links clicked, ${executed} payloads executed`,
+      checks: checks.list,
+      figures: [
+        `${standard.fields + 1} upstream fields seeded with ${htmlPayload("x").split("\n").length} markup / 3 text payloads`,
+        `${pagesLoaded} page loads in Chromium (${PAGES.length + 1} page types, with CSP and with CSP bypassed)`,
+        `${clicked} javascript: links clicked; ${executed} executed`,
+      ],
+      logs: started.map((s) => s.server.logFile),
+    };
+  } finally {
+    await browser?.close();
+    for (const { server, upstream } of started) {
+      await server.stop();
+      await upstream.close();
+    }
+  }
+}
