@@ -30,6 +30,8 @@ const UPSTREAM_TIMEOUT_MS = 3000;
 /** Small caches, filled by the cold keys of the healthy warm-up: memory growth later cannot be a cache filling up. */
 const CACHE_MAX_MB = 4;
 const RECOVERY_GRACE_MS = UPSTREAM_TIMEOUT_MS + 500;
+/** A request started this close to the next switch may reach the upstream after it. */
+const SWITCH_MARGIN_MS = 1000;
 const FAULTS: { mode: UpstreamMode; label: string; expect: 502 | 504 }[] = [
   { mode: "down", label: "down (port closed)", expect: 502 },
   { mode: "reset", label: "down (connections reset)", expect: 502 },
@@ -101,7 +103,7 @@ function upstreamKeyOf(path: string): string {
 export async function runFaults(ctx: RunContext): Promise<SectionResult> {
   const checks = new Checks();
   const faultMs = ctx.short ? 3000 : 10_000;
-  const recoveryMs = ctx.short ? 5000 : 8000;
+  const recoveryMs = ctx.short ? 6000 : 8000;
   const healthyMs = ctx.short ? 8000 : 16_000;
   const connections = 32;
   const upstream = await startControlledUpstream(ctx.site, ctx.workDir);
@@ -141,20 +143,25 @@ export async function runFaults(ctx: RunContext): Promise<SectionResult> {
     });
     const running = load;
     const phases: Phase[] = [];
-    const enter = (phase: Omit<Phase, "fromMs" | "toMs">) => {
+    // A phase ends when its switch is asked for, and the next begins once the switch is done.
+    const close = () => {
       const last = phases.at(-1);
       if (last) last.toMs = running.elapsed();
-      phases.push({ ...phase, fromMs: last ? running.elapsed() : 0, toMs: Number.POSITIVE_INFINITY });
     };
-    enter({ name: "healthy", kind: "ok" });
+    const open = (phase: Omit<Phase, "fromMs" | "toMs">) => {
+      phases.push({ ...phase, fromMs: phases.length ? running.elapsed() : 0, toMs: Number.POSITIVE_INFINITY });
+    };
+    open({ name: "healthy", kind: "ok" });
     await sleep(healthyMs);
     for (const fault of FAULTS) {
       ctx.log(`  faults: upstream ${fault.label}`);
+      close();
       await upstream.setMode(fault.mode);
-      enter({ name: fault.label, kind: "fault", fault });
+      open({ name: fault.label, kind: "fault", fault });
       await sleep(faultMs);
+      close();
       await upstream.setMode("ok");
-      enter({ name: `recovered from ${fault.label}`, kind: "recovery", fault });
+      open({ name: `recovered from ${fault.label}`, kind: "recovery", fault });
       await sleep(recoveryMs);
     }
     await running.stop();
@@ -204,7 +211,8 @@ export async function runFaults(ctx: RunContext): Promise<SectionResult> {
               : "a failing upstream gives 502, a hanging one 504";
         problem(name, o, `status ${status} where the upstream ${met === undefined ? "was not reached" : `met "${met}"`}`);
       }
-      if (phase.kind === "recovery" && o.startedMs >= phase.fromMs + RECOVERY_GRACE_MS && met === undefined) {
+      const settled = o.startedMs >= phase.fromMs + RECOVERY_GRACE_MS && o.startedMs < phase.toMs - SWITCH_MARGIN_MS;
+      if (phase.kind === "recovery" && settled && met === undefined) {
         problem("the server recovers when the upstream does", o, "never reached the recovered upstream");
       }
       if (status === 200) {

@@ -132,6 +132,8 @@ async function main(): Promise<void> {
       ]);
     } catch (error) {
       result = crashed(section.title, error);
+      // A section that gave up may have left servers behind: they must not load the next one.
+      for (const child of liveChildren) child.kill("SIGKILL");
     } finally {
       clearTimeout(timer);
     }

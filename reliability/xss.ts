@@ -220,6 +220,13 @@ const CUSTOM_HOME: PageSpec = {
 };
 
 const PARALLEL_PAGES = 3;
+const SHORT_FORM_CSP_PAGES = new Set([
+  "/portal/index.html",
+  "/portal/message/news/1",
+  "/portal/product/1",
+  "/portal/job/society/1",
+  "/portal/about/index.html",
+]);
 const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "data", "xlink:href", "srcdoc", "poster", "background", "srcset"]);
 /** A URL a browser would run: browsers ignore spaces and control characters inside the scheme. */
 function runsScript(url: string): boolean {
@@ -410,10 +417,15 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
       ],
     });
     // A few pages at a time: each in its own browser context, so nothing carries over between them.
-    const jobs = [true, false].flatMap((csp) => [
-      ...PAGES.map((page) => () => visit(browser as Browser, main.server.origin, page, csp)),
-      () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, csp, true),
-    ]);
+    // Every page with CSP bypassed (the sanitiser and the rendering on their own); with the server's CSP,
+    // every page too, or in the short form the pages that show the most fields.
+    const withCsp = ctx.short ? PAGES.filter((page) => SHORT_FORM_CSP_PAGES.has(page.path)) : PAGES;
+    const jobs = [
+      ...PAGES.map((page) => () => visit(browser as Browser, main.server.origin, page, false)),
+      () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, false, true),
+      ...withCsp.map((page) => () => visit(browser as Browser, main.server.origin, page, true)),
+      () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, true, true),
+    ];
     const verdicts: PageVerdict[] = new Array(jobs.length);
     let nextJob = 0;
     await Promise.all(
@@ -453,7 +465,7 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
       const label = `${v.path}${v.custom ? " (custom home layout)" : ""}, ${v.csp ? "with CSP" : "CSP bypassed"}`;
       checks.add(`${label}: loads, hydrates and is followed`, v.failure === undefined, v.failure);
       checks.add(`${label}: no payload executes`, v.executed.length === 0, v.executed.join("; "));
-      if (v.csp) {
+      if (!v.csp) {
         checks.add(
           `${label}: the server HTML has no payload in an executable position`,
           v.staticFindings.length === 0,
@@ -471,11 +483,11 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
     const executed = verdicts.filter((v) => v.executed.length > 0).length;
     return {
       section: "XSS",
-      headline: `XSS: ${standard.fields + 1} upstream fields seeded, ${pagesLoaded} page loads in Chromium, ${clicked} javascript: links clicked, ${executed} payloads executed`,
+      headline: `XSS: ${standard.fields} upstream fields seeded, ${pagesLoaded} page loads in Chromium, ${clicked} javascript: links clicked, ${executed} pages where a payload executed`,
       checks: checks.list,
       figures: [
-        `${standard.fields + 1} upstream fields seeded with ${htmlPayload("x").split("\n").length} markup / 3 text payloads`,
-        `${pagesLoaded} page loads in Chromium (${PAGES.length + 1} page types, with CSP and with CSP bypassed)`,
+        `${standard.fields} upstream fields seeded with ${htmlPayload("x").split("\n").length} markup / 3 text payloads`,
+        `${pagesLoaded} page loads in Chromium (${PAGES.length + 1} page types with CSP bypassed, ${withCsp.length + 1} with the server's CSP)`,
         `${clicked} javascript: links clicked; ${executed} executed`,
       ],
       logs: started.map((s) => s.server.logFile),
