@@ -1,22 +1,18 @@
 /**
  * The home carousel (SPEC sections 2 and 9): up to 10 slides, autoplay every 6 s.
  *
- * The server renders every slide in a row with the first one showing, its box sized by
- * CSS (the banners are 1920x720, aspect 8/3), so Embla taking over after hydration
- * moves nothing. Without JavaScript the row scrolls sideways and the controls stay
- * hidden. Autoplay waits while the pointer is over the carousel, while keyboard focus
- * is inside it, after the visitor presses pause, and never starts for visitors who ask
- * for reduced motion (following the WAI-ARIA carousel pattern).
+ * The slides sit in a row inside a viewport that scrolls sideways and snaps to each
+ * slide (CSS scroll-snap), with or without JavaScript: a swipe, a trackpad or focus
+ * moving into a slide scroll it natively. The server renders every slide with the first
+ * one showing, its box sized by CSS (the banners are 1920x720, aspect 8/3), so hydration
+ * moves nothing. After hydration the controls appear: pause/play, previous, next and a
+ * dot per slide; `useCarousel` runs autoplay and follows the scroll position.
  */
-import type { EmblaCarouselType } from "embla-carousel";
-import Autoplay from "embla-carousel-autoplay";
-import useEmblaCarousel from "embla-carousel-react";
-import { type FocusEvent, useEffect, useRef, useState } from "react";
 import type { Slide } from "../../shared/entities.ts";
 import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
-import { prefersReducedMotion } from "../routing/scroll.ts";
 import { textOf } from "./home-helpers.tsx";
+import { useCarousel } from "./use-carousel.ts";
 
 export const AUTOPLAY_MS = 6000;
 export const MAX_SLIDES = 10;
@@ -29,59 +25,7 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
   const slides = all.slice(0, MAX_SLIDES);
   const count = slides.length;
   const many = count > 1;
-  // Stable across renders: Embla re-initialises when its options or plugins change.
-  const [options] = useState(() => ({ loop: true, active: many }));
-  const [plugins] = useState(() => [Autoplay({ delay: AUTOPLAY_MS, playOnInit: false, stopOnInteraction: true, stopOnFocusIn: false })]);
-  const [viewportRef, api] = useEmblaCarousel(options, plugins);
-  const reducedMotion = useRef(false);
-  const [ready, setReady] = useState(false);
-  const [selected, setSelected] = useState(0);
-  const [paused, setPaused] = useState(false);
-  const [hovered, setHovered] = useState(false);
-  const [focused, setFocused] = useState(false);
-  const playing = ready && many && !paused && !hovered && !focused;
-
-  useEffect(() => {
-    reducedMotion.current = prefersReducedMotion();
-    if (reducedMotion.current) setPaused(true);
-    setReady(true);
-  }, []);
-
-  useEffect(() => {
-    if (!api) return;
-    const onSelect = (embla: EmblaCarouselType) => setSelected(embla.selectedScrollSnap());
-    onSelect(api);
-    api.on("select", onSelect).on("reInit", onSelect);
-    return () => void api.off("select", onSelect).off("reInit", onSelect);
-  }, [api]);
-
-  useEffect(() => {
-    const autoplay = api?.plugins().autoplay;
-    if (!api || !autoplay || !many) return;
-    if (!playing) {
-      autoplay.stop();
-      return;
-    }
-    autoplay.play();
-    // A swipe stops the timer (stopOnInteraction); it starts again when the pointer lets go.
-    const resume = () => autoplay.play();
-    api.on("pointerUp", resume);
-    return () => void api.off("pointerUp", resume);
-  }, [api, playing, many]);
-
-  /** Manual moves jump under reduced motion and give the new slide a full 6 s. */
-  const go = (move: (embla: EmblaCarouselType, jump: boolean) => void) => {
-    if (!api) return;
-    move(api, reducedMotion.current);
-    api.plugins().autoplay?.reset();
-  };
-
-  const onFocus = (event: FocusEvent<HTMLElement>) => {
-    if (event.target.matches(":focus-visible")) setFocused(true);
-  };
-  const onBlur = (event: FocusEvent<HTMLElement>) => {
-    if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setFocused(false);
-  };
+  const { viewportRef, ready, current, paused, setPaused, playing, go, rootProps } = useCarousel(count, AUTOPLAY_MS);
 
   if (count === 0) return null;
   return (
@@ -90,11 +34,7 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
       aria-roledescription={t("home.carousel.role")}
       aria-label={t("home.carousel")}
       data-ready={ready || undefined}
-      // A mouse over the carousel pauses it; a finger's tap must not leave it paused.
-      onPointerEnter={(event) => event.pointerType === "mouse" && setHovered(true)}
-      onPointerLeave={() => setHovered(false)}
-      onFocus={onFocus}
-      onBlur={onBlur}
+      {...rootProps}
     >
       {many && (
         <div className="carousel-controls">
@@ -112,7 +52,7 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
             type="button"
             className="carousel-button carousel-prev"
             aria-label={t("home.carousel.prev")}
-            onClick={() => go((embla, jump) => embla.scrollPrev(jump))}
+            onClick={() => go(current - 1)}
           >
             <svg viewBox="0 0 16 16" aria-hidden="true">
               <path d="M10.5 2 4.5 8l6 6" />
@@ -122,7 +62,7 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
             type="button"
             className="carousel-button carousel-next"
             aria-label={t("home.carousel.next")}
-            onClick={() => go((embla, jump) => embla.scrollNext(jump))}
+            onClick={() => go(current + 1)}
           >
             <svg viewBox="0 0 16 16" aria-hidden="true">
               <path d="M5.5 2l6 6-6 6" />
@@ -137,8 +77,8 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
                 type="button"
                 className="carousel-dot"
                 aria-label={fill(t("home.carousel.goTo"), { n: index + 1 })}
-                aria-current={index === selected || undefined}
-                onClick={() => go((embla, jump) => embla.scrollTo(index, jump))}
+                aria-current={index === current || undefined}
+                onClick={() => go(index)}
               />
             ))}
           </div>

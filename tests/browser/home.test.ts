@@ -1,7 +1,7 @@
 /**
  * The home page in Chromium, built as production serves it: the carousel's autoplay,
- * pausing and controls (time driven by Playwright's clock, never by sleeps), the
- * partner marquee's decision, the layout at three widths, and the custom layout's
+ * pausing and controls (time driven by Playwright's clock, never by sleeps) and its
+ * native scrolling under a finger, the partner marquee's decision, the layout at three widths, and the custom layout's
  * markup and `useEval|` script against a stand-in upstream.
  */
 import { readFile } from "node:fs/promises";
@@ -75,7 +75,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     return watched;
   }
 
-  it("hydrates without console problems or data requests, and Embla starting moves nothing", async () => {
+  it("hydrates without console problems or data requests, and the carousel starting moves nothing", async () => {
     // The server's layout, as a visitor without JavaScript sees it.
     const still = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
     const stillPage = await still.newPage();
@@ -162,17 +162,55 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await page.context().close();
   });
 
-  it("moves to the next slide on a swipe", async () => {
+  it("moves to the next slide on a finger's swipe, the browser's own scrolling snapping to it", async () => {
     const { page, problems } = await openHome({ clock: true });
     await pauseClock(page);
     const box = await page.locator(".carousel-viewport").boundingBox();
     if (!box) throw new Error("no carousel");
+    // Real touch input through Chromium's input pipeline: a short drag to the left, then lift.
+    const cdp = await page.context().newCDPSession(page);
     const y = box.y + box.height / 2;
-    await page.mouse.move(box.x + box.width * 0.8, y);
-    await page.mouse.down();
-    for (let step = 1; step <= 10; step++) await page.mouse.move(box.x + box.width * (0.8 - step * 0.06), y);
-    await page.mouse.up();
+    const touch = (type: "touchStart" | "touchMove" | "touchEnd", x?: number) =>
+      cdp.send("Input.dispatchTouchEvent", { type, touchPoints: x === undefined ? [] : [{ x, y }] });
+    await touch("touchStart", box.x + box.width * 0.8);
+    for (let step = 1; step <= 10; step++) await touch("touchMove", box.x + box.width * (0.8 - step * 0.04));
+    await touch("touchEnd");
     await expect.poll(() => currentSlide(page)).toBe(2);
+    // It rests exactly on the slide, not part way.
+    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft / el.clientWidth)).toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("moves with the Left and Right arrows while focus is inside, looping at both ends", async () => {
+    const { page, problems } = await openHome({ clock: true });
+    await pauseClock(page);
+    await tabIntoCarousel(page);
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => currentSlide(page)).toBe(2);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => currentSlide(page)).toBe(1);
+    await page.keyboard.press("ArrowLeft");
+    await expect.poll(() => currentSlide(page)).toBe(10);
+    await page.keyboard.press("ArrowRight");
+    await expect.poll(() => currentSlide(page)).toBe(1);
+    // Focus inside holds autoplay.
+    await page.clock.runFor(13_000);
+    expect(await currentSlide(page)).toBe(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("autoplays from the last slide back to the first", async () => {
+    const { page, problems } = await openHome({ clock: true });
+    await pauseClock(page);
+    await page.click(".carousel-dot:last-child");
+    await expect.poll(() => currentSlide(page)).toBe(10);
+    await pointerAway(page);
+    await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+    await page.clock.runFor(6500);
+    await expect.poll(() => currentSlide(page)).toBe(1);
+    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft)).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });
