@@ -16,12 +16,14 @@ import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter } from "./http/health.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
-import { securityHeaders } from "./http/security-headers.ts";
+import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { PageCache } from "./pages/page-cache.ts";
 import { createPageFastPath, createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
+import { createApiFastPath } from "./portal-api/fast-path.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
+import { classifyPathsOf } from "./portal-api/resolve-request.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
@@ -44,7 +46,7 @@ export interface AppDeps {
 export interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
-  /** The request listener to serve: page cache hits first, then the Express app. */
+  /** The request listener to serve: fresh API and page cache hits first, then the Express app. */
   handle: RequestListener;
   upstream: UpstreamClient;
   logger: Logger;
@@ -81,7 +83,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use((req, _res, next) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
-  app.use(securityHeaders({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false }));
+  const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
+  app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
   app.use(createHealthRouter({ cache, upstream, database: deps.database }));
   app.use(compression({ threshold: 1024 }));
@@ -110,9 +113,16 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
-  const fastPath = pageCache ? createPageFastPath(pageCache, config.lang) : undefined;
+  const pageFastPath = pageCache ? createPageFastPath(pageCache, config.lang) : undefined;
+  const apiFastPath = createApiFastPath({
+    cache,
+    classifyPaths: classifyPathsOf(config.classify),
+    commonHeaders,
+    staleMs: config.cache.staleMs,
+    maxUrlLength: MAX_URL_LENGTH,
+  });
   const handle: RequestListener = (req, res) => {
-    if (!fastPath?.(req, res)) app(req, res);
+    if (!apiFastPath(req, res) && !pageFastPath?.(req, res)) app(req, res);
   };
   return Object.assign(app, {
     portal: { cache, pageCache, upstream, logger, handle, close: () => upstream.close() },

@@ -98,6 +98,17 @@ export class ResponseCache {
     return { answer: result.answer, status: "MISS", freshForMs: result.cacheable ? ttlMs : 0 };
   }
 
+  /** A fresh entry, looked at without counting it or touching the upstream (the hot path counts what it serves). */
+  peekFresh(key: string): { answer: CachedAnswer; freshForMs: number } | undefined {
+    const entry = this.lru.get(key);
+    const freshForMs = entry ? entry.freshUntil - this.now() : 0;
+    return entry && freshForMs > 0 ? { answer: entry, freshForMs } : undefined;
+  }
+
+  countHit(): void {
+    this.hits++;
+  }
+
   private load(key: string, ttlMs: number, load: () => Promise<LoadResult>): Promise<LoadResult> {
     const pending = load()
       .then((result) => {

@@ -37,16 +37,28 @@ export function contentSecurityPolicy(options: CspOptions, scriptHashes: readonl
   return directives.map(([name, value]) => (value ? `${name} ${value}` : name)).join("; ");
 }
 
-export function securityHeaders(options: CspOptions): RequestHandler {
-  const policy = contentSecurityPolicy(options);
-  const rest = helmet({
+/**
+ * Every header of this module as a list, worked out once: helmet's headers (recorded
+ * from one run of its middleware) and our policy. Hot paths send the list as it is.
+ */
+export function securityHeaderList(options: CspOptions): [string, string][] {
+  const recorded = new Map<string, string>();
+  const recorder = {
+    setHeader: (name: string, value: unknown) => recorded.set(name, String(value)),
+    removeHeader: (name: string) => recorded.delete(name),
+  };
+  helmet({
     contentSecurityPolicy: false,
     strictTransportSecurity: options.https ? { maxAge: 63_072_000, includeSubDomains: true } : false,
     referrerPolicy: { policy: "strict-origin-when-cross-origin" },
     crossOriginEmbedderPolicy: false,
-  });
-  return (req, res, next) => {
-    res.setHeader("Content-Security-Policy", policy);
-    rest(req, res, next);
+  })({} as Parameters<RequestHandler>[0], recorder as unknown as Parameters<RequestHandler>[1], () => {});
+  return [["Content-Security-Policy", contentSecurityPolicy(options)], ...recorded];
+}
+
+export function securityHeaders(list: readonly (readonly [string, string])[]): RequestHandler {
+  return (_req, res, next) => {
+    for (const [name, value] of list) res.setHeader(name, value);
+    next();
   };
 }

@@ -1,29 +1,33 @@
 /**
- * Rendered pages, kept as bytes ready to send: the HTML with its gzip and brotli forms
+ * Rendered pages, kept as answers ready to send: the HTML with its gzip and brotli forms
  * (compressed once per entry, never per request), its ETag, and the exact headers the
  * app sent with it. Byte-bounded like the API cache. An entry is fresh only as long as
  * the freshest-expiring answer it was rendered from, then served stale while one
  * re-render runs, up to the stale window.
  */
 import { createHash } from "node:crypto";
-import { promisify } from "node:util";
-import zlib from "node:zlib";
 import { LRUCache } from "lru-cache";
-
-const gzip = promisify(zlib.gzip);
-const brotli = promisify(zlib.brotliCompress);
+import { type PreparedAnswer, prepareAnswer } from "../http/prepared-answer.ts";
 
 export interface CachedPage {
-  status: number;
-  identity: Buffer;
-  gzip: Buffer;
-  br: Buffer;
-  /** Weak: the same entity in any content coding. */
-  etag: string;
+  answer: PreparedAnswer;
   /** Everything the app sent but the per-response headers (length, coding, validators, freshness, request id). */
   headers: [string, string][];
   freshUntil: number;
   staleUntil: number;
+}
+
+export interface PageToStore {
+  status: number;
+  body: Buffer;
+  etag: string;
+  headers: [string, string][];
+  freshForMs: number;
+}
+
+/** Weak: the same entity in any content coding. */
+export function weakEtagOf(body: Buffer): string {
+  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
 export interface PageCacheOptions {
@@ -37,7 +41,7 @@ export interface PageLookup {
   stale: boolean;
 }
 
-const sizeOf = (page: CachedPage, key: string) => page.identity.length + page.gzip.length + page.br.length + key.length * 2 + 1024;
+const sizeOf = (page: CachedPage, key: string) => page.answer.bytes + key.length * 2 + 1024;
 
 export class PageCache {
   readonly staleMs: number;
@@ -80,7 +84,7 @@ export class PageCache {
    * Compresses once and stores; the entry is fresh for `freshForMs` from now. Concurrent
    * misses of one page share one rendering, and must not each compress it again.
    */
-  async store(key: string, page: { status: number; html: string; headers: [string, string][]; freshForMs: number }): Promise<void> {
+  async store(key: string, page: PageToStore): Promise<void> {
     if (this.storing.has(key)) return;
     this.storing.add(key);
     try {
@@ -90,22 +94,11 @@ export class PageCache {
     }
   }
 
-  private async compressAndStore(
-    key: string,
-    page: { status: number; html: string; headers: [string, string][]; freshForMs: number },
-  ): Promise<void> {
-    const identity = Buffer.from(page.html);
-    const [gz, br] = await Promise.all([
-      gzip(identity, { level: 9 }),
-      brotli(identity, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: identity.length } }),
-    ]);
+  private async compressAndStore(key: string, page: PageToStore): Promise<void> {
+    const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers);
     const storedAt = this.now();
     this.lru.set(key, {
-      status: page.status,
-      identity,
-      gzip: gz,
-      br,
-      etag: `W/"${createHash("sha1").update(identity).digest("base64url")}"`,
+      answer,
       headers: page.headers,
       freshUntil: storedAt + page.freshForMs,
       staleUntil: storedAt + page.freshForMs + this.staleMs,

@@ -20,6 +20,7 @@ import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import type { PageCache } from "./page-cache.ts";
+import { weakEtagOf } from "./page-cache.ts";
 import { type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 
@@ -50,7 +51,9 @@ function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
 
 interface RenderedPage {
   status: 200 | 404 | 502 | 504;
-  html: string;
+  /** The document as bytes, and its validator: made once per rendering, however many answers share it. */
+  body: Buffer;
+  etag: string;
   /** Set when the page needs its own policy (the home script's hash). */
   csp: string | undefined;
   freshForMs: number;
@@ -82,21 +85,31 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
       renderer.template(BASE_PATH + page.path),
     ]);
     const script = homeScriptOf(match, state);
+    const body = Buffer.from(
+      assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
+    );
     return {
       status,
-      html: assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
+      body,
+      etag: weakEtagOf(body),
       csp: script ? contentSecurityPolicy(csp, [scriptHashOf(script)]) : undefined,
       freshForMs,
     };
   }
 
-  /** One render per key at a time: concurrent misses for a page share it. */
+  /**
+   * One render per key at a time: concurrent requests for a page share it, cached or not.
+   * The render starts once the requests that arrived together have been read (setImmediate
+   * runs after the event loop's I/O phase), so a burst shares one render instead of
+   * queueing a render each; a lone request waits one turn of the loop.
+   */
   function renderOnce(page: PageRequest, match: RouteMatch): Promise<RenderedPage> {
     if (!page.key) return render(page, match);
-    const inFlight = rendering.get(page.key);
+    const key = page.key;
+    const inFlight = rendering.get(key);
     if (inFlight) return inFlight;
-    const run = render(page, match).finally(() => rendering.delete(page.key as string));
-    rendering.set(page.key, run);
+    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => render(page, match)).finally(() => rendering.delete(key));
+    rendering.set(key, run);
     return run;
   }
 
@@ -160,7 +173,8 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
         .store(page.key as string, { ...rendered, headers: pageHeaders(res) })
         .catch((err) => logger.warn({ err }, "page cache store failed"));
     }
-    res.status(rendered.status).send(rendered.html);
+    res.setHeader("ETag", rendered.etag);
+    res.status(rendered.status).send(rendered.body);
   });
   return router;
 }

@@ -1,27 +1,11 @@
 /**
  * Writes a cached page straight to the Node response: used both before Express runs
  * (fresh hits, the hot path) and by the pages router (stale hits). The headers were
- * prepared once per entry; only freshness, coding and length are per response.
+ * prepared once per entry; only freshness and the cache status are per response.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendPrepared } from "../http/prepared-answer.ts";
 import type { CachedPage } from "./page-cache.ts";
-
-/** The best coding the client accepts: brotli, then gzip, else none. */
-function codingOf(acceptEncoding: string | undefined): "br" | "gzip" | undefined {
-  if (!acceptEncoding) return undefined;
-  if (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return "br";
-  if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return "gzip";
-  return undefined;
-}
-
-function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const bare = etag.slice(2);
-  return ifNoneMatch.split(",").some((tag) => {
-    const t = tag.trim();
-    return t === "*" || t === etag || t === bare;
-  });
-}
 
 export function pageCacheControl(freshForMs: number, staleMs: number): string {
   const stale = Math.floor(staleMs / 1000);
@@ -35,19 +19,10 @@ export function sendCachedPage(
   page: CachedPage,
   options: { now: number; staleMs: number; cacheStatus: "HIT" | "STALE" },
 ): void {
-  for (const [name, value] of page.headers) res.setHeader(name, value);
-  res.setHeader("Cache-Control", pageCacheControl(page.freshUntil - options.now, options.staleMs));
-  res.setHeader("ETag", page.etag);
-  res.setHeader("X-Page-Cache", options.cacheStatus);
-  if (page.status === 200 && matchesEtag(req.headers["if-none-match"], page.etag)) {
-    res.statusCode = 304;
-    res.end();
-    return;
-  }
-  const coding = codingOf(req.headers["accept-encoding"]);
-  const body = coding === "br" ? page.br : coding === "gzip" ? page.gzip : page.identity;
-  if (coding) res.setHeader("Content-Encoding", coding);
-  res.setHeader("Content-Length", body.length);
-  res.statusCode = page.status;
-  res.end(req.method === "HEAD" ? undefined : body);
+  sendPrepared(req, res, page.answer, [
+    "Cache-Control",
+    pageCacheControl(page.freshUntil - options.now, options.staleMs),
+    "X-Page-Cache",
+    options.cacheStatus,
+  ]);
 }

@@ -10,6 +10,7 @@ import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { CacheOutcome } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import { matchesEtag } from "../http/prepared-answer.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
 import { clientKeyOf } from "./client-key.ts";
@@ -25,14 +26,7 @@ export interface PortalApiDeps {
 
 const READER_BODY_LIMIT = "1kb";
 
-/** True when If-None-Match names this ETag (weak comparison, as RFC 9110 asks for GET). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  if (ifNoneMatch.trim() === "*") return true;
-  return ifNoneMatch.split(",").some((tag) => tag.trim().replace(/^W\//, "") === etag);
-}
-
-function cacheControlOf(outcome: CacheOutcome, staleMs: number): string {
+export function apiCacheControl(outcome: Pick<CacheOutcome, "status" | "freshForMs">, staleMs: number): string {
   const staleS = Math.floor(staleMs / 1000);
   if (outcome.status === "STALE") return `public, max-age=0, stale-while-revalidate=${staleS}, stale-if-error=${staleS}`;
   if (outcome.freshForMs <= 0) return "no-store";
@@ -43,7 +37,7 @@ function sendCached(req: Request, res: Response, outcome: CacheOutcome, staleMs:
   const { answer } = outcome;
   res.set({
     "X-Cache": outcome.status,
-    "Cache-Control": cacheControlOf(outcome, staleMs),
+    "Cache-Control": apiCacheControl(outcome, staleMs),
     ETag: answer.etag,
     "Content-Type": "application/json; charset=utf-8",
   });

@@ -1,0 +1,91 @@
+/**
+ * Answers kept ready to send, for the two caches' hot paths: the body in each content
+ * coding (compressed once, when the entry is prepared) and its headers as one flat list,
+ * so a hit is a lookup and one `writeHead` straight on the Node response. Only what
+ * changes per response (freshness, the cache status) is added when it is sent.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+
+const gzip = promisify(zlib.gzip);
+const brotli = promisify(zlib.brotliCompress);
+
+/** Smaller bodies go out as they are: compressing them saves less than it costs. */
+export const COMPRESS_THRESHOLD = 1024;
+
+interface Variant {
+  body: Buffer;
+  /** Name, value, name, value...: every header of the answer but the per-response ones. */
+  headers: string[];
+}
+
+export interface PreparedAnswer {
+  status: number;
+  etag: string;
+  identity: Variant;
+  gzip?: Variant;
+  br?: Variant;
+  /** The headers of a 304 for this answer: as the 200's, without the body's length and coding. */
+  notModified: string[];
+  /** What the entry holds, for byte-bounded caches. */
+  bytes: number;
+}
+
+/** The best coding the client accepts that we have: brotli, then gzip, else none. */
+function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined): Variant {
+  if (acceptEncoding && answer.gzip) {
+    if (answer.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.br;
+    if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.gzip;
+  }
+  return answer.identity;
+}
+
+/** True when If-None-Match names this entity tag (weak comparison, as RFC 9110 asks for GET and HEAD). */
+export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
+  if (!ifNoneMatch) return false;
+  const opaque = etag.replace(/^W\//, "");
+  return ifNoneMatch.split(",").some((tag) => {
+    const candidate = tag.trim();
+    return candidate === "*" || candidate.replace(/^W\//, "") === opaque;
+  });
+}
+
+/**
+ * Compresses the body once in both codings (unless it is too small to be worth it) and
+ * lays out the headers. `headers` must not hold Content-Length, Content-Encoding or ETag.
+ */
+export async function prepareAnswer(
+  status: number,
+  body: Buffer,
+  etag: string,
+  headers: readonly (readonly [string, string])[],
+): Promise<PreparedAnswer> {
+  const base = [...headers.flat(), "ETag", etag];
+  const variant = (bytes: Buffer, coding?: string): Variant => ({
+    body: bytes,
+    headers: [...base, ...(coding ? ["Content-Encoding", coding] : []), "Content-Length", String(bytes.length)],
+  });
+  const prepared: PreparedAnswer = { status, etag, identity: variant(body), notModified: base, bytes: body.length };
+  if (body.length < COMPRESS_THRESHOLD) return prepared;
+  const [gz, br] = await Promise.all([
+    gzip(body, { level: 9 }),
+    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
+  ]);
+  return { ...prepared, gzip: variant(gz, "gzip"), br: variant(br, "br"), bytes: body.length + gz.length + br.length };
+}
+
+/**
+ * Writes a prepared answer (or its 304) with `perResponse` headers added. Headers the
+ * response already carries are kept unless the answer names them too.
+ */
+export function sendPrepared(req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, perResponse: string[]): void {
+  if (answer.status === 200 && matchesEtag(req.headers["if-none-match"], answer.etag)) {
+    res.writeHead(304, answer.notModified.concat(perResponse));
+    res.end();
+    return;
+  }
+  const variant = variantFor(answer, req.headers["accept-encoding"]);
+  res.writeHead(answer.status, variant.headers.concat(perResponse));
+  res.end(req.method === "HEAD" ? undefined : variant.body);
+}
