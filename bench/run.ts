@@ -83,6 +83,8 @@ interface Scenario {
   usage: { serverPct: number; othersPct: number }[];
   /** The cache header seen on this scenario's responses (X-Page-Cache for pages, X-Cache for the API). */
   cache: string;
+  /** wrk's connections when not --connections. */
+  connections?: number;
 }
 
 interface Row {
@@ -255,13 +257,30 @@ async function main(): Promise<void> {
   const scenarios: Scenario[] = [
     { id: "a", label: "baseline: bare node:http, home page bytes", server: baseline, path: HOME_PATH, runs: [], usage: [], cache: "" },
     { id: "b", label: "home SSR, warm data, no page cache", server: ssrHome, path: HOME_PATH, runs: [], usage: [], cache: "" },
+    // One request at a time: every answer is its own render (with many connections, requests that arrive together share one).
+    {
+      id: "b1",
+      label: "home SSR, no page cache, 1 connection",
+      server: ssrHome,
+      path: HOME_PATH,
+      runs: [],
+      usage: [],
+      cache: "",
+      connections: 1,
+    },
     { id: "c", label: "home, page cache", server: cachedHome, path: HOME_PATH, runs: [], usage: [], cache: "" },
     { id: "d", label: "news detail SSR, warm data, no page cache", server: ssrNews, path: newsPath, runs: [], usage: [], cache: "" },
     { id: "d2", label: "news detail, page cache", server: cachedNews, path: newsPath, runs: [], usage: [], cache: "" },
     { id: "e", label: "/api/portal cache hit", server: api, path: API_PATH, runs: [], usage: [], cache: "" },
   ];
   const wrk = (s: Scenario, durationS: number) =>
-    runWrk({ url: s.server.origin + s.path, durationS, connections: options.connections, headers: requestHeaders, cpus: loadCpus });
+    runWrk({
+      url: s.server.origin + s.path,
+      durationS,
+      connections: s.connections ?? options.connections,
+      headers: requestHeaders,
+      cpus: loadCpus,
+    });
   /** A measured run, with how busy the servers' CPU was and with whom. */
   const measure = async (s: Scenario) => {
     const cpu = Number(SERVER_CPU);
