@@ -55,8 +55,11 @@ export interface ResponseCacheOptions {
   onRefreshError?: (key: string, err: unknown) => void;
 }
 
-/** Entries also hold the parsed body; counting the bytes three times over bounds both. */
-const sizeOf = (entry: Entry, key: string) => entry.body.length * 3 + key.length * 2 + 512;
+/**
+ * Entries also hold the parsed body and, once served before Express, their gzip and
+ * brotli forms; counting the bytes four times over bounds them all.
+ */
+const sizeOf = (entry: Entry, key: string) => entry.body.length * 4 + key.length * 2 + 512;
 
 export function etagOf(body: Buffer): string {
   return `"${createHash("sha1").update(body).digest("base64url")}"`;
