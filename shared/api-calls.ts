@@ -1,94 +1,40 @@
 /**
- * Every upstream call the site makes (CONTRACT section 3), paths relative to /api/portal.
- * The BFF answers exactly these (plus the configured classify paths); the client builds
- * its fetch keys from the same table.
+ * The BFF's view of every upstream call (CONTRACT section 3): the call table
+ * (shared/call-table.ts) with a parser for each query parameter, to match request
+ * paths and validate and normalise their queries. The browser builds its keys from the
+ * plain table and does not load this module.
  */
-import {
-  DEFAULT_PAGE_SIZE,
-  MAX_PAGE_INDEX,
-  MAX_PAGE_SIZE,
-  type ParamResult,
-  parseId,
-  parseIdList,
-  parseIntegerParam,
-  parseOneOf,
-} from "./params.ts";
+import { CALL_TABLE, type CallEntry, type CallParam, type PayloadKind, type QueryParam } from "./call-table.ts";
+import { MAX_PAGE_INDEX, MAX_PAGE_SIZE, type ParamResult, parseId, parseIdList, parseIntegerParam, parseOneOf } from "./params.ts";
 
-export const API_PREFIX = "/api/portal";
+export { API_PREFIX } from "./call-table.ts";
+export type { PayloadKind, QueryParam };
 
-/** How a missing or null `data` reads: `{}` for an object call, `[]` for a list call. */
-export type PayloadKind = "object" | "list" | "paged" | "number";
-
-export type QueryParam = "imgScope" | "pageIndex" | "pageMaxCount" | "jobTypeIds" | "jobAddrIds" | "type" | "pid";
-
-interface ParamSpec {
+interface ParamSpec extends CallParam {
   parse: (raw: string | undefined) => ParamResult<number | number[]>;
-  /** Filled in when absent, so that equal requests share one cache key. */
-  fallback?: number;
-  required?: boolean;
 }
 
-const imgScope: ParamSpec = { parse: (raw) => parseIntegerParam("imgScope", raw, 0, 9), fallback: 0 };
-const pageIndex: ParamSpec = { parse: (raw) => parseIntegerParam("pageIndex", raw, 0, MAX_PAGE_INDEX), fallback: 0 };
-const pageMaxCount: ParamSpec = {
-  parse: (raw) => parseIntegerParam("pageMaxCount", raw, 1, MAX_PAGE_SIZE),
-  fallback: DEFAULT_PAGE_SIZE,
+/** One parser per parameter name: a name means the same thing on every call that takes it. */
+const PARSERS: Record<QueryParam, ParamSpec["parse"]> = {
+  imgScope: (raw) => parseIntegerParam("imgScope", raw, 0, 9),
+  pageIndex: (raw) => parseIntegerParam("pageIndex", raw, 0, MAX_PAGE_INDEX),
+  pageMaxCount: (raw) => parseIntegerParam("pageMaxCount", raw, 1, MAX_PAGE_SIZE),
+  jobTypeIds: (raw) => parseIdList("jobTypeIds", raw),
+  jobAddrIds: (raw) => parseIdList("jobAddrIds", raw),
+  type: (raw) => parseOneOf("type", raw, [1, 2] as const),
+  pid: (raw) => parseId("pid", raw),
 };
-const paging = { pageIndex, pageMaxCount };
 
-export interface ApiCall {
-  id: string;
-  method: "GET" | "PUT";
-  /** Path under /api/portal; `{id}` stands for one id segment. */
-  path: string;
-  payload: PayloadKind;
+export interface ApiCall extends Omit<CallEntry, "query"> {
   query: Partial<Record<QueryParam, ParamSpec>>;
-  /** A detail call: a 404 or an empty payload means "no such item". */
-  detail?: boolean;
 }
 
-const get = (id: string, path: string, payload: PayloadKind, query: ApiCall["query"] = {}): ApiCall => ({
-  id,
-  method: "GET",
-  path,
-  payload,
-  query,
-  detail: path.endsWith("{id}"),
-});
-
-export const API_CALLS: readonly ApiCall[] = [
-  get("syscfg", "/sys/syscfg", "object", { imgScope }),
-  get("sysauthor", "/sys/sysauthor", "object", { imgScope }),
-  get("menuList", "/sys/menu/list", "list"),
-  get("indexHtml", "/sys/indexhtml", "object"),
-  get("slideList", "/message/indexslide/list", "list"),
-  get("productList", "/product/product/list", "list"),
-  get("product", "/product/product/{id}", "object"),
-  get("serviceList", "/service/service/list", "list"),
-  get("service", "/service/service/{id}", "object"),
-  get("newsList", "/message/news/list", "paged", paging),
-  get("news", "/message/news/{id}", "object"),
-  get("noticeList", "/message/notice/list", "paged", paging),
-  get("notice", "/message/notice/{id}", "object"),
-  get("partnerList", "/crm/partner/list", "list"),
-  get("company", "/plan/company", "object"),
-  get("founderList", "/plan/member/joblevel/1/list", "list"),
-  get("milestoneList", "/plan/milepost/list", "paged", paging),
-  get("jobTypeList", "/job/jobtype/list", "list"),
-  get("jobAddrList", "/job/jobaddr/list", "list"),
-  get("jobList", "/job/job/list", "paged", {
-    ...paging,
-    jobTypeIds: { parse: (raw) => parseIdList("jobTypeIds", raw) },
-    jobAddrIds: { parse: (raw) => parseIdList("jobAddrIds", raw) },
-    type: { parse: (raw) => parseOneOf("type", raw, [1, 2] as const) },
-  }),
-  get("job", "/job/job/{id}", "object"),
-  get("readerCount", "/reader/reader", "number", {
-    type: { parse: (raw) => parseOneOf("type", raw, [1, 2] as const), required: true },
-    pid: { parse: (raw) => parseId("pid", raw), required: true },
-  }),
-  { id: "readerPut", method: "PUT", path: "/reader/reader", payload: "object", query: {} },
-];
+export const API_CALLS: readonly ApiCall[] = CALL_TABLE.map((entry) => ({
+  ...entry,
+  query: Object.fromEntries(
+    Object.entries(entry.query).map(([name, param]) => [name, { ...param, parse: PARSERS[name as QueryParam] }]),
+  ) as ApiCall["query"],
+}));
 
 export type ApiCallId = (typeof API_CALLS)[number]["id"];
 

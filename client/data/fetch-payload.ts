@@ -1,4 +1,4 @@
-import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import { API_PREFIX, payloadKindOf } from "../../shared/call-table.ts";
 import { payloadOf } from "../../shared/envelope.ts";
 import { ApiError } from "./api-error.ts";
 
@@ -19,6 +19,5 @@ export async function fetchPayload<T>(key: string): Promise<T> {
   if (!response.ok || envelope.code !== 0) {
     throw new ApiError(response.ok ? 502 : response.status, String(envelope.msg ?? "request failed"), Number(envelope.code));
   }
-  const kind = matchCalls(key.split("?")[0] ?? "")[0]?.call.payload ?? "object";
-  return payloadOf<T>(envelope, kind);
+  return payloadOf<T>(envelope, payloadKindOf(key) ?? "object");
 }

@@ -8,8 +8,9 @@
  * Only the server HTML carries these; client navigation keeps the first page's head
  * apart from its title, which is what crawlers and link previews read anyway.
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { LANGS, type PageState } from "../../shared/page-state.ts";
 import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
 import type { Translate } from "../i18n/use-t.ts";

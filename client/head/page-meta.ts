@@ -2,8 +2,9 @@
  * Facts about a rendered page that its head needs beyond the title: whether it is the
  * not-found state, its description, its image, and the item it shows.
  */
+
+import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product, Service, SiteConfig, Slide } from "../../shared/entities.ts";
-import { detailKey, keys } from "../../shared/page-data.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import type { ReadPayload } from "./page-title.ts";
 import { imageUrl } from "./seo-urls.ts";

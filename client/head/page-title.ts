@@ -3,8 +3,9 @@
  * name; elsewhere the name plus the page title (a detail page's own title when known;
  * the founders page's is the full name plus the word for founders).
  */
+
+import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product } from "../../shared/entities.ts";
-import { detailKey, keys } from "../../shared/page-data.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import type { Translate } from "../i18n/use-t.ts";
 

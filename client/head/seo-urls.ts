@@ -9,8 +9,10 @@
  * links write them. `?lang=` is kept when the URL named it, so each language version is
  * its own canonical URL, as hreflang alternates must be; the URL without it is x-default.
  */
+
+import { detailKey } from "../../shared/data-keys.ts";
 import type { Job } from "../../shared/entities.ts";
-import { detailKey, jobFilterOf, listPagingOf } from "../../shared/page-data.ts";
+import { jobFilterOf, listPagingOf } from "../../shared/list-query.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { pageHref, type RouteMatch } from "../../shared/routes.ts";

@@ -4,9 +4,10 @@
  * Organization on home, NewsArticle on news and notice details, JobPosting on job
  * details, and a BreadcrumbList on every inner page.
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import { toIsoDate } from "../../shared/dates.ts";
 import type { Author, Job, JobAddr, Message } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { type PageId, pageHref, type RouteMatch } from "../../shared/routes.ts";
 import type { Translate } from "../i18n/use-t.ts";

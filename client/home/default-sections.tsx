@@ -3,9 +3,11 @@
  * products, services, news and notices, partners. The anchors product-list,
  * service-list and message-list are what the menu's content-type entries jump to.
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Partner, Product, Service } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
+import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { itemsOf, renderResult } from "./home-helpers.tsx";
 import { MessageColumn } from "./message-column.tsx";
@@ -14,7 +16,7 @@ import { PARTNER_MAX } from "./partner-rows.ts";
 import { PartnerWall } from "./partner-wall.tsx";
 
 export function DefaultSections() {
-  const t = useT();
+  const t = useT(HOME_MESSAGES);
   const products = useApi<Product[]>(keys.products());
   const services = useApi<Service[]>(keys.services());
   const news = useApi<unknown>(keys.homeNews());

@@ -10,6 +10,7 @@
  */
 import type { Slide } from "../../shared/entities.ts";
 import { fill } from "../i18n/fill.ts";
+import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { textOf } from "./home-helpers.tsx";
 import { useCarousel } from "./use-carousel.ts";
@@ -21,7 +22,7 @@ const SLIDE_WIDTH = 1920;
 const SLIDE_HEIGHT = 720;
 
 export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
-  const t = useT();
+  const t = useT(HOME_MESSAGES);
   const slides = all.slice(0, MAX_SLIDES);
   const count = slides.length;
   const many = count > 1;

@@ -1,14 +1,16 @@
 /** One column of the home's message-list: the latest news or notices, each a date and a linked title, and a link to the list. */
+
+import { HOME_MESSAGE_COUNT } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
-import { HOME_MESSAGE_COUNT } from "../../shared/page-data.ts";
 import type { ApiResult } from "../data/use-api.ts";
+import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { isId, pagedItemsOf, renderResult, textOf } from "./home-helpers.tsx";
 
 export function MessageColumn({ kind, result }: { kind: "news" | "notice"; result: ApiResult<unknown> }) {
-  const t = useT();
+  const t = useT(HOME_MESSAGES);
   const headingId = `home-${kind}-title`;
   return (
     <section className="home-messages" aria-labelledby={headingId}>

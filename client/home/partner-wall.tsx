@@ -10,6 +10,7 @@
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
 import { fill } from "../i18n/fill.ts";
+import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { prefersReducedMotion } from "../routing/scroll.ts";
 import { textOf } from "./home-helpers.tsx";
@@ -28,7 +29,7 @@ function hostOf(url: string): string {
 }
 
 export function PartnerWall({ partners }: { partners: Partner[] }) {
-  const t = useT();
+  const t = useT(HOME_MESSAGES);
   const rows = partnerRows(partners);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | undefined>(undefined);

@@ -1,9 +1,10 @@
 import type { Job } from "../../shared/entities.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 
 /** Salary, job type and address of a job, as in the list and on its detail page. */
 export function JobFacts({ job, typeName, addrName }: { job: Job; typeName: string | undefined; addrName: string | undefined }) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   return (
     <dl className="job-facts">
       <div>

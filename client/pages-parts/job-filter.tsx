@@ -11,10 +11,11 @@
  */
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
 import type { JobAddr, JobType } from "../../shared/entities.ts";
-import { idListOf, type JobFilter } from "../../shared/page-data.ts";
+import { idListOf, type JobFilter } from "../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import { fill } from "../i18n/fill.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { useFormLang, useGo, withQuery } from "./page-query.ts";
@@ -38,7 +39,7 @@ export function jobFilterHref(path: string, filter: Pick<JobFilter, "jobTypeIds"
 }
 
 export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const hydrated = useHydrated();
   const go = useGo();
   const dialogRef = useRef<HTMLDialogElement>(null);
@@ -159,7 +160,7 @@ function JobFilterForm({
   onApply,
   onClear,
 }: JobFilterProps & { onApply?: (form: HTMLFormElement) => void; onClear: () => void }) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const lang = useFormLang();
   const groups = [
     { name: "jobTypeIds", legend: t("pages.jobs.types"), options: types, checked: filter.jobTypeIds },

@@ -5,9 +5,10 @@
  * with it, the links and the form navigate on the client.
  */
 import { type FormEvent, useId } from "react";
-import { type ListPaging, PAGE_SIZES } from "../../shared/page-data.ts";
+import { type ListPaging, PAGE_SIZES } from "../../shared/list-query.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import { fill } from "../i18n/fill.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { type QueryValues, useFormLang, useGo } from "./page-query.ts";
@@ -24,7 +25,7 @@ export interface PaginationProps {
 }
 
 export function Pagination({ path, paging, totalCount, totalPageCount, keep = {} }: PaginationProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const go = useGo();
   const lang = useFormLang();
   const sizeId = useId();

@@ -1,5 +1,5 @@
 /** The arithmetic of list paging, apart from its markup (client/pages-parts/pagination.tsx). */
-import type { ListPaging } from "../../shared/page-data.ts";
+import type { ListPaging } from "../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { type QueryValues, withQuery } from "./page-query.ts";
 

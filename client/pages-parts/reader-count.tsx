@@ -6,10 +6,11 @@
  */
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import { API_PREFIX } from "../../shared/api-calls.ts";
+import { API_PREFIX } from "../../shared/call-table.ts";
+import { keys } from "../../shared/data-keys.ts";
 import type { MessageKind } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { fill } from "../i18n/fill.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 
 const CRAWLER = /bot\b|bot\/|crawler|spider|slurp|bingpreview|mediapartners|facebookexternalhit|embedly|quora link preview/i;
@@ -28,7 +29,7 @@ function countReader(type: MessageKind, pid: number): Promise<unknown> {
 }
 
 export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const view = `${type}:${pid}`;
   // The view already counted survives React's development double effects (refs are kept), so one view makes one PUT.
   const counted = useRef<string | null>(null);

@@ -1,6 +1,7 @@
 /** The company introduction (/about/index.html): its HTML brief under the page heading. */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { CompanyIntro } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";

@@ -1,14 +1,16 @@
 /** The founders (/about/member/index.html): heading = full name + 创始团队/Founders, then one card per founder. */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { usePageHeading } from "../pages-parts/use-page-title.ts";
 import type { PageProps } from "./page-props.ts";
 
 export default function FoundersPage({ match }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const result = useApi<Founder[]>(keys.founders());
   const heading = usePageHeading(match);
   const founders = result.data ?? [];

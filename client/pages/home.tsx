@@ -7,9 +7,9 @@
  * browser with the (empty) content container as its `container`.
  */
 import { useRef } from "react";
+import { keys } from "../../shared/data-keys.ts";
 import type { Author, HomeHtml, SiteConfig, Slide } from "../../shared/entities.ts";
 import { HOME_CONTENT_ID, HOME_CUSTOM_ID, homeScriptBody } from "../../shared/home-script.ts";
-import { keys } from "../../shared/page-data.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { DefaultSections } from "../home/default-sections.tsx";

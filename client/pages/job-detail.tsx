@@ -3,9 +3,12 @@
  * the description, requirement and how to apply (HTML). An unknown id is the not-found
  * state (status 404 from the server).
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
-import { JOB_KIND_OF_PAGE, keys } from "../../shared/page-data.ts";
+import { JOB_KIND_OF_PAGE } from "../../shared/list-query.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { JobFacts } from "../pages-parts/job-facts.tsx";
@@ -16,7 +19,7 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobDetailPage({ match }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
   const id = match.id;
   const result = useApi<Job>(id === undefined ? null : keys.job(id), { detail: true });

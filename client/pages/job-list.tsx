@@ -3,10 +3,13 @@
  * filtered by job types and addresses from a drawer and paged, all kept in the query
  * (`jobTypeIds`, `jobAddrIds`, `page`, `size`) so the server renders every state.
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
-import { JOB_KIND_OF_PAGE, jobFilterOf, keys } from "../../shared/page-data.ts";
+import { JOB_KIND_OF_PAGE, jobFilterOf } from "../../shared/list-query.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { JobFacts } from "../pages-parts/job-facts.tsx";
@@ -18,7 +21,7 @@ import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobListPage({ match, query }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
   const base = kind === 1 ? "/job/society" : "/job/school";
   const path = `${base}/index.html`;

@@ -3,10 +3,12 @@
  * count, image and the HTML detail. An unknown id is the not-found state (status 404 from
  * the server).
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { ReaderCount } from "../pages-parts/reader-count.tsx";
@@ -17,7 +19,7 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function MessageDetailPage({ match }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const news = match.route.id === "newsDetail";
   const id = match.id;
   const result = useApi<Message>(id === undefined ? null : news ? keys.news(id) : keys.notice(id), { detail: true });

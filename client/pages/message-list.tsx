@@ -3,10 +3,12 @@
  * newest first, paged by `?page=&size=` (SPEC section 9), each item linking to its
  * detail page.
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
-import { keys, listPagingOf } from "../../shared/page-data.ts";
+import { listPagingOf } from "../../shared/list-query.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";

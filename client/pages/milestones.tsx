@@ -7,11 +7,13 @@
  * link leads to the next page instead.
  */
 import { useEffect, useRef, useState } from "react";
+import { keys } from "../../shared/data-keys.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Milestone } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
-import { keys, listPagingOf } from "../../shared/page-data.ts";
+import { listPagingOf } from "../../shared/list-query.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { withQuery } from "../pages-parts/page-query.ts";
@@ -26,7 +28,7 @@ const PATH = "/about/milepost/index.html";
 const PRELOAD_MARGIN = "0px 0px 600px 0px";
 
 export default function MilestonesPage({ query }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const start = listPagingOf(query).page - 1;
   return (
     <div className="page-wrap page-wrap-narrow">
@@ -38,7 +40,7 @@ export default function MilestonesPage({ query }: PageProps) {
 }
 
 function Timeline({ start }: { start: number }) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const hydrated = useHydrated();
   const first = useApi<Paged<Milestone>>(keys.milestones(start));
   // Pages shown after the first one; the last of them is the one loading, failed or loaded.

@@ -3,9 +3,11 @@
  * link to the ?id= form): name, the product's image, the HTML detail. An unknown id is
  * the not-found state (status 404 from the server).
  */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
+import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { RichHtml } from "../pages-parts/rich-html.tsx";
@@ -15,7 +17,7 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function OfferingDetailPage({ match }: PageProps) {
-  const t = useT();
+  const t = useT(PAGES_MESSAGES);
   const product = match.route.id === "productDetail";
   const id = match.id;
   const result = useApi<Partial<Product> & Service>(id === undefined ? null : product ? keys.product(id) : keys.service(id), {

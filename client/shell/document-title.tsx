@@ -5,7 +5,7 @@
  */
 import { useEffect } from "react";
 import { useSWRConfig } from "swr";
-import { detailKey } from "../../shared/page-data.ts";
+import { detailKey } from "../../shared/data-keys.ts";
 import { useApi } from "../data/use-api.ts";
 import { documentTitle, type ReadPayload } from "../head/page-title.ts";
 import { useT } from "../i18n/use-t.ts";

@@ -6,8 +6,8 @@
  * groups are opened so their state matches what is shown.
  */
 import { type ReactNode, useEffect, useRef } from "react";
+import { keys } from "../../shared/data-keys.ts";
 import type { Author, SiteConfig } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { BASE_PATH, type PageId, pageHref } from "../../shared/routes.ts";
 import { useApi } from "../data/use-api.ts";
 import type { MessageKey } from "../i18n/messages.ts";

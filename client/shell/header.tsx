@@ -1,6 +1,7 @@
 /** The fixed header: the company's logo and short name (linking home), the top menu, the language switch and the loading bar. */
+
+import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { HOME_PATH } from "../../shared/routes.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";

@@ -5,8 +5,8 @@
  */
 import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
+import { keys } from "../../shared/data-keys.ts";
 import type { SiteConfig } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";

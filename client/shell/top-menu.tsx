@@ -9,8 +9,8 @@
  */
 import { type MouseEventHandler, type ReactNode, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
+import { classifyKey, keys } from "../../shared/data-keys.ts";
 import type { ClassifyMenu } from "../../shared/entities.ts";
-import { classifyKey, keys } from "../../shared/page-data.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { fill } from "../i18n/fill.ts";

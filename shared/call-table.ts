@@ -1,0 +1,106 @@
+/**
+ * Every upstream call the site makes (CONTRACT section 3) as plain data: id, method, path
+ * relative to /api/portal, payload kind, and the query parameters each takes with their
+ * defaults. The browser builds its fetch keys from this table alone; the BFF's validation
+ * (shared/api-calls.ts) adds a parser per parameter on top of it, so the browser never
+ * downloads code only the server runs.
+ */
+import { DEFAULT_PAGE_SIZE } from "./params.ts";
+
+export const API_PREFIX = "/api/portal";
+
+/** How a missing or null `data` reads: `{}` for an object call, `[]` for a list call. */
+export type PayloadKind = "object" | "list" | "paged" | "number";
+
+export type QueryParam = "imgScope" | "pageIndex" | "pageMaxCount" | "jobTypeIds" | "jobAddrIds" | "type" | "pid";
+
+export interface CallParam {
+  /** Filled in when absent, so that equal requests share one cache key. */
+  fallback?: number;
+  required?: boolean;
+}
+
+export interface CallEntry {
+  id: string;
+  method: "GET" | "PUT";
+  /** Path under /api/portal; `{id}` stands for one id segment. */
+  path: string;
+  payload: PayloadKind;
+  query: Partial<Record<QueryParam, CallParam>>;
+  /** A detail call: a 404 or an empty payload means "no such item". */
+  detail?: boolean;
+}
+
+const imgScope = { imgScope: { fallback: 0 } };
+const paging = { pageIndex: { fallback: 0 }, pageMaxCount: { fallback: DEFAULT_PAGE_SIZE } };
+
+const get = (id: string, path: string, payload: PayloadKind, query: CallEntry["query"] = {}): CallEntry => ({
+  id,
+  method: "GET",
+  path,
+  payload,
+  query,
+  detail: path.endsWith("{id}"),
+});
+
+export const CALL_TABLE: readonly CallEntry[] = [
+  get("syscfg", "/sys/syscfg", "object", imgScope),
+  get("sysauthor", "/sys/sysauthor", "object", imgScope),
+  get("menuList", "/sys/menu/list", "list"),
+  get("indexHtml", "/sys/indexhtml", "object"),
+  get("slideList", "/message/indexslide/list", "list"),
+  get("productList", "/product/product/list", "list"),
+  get("product", "/product/product/{id}", "object"),
+  get("serviceList", "/service/service/list", "list"),
+  get("service", "/service/service/{id}", "object"),
+  get("newsList", "/message/news/list", "paged", paging),
+  get("news", "/message/news/{id}", "object"),
+  get("noticeList", "/message/notice/list", "paged", paging),
+  get("notice", "/message/notice/{id}", "object"),
+  get("partnerList", "/crm/partner/list", "list"),
+  get("company", "/plan/company", "object"),
+  get("founderList", "/plan/member/joblevel/1/list", "list"),
+  get("milestoneList", "/plan/milepost/list", "paged", paging),
+  get("jobTypeList", "/job/jobtype/list", "list"),
+  get("jobAddrList", "/job/jobaddr/list", "list"),
+  get("jobList", "/job/job/list", "paged", { ...paging, jobTypeIds: {}, jobAddrIds: {}, type: {} }),
+  get("job", "/job/job/{id}", "object"),
+  get("readerCount", "/reader/reader", "number", { type: { required: true }, pid: { required: true } }),
+  { id: "readerPut", method: "PUT", path: "/reader/reader", payload: "object", query: {} },
+];
+
+export function findCallEntry(id: string): CallEntry {
+  const call = CALL_TABLE.find((c) => c.id === id);
+  if (!call) throw new Error(`unknown API call ${id}`);
+  return call;
+}
+
+/** The payload kind of a GET key (a call path, with or without its query); a fixed path wins over an `{id}` pattern. */
+export function payloadKindOf(key: string): PayloadKind | undefined {
+  const path = key.split("?")[0] ?? "";
+  const gets = CALL_TABLE.filter((c) => c.method === "GET");
+  const idOf = (c: CallEntry) => (c.detail && path.startsWith(c.path.slice(0, -4)) ? path.slice(c.path.length - 4) : "");
+  return (gets.find((c) => c.path === path) ?? gets.find((c) => /^[^/]+$/.test(idOf(c))))?.payload;
+}
+
+/**
+ * The key of a call: its path with `{id}` filled, and its query with defaults filled,
+ * empty values dropped and parameters sorted by name. For valid values it equals the
+ * path plus `normaliseCallQuery`'s search, the form the BFF caches under (a unit test
+ * holds them equal); the values are the caller's to get right.
+ */
+export function callKey(callId: string, options: { id?: number; query?: Record<string, string | number | undefined> } = {}): string {
+  const call = findCallEntry(callId);
+  const pairs: string[][] = [];
+  for (const name of Object.keys(call.query).sort() as QueryParam[]) {
+    const given = options.query?.[name];
+    const value = given === undefined || given === "" ? call.query[name]?.fallback : given;
+    if (value === undefined) {
+      if (call.query[name]?.required) throw new Error(`bad query for ${callId}: ${name} is required`);
+      continue;
+    }
+    pairs.push([name, String(value)]);
+  }
+  const path = options.id === undefined ? call.path : call.path.replace("{id}", String(options.id));
+  return pairs.length ? `${path}?${new URLSearchParams(pairs)}` : path;
+}

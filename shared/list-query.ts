@@ -1,0 +1,58 @@
+/**
+ * What a list page reads from its own URL (`?page=&size=`, the job filter's ids) and the
+ * job pages' kind. Only the list pages and the server use these, so they live apart
+ * from the data keys every page needs.
+ */
+import { DEFAULT_PAGE_SIZE } from "./params.ts";
+import type { PageId } from "./routes.ts";
+
+export const PAGE_SIZES = [1, 10, 20, 50, 100] as const;
+
+export interface ListPaging {
+  /** 1-based, as shown and as written in the page URL. */
+  page: number;
+  size: number;
+}
+
+/** `?page=` and `?size=` of a list page; anything unexpected falls back to the defaults. */
+export function listPagingOf(query: URLSearchParams): ListPaging {
+  const page = Number(query.get("page"));
+  const size = Number(query.get("size"));
+  return {
+    page: /^[1-9]\d{0,5}$/.test(query.get("page") ?? "") && page <= 100_001 ? page : 1,
+    size: (PAGE_SIZES as readonly number[]).includes(size) && /^[1-9]\d*$/.test(query.get("size") ?? "") ? size : DEFAULT_PAGE_SIZE,
+  };
+}
+
+/** Ids from a comma list of the page URL; malformed entries are dropped rather than refused. */
+export function idListOf(raw: string | null): number[] {
+  if (!raw) return [];
+  const ids = raw
+    .split(",")
+    .filter((part) => /^[1-9]\d{0,15}$/.test(part))
+    .map(Number)
+    .filter(Number.isSafeInteger);
+  return [...new Set(ids)].sort((a, b) => a - b).slice(0, 100);
+}
+
+export interface JobFilter extends ListPaging {
+  jobTypeIds: number[];
+  jobAddrIds: number[];
+}
+
+/**
+ * The job list's filter from its page URL. Ids come comma-joined from links, or as one
+ * parameter per ticked box from the filter form submitted without JavaScript; both read
+ * the same.
+ */
+export function jobFilterOf(query: URLSearchParams): JobFilter {
+  const ids = (name: string) => idListOf(query.getAll(name).join(","));
+  return { ...listPagingOf(query), jobTypeIds: ids("jobTypeIds"), jobAddrIds: ids("jobAddrIds") };
+}
+
+export const JOB_KIND_OF_PAGE: Partial<Record<PageId, 1 | 2>> = {
+  jobSocietyList: 1,
+  jobSocietyDetail: 1,
+  jobSchoolList: 2,
+  jobSchoolDetail: 2,
+};
