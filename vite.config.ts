@@ -9,6 +9,10 @@ import { defineConfig } from "vite";
 export default defineConfig(({ isSsrBuild }) => ({
   base: "/portal/",
   plugins: [react()],
+  resolve: {
+    // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
+    alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
+  },
   build: isSsrBuild
     ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false }
     : { outDir: "dist/client", emptyOutDir: true, manifest: true, assetsDir: "assets" },
