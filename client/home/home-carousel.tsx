@@ -12,7 +12,7 @@ import type { Slide } from "../../shared/entities.ts";
 import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
-import { textOf } from "./home-helpers.tsx";
+import { linkOf, textOf } from "./home-helpers.tsx";
 import { useCarousel } from "./use-carousel.ts";
 
 export const AUTOPLAY_MS = 6000;
@@ -108,7 +108,7 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
 
 function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; newTab: string }) {
   const title = textOf(slide.title);
-  const url = textOf(slide.url);
+  const url = linkOf(slide.url);
   const image = textOf(slide.img) ? (
     <img
       src={slide.img}

@@ -17,6 +17,22 @@ export function pagedItemsOf<T>(value: unknown, max?: number): T[] {
 
 export const textOf = (value: unknown): string => (typeof value === "string" ? value : "");
 
+/**
+ * A content link (a slide's, a partner's) as the page may render it: an http or https
+ * URL, or a relative one. Anything else (javascript:, data:, a scheme hidden behind
+ * spaces or tabs, which browsers ignore) reads as no link, and the item shows as plain
+ * content. The browser's own URL parser decides, so it sees what a click would.
+ */
+export function linkOf(value: unknown): string {
+  const url = textOf(value).trim();
+  if (!url) return "";
+  try {
+    return /^https?:$/.test(new URL(url, "http://relative.invalid/").protocol) ? url : "";
+  } catch {
+    return "";
+  }
+}
+
 export const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 
 /** A section's body by the state of its call: error (with retry), loading, or the data. */

@@ -13,7 +13,7 @@ import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { prefersReducedMotion } from "../routing/scroll.ts";
-import { textOf } from "./home-helpers.tsx";
+import { linkOf, textOf } from "./home-helpers.tsx";
 import { partnerRows, rowMoves } from "./partner-rows.ts";
 
 /** The logos' natural size is 240x96; they show at 160x64 in 200 px slots. */
@@ -53,7 +53,7 @@ export function PartnerWall({ partners }: { partners: Partner[] }) {
         first += row.length;
         const logos = (copy: boolean) =>
           row.map((partner, i) => {
-            const url = textOf(partner.url);
+            const url = linkOf(partner.url);
             const label = fill(t("home.partnerLogo"), { n: hostOf(url) || start + i + 1 });
             const logo = textOf(partner.logo) ? (
               <img src={partner.logo} alt={label} width={LOGO_WIDTH} height={LOGO_HEIGHT} loading="lazy" decoding="async" />

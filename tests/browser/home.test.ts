@@ -398,6 +398,37 @@ describeInBrowser("the home page's custom layout in Chromium (stand-in upstream)
     }
   });
 
+  it("shows a slide and a partner whose url is javascript: as plain content with no link, and hydrates them without a mismatch", async () => {
+    const [firstPartner, ...otherPartners] = demo.partners as { logo: string; url: string }[];
+    const hostile = routes("1,1", MARKUP, [{ ...firstPartner, url: "javascript:alert(1)" }, ...otherPartners.slice(0, 4)]);
+    const [firstSlide, ...otherSlides] = demo.slides;
+    hostile["/api/portal/message/indexslide/list"] = [{ ...firstSlide, url: " javascript:alert(1)" }, ...otherSlides];
+    const site = await startStandInSite(hostile);
+    try {
+      const { page, problems } = await open(site);
+      const links = (selector: string) =>
+        page.$$eval(selector, (items) => items.map((item) => [...item.querySelectorAll("a")].map((a) => a.protocol)));
+      const slides = await links(".carousel-slide");
+      expect(slides[0]).toEqual([]);
+      expect(slides.slice(1).every((protocols) => protocols.length === 1 && /^https?:$/.test(protocols[0] ?? ""))).toBe(true);
+      expect((await links(".partner:not([aria-hidden])")).map((protocols) => protocols.length)).toEqual([0, 1, 1, 1, 1]);
+      // The item itself still shows: the slide's picture and the partner's logo.
+      expect(await page.locator(".carousel-slide").first().locator("img").isVisible()).toBe(true);
+      expect(await page.locator(".partner").first().locator("img").count()).toBe(1);
+      // A click on the unlinked slide goes nowhere and runs nothing.
+      await page
+        .locator(".carousel-slide")
+        .first()
+        .click({ position: { x: 300, y: 100 } });
+      expect(page.url()).toBe(`${site.origin}${HOME}`);
+      expect(await page.locator('a[href*="javascript:" i]').count()).toBe(0);
+      expect(problems).toEqual([]);
+      await page.context().close();
+    } finally {
+      await site.close();
+    }
+  });
+
   describe("a single row of 5 partners", () => {
     it("stays still where 5 fit (1280 px) and moves where they do not (375 px)", async () => {
       const site = await startStandInSite(routes("1,1", MARKUP, demo.partners.slice(0, 5)));

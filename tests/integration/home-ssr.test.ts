@@ -290,6 +290,42 @@ describe("home page with missing, empty or failing data", () => {
   });
 });
 
+describe("home page links from content", () => {
+  const UNSAFE = ["javascript:alert(1)", " JavaScript:alert(1)", "java\tscript:alert(1)", "data:text/html,<p>x</p>", "mailto:a@b.example"];
+  const SAFE = ["https://ok.example/a", "http://ok.example/b", "/portal/about/index.html", "news/1.html", "//cdn.example/x"];
+
+  it("renders a slide or partner whose url is not http(s) or relative as plain content, with no link at all", async () => {
+    const routes = siteRoutes("1,1", MARKUP);
+    routes["/api/portal/message/indexslide/list"] = [...UNSAFE, ...SAFE].map((url, i) => ({
+      title: `链接${i + 1}`,
+      url,
+      img: `/m/s${i}.svg`,
+    }));
+    routes["/api/portal/crm/partner/list"] = [...UNSAFE, ...SAFE].map((url, i) => ({ logo: `/m/p${i}.svg`, url }));
+    const { status, text: html, doc } = await renderHome(routes);
+    expect(status).toBe(200);
+
+    const slides = all(one(doc, hasClass("carousel")), hasClass("carousel-slide"));
+    expect(slides.map((slide) => all(slide, tag("a")).map((a) => a.attribs.href))).toEqual([
+      ...UNSAFE.map(() => []),
+      ...SAFE.map((url) => [url]),
+    ]);
+    // The unlinked slide still shows its picture.
+    expect(all(slides[0] as Element, tag("img")).map((img) => img.attribs.alt)).toEqual(["链接1"]);
+
+    const partners = all(one(doc, hasClass("home-partners")), hasClass("partner"));
+    expect(partners.map((partner) => all(partner, tag("a")).map((a) => a.attribs.href))).toEqual([
+      ...UNSAFE.map(() => []),
+      ...SAFE.map((url) => [url]),
+    ]);
+    expect(all(partners[0] as Element, tag("img"))).toHaveLength(1);
+
+    const root = byId(doc, "root");
+    expect(all(root, (el) => /^\s*(javascript|data|vbscript|mailto):/i.test(el.attribs.href ?? ""))).toEqual([]);
+    expect(html).not.toContain("React has blocked");
+  });
+});
+
 describe("home page of the embedded demo site", () => {
   it("renders the demo content: 10 slides, 8 products in 4 columns, news, notices and partner rows", async () => {
     const dir = await mkdtemp(path.join(tmpdir(), "portal-home-"));
