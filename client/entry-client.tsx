@@ -1,11 +1,13 @@
 /**
  * Hydrates the server-rendered page with the state embedded in it, after loading the
- * current page's code, so the first client render matches the server HTML exactly.
+ * current page's code and its language's strings, so the first client render matches
+ * the server HTML exactly.
  */
 import { hydrateRoot } from "react-dom/client";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
+import { loadMessages } from "./i18n/messages.ts";
 import { loadPage } from "./pages/registry.ts";
 import "./styles/index.css";
 
@@ -13,7 +15,7 @@ async function hydrate(): Promise<void> {
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
-  if (match) await loadPage(match.route.id);
+  await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
   hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
     onRecoverableError: (error) => console.error("hydration:", error),
   });

@@ -8,11 +8,12 @@ import type { RenderInput, RenderResult } from "../shared/page-state.ts";
 import { BASE_PATH } from "../shared/routes.ts";
 import { App } from "./app.tsx";
 import { documentHead } from "./head/document-head.ts";
+import { loadMessages } from "./i18n/messages.ts";
 import { translatorFor } from "./i18n/use-t.ts";
 import { loadPage } from "./pages/registry.ts";
 
 export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
-  if (match) await loadPage(match.route.id);
+  await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
   return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)) };
 }

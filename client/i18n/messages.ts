@@ -1,17 +1,39 @@
 /**
- * The interface strings (not content) every page shows, in both languages: the shared
- * words and the shell's. An area used by only some pages keeps its strings in its own
- * module (messages-home.ts, messages-pages.ts), which its components hand to `useT`, so
- * those strings travel with that area's code rather than with every page's. Chinese is
- * the reference; each area's English must have the same keys (its type enforces it).
+ * The interface strings (not content). Chinese is the reference language and is built
+ * in: the strings every page shows here, and each area's own (messages-home.ts,
+ * messages-pages.ts) in its module, which its components hand to `useT`, so those load
+ * with that area's code. English, for every area, is one module (messages-en.ts) loaded
+ * only when a page is shown in English; its type makes it have exactly the Chinese keys.
  */
+import type { Lang } from "../../shared/page-state.ts";
 import { COMMON_MESSAGES } from "./messages-common.ts";
 import { SHELL_MESSAGES } from "./messages-shell.ts";
 
-const zh = { ...COMMON_MESSAGES.zh, ...SHELL_MESSAGES.zh };
+export const SHARED_MESSAGES = { ...COMMON_MESSAGES, ...SHELL_MESSAGES };
 
-export type MessageKey = keyof typeof zh;
+export type MessageKey = keyof typeof SHARED_MESSAGES;
 
-const en: Record<MessageKey, string> = { ...COMMON_MESSAGES.en, ...SHELL_MESSAGES.en };
+let english: Record<string, string> | undefined;
+let loading: Promise<void> | undefined;
 
-export const MESSAGES: Record<"zh-CN" | "en", Record<MessageKey, string>> = { "zh-CN": zh, en };
+/**
+ * Makes a language's strings available before rendering in it: at once for Chinese;
+ * English is fetched once. The server and the browser both wait for it before their
+ * first render, and the language switch before switching.
+ */
+export function loadMessages(lang: Lang): Promise<void> {
+  if (lang !== "en" || english) return Promise.resolve();
+  loading ??= import("./messages-en.ts").then(
+    (module) => {
+      english = module.ENGLISH;
+    },
+    (error: unknown) => {
+      loading = undefined;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+/** The English strings, once loaded. */
+export const englishMessages = (): Record<string, string> | undefined => english;

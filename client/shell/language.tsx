@@ -2,14 +2,16 @@
  * The interface language switch in the header. Without JavaScript it is a link to the
  * current URL with `?lang=`, which the server honours. With it, it saves the choice in
  * the `portal_lang` cookie (which the server reads on later visits) and re-renders in
- * the new language at once: the language lives in App's state, and the data does not
- * change, so nothing is fetched again.
+ * the new language without a reload: the language lives in App's state, and the data
+ * does not change, so nothing is fetched again (only the English strings, once, if the
+ * page came in Chinese).
  */
 import { createContext, useContext } from "react";
 import { useLocation, useSearch } from "wouter";
 import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
+import { loadMessages } from "../i18n/messages.ts";
 import { useT } from "../i18n/use-t.ts";
 
 export const SetLangContext = createContext<(lang: Lang) => void>(() => {});
@@ -40,17 +42,28 @@ export function LanguageSwitch() {
   const current = new URLSearchParams(search);
   const query = new URLSearchParams(PAGE_QUERY_PARAMS.flatMap((name) => current.getAll(name).map((value) => [name, value])));
   query.set("lang", next);
+  const warm = () => void loadMessages(next).catch(() => {});
 
   return (
     <a
       className="lang-switch"
       href={`${BASE_PATH}${location}?${query}`}
       hrefLang={next}
+      // The other language's strings may not be loaded yet: fetched as the pointer or focus comes near.
+      onPointerEnter={warm}
+      onFocus={warm}
       onClick={(event) => {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
         event.preventDefault();
-        saveLangChoice(next);
-        setLang(next);
+        const href = event.currentTarget.href;
+        loadMessages(next).then(
+          () => {
+            saveLangChoice(next);
+            setLang(next);
+          },
+          // Without its strings, the link does what it does without JavaScript.
+          () => window.location.assign(href),
+        );
       }}
     >
       <span className="visually-hidden">{t("shell.lang.label")}</span>

@@ -227,6 +227,31 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await page.context().close();
   });
 
+  it("fetches the English strings only when the visitor turns to English, then shows the home page in English", async () => {
+    const { page, problems, apiRequests } = await openHome();
+    const englishScripts = () =>
+      page.evaluate(() =>
+        performance
+          .getEntriesByType("resource")
+          .map((entry) => entry.name)
+          .filter((name) => /\/messages-en-[\w-]+\.js$/.test(name)),
+      );
+    expect(await englishScripts()).toEqual([]);
+    expect(await page.getAttribute(".carousel-next", "aria-label")).toBe("下一张");
+
+    await page.click(".lang-switch");
+    await page.waitForFunction(() => document.documentElement.lang === "en");
+    expect(await page.getAttribute(".carousel", "aria-roledescription")).toBe("carousel");
+    expect(await page.getAttribute(".carousel-next", "aria-label")).toBe("Next slide");
+    expect(await page.getAttribute(".carousel-toggle", "aria-label")).toBe("Pause automatic slide show");
+    expect(await page.textContent("#product-list h2")).toBe("Products");
+    expect(await page.textContent(".skip-link")).toBe("Skip to main content");
+    expect(await englishScripts()).toHaveLength(1);
+    expect(apiRequests).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("moves partner rows that do not fit, alternating 20 s and 16 s, with the copy hidden", async () => {
     const { page, problems } = await openHome();
     await page.waitForSelector(".partner-row.is-moving");
