@@ -11,9 +11,9 @@
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { launchChromium } from "../harness/chromium.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import { type BrowserVisit, visitWithAxe } from "./axe.ts";
-import { launchChromium } from "./chromium.ts";
 import { CATEGORIES, type Category, type LighthouseResult, runLighthouse } from "./lighthouse.ts";
 import { type AuditPage, auditPages, WIDTHS } from "./pages.ts";
 import { startBuiltServer } from "./server.ts";
@@ -92,7 +92,7 @@ async function main(): Promise<number> {
   }
   const pages = auditPages();
   log("starting   node dist/server/index.js (demo content on a fresh SQLite file)");
-  const server = await startBuiltServer(PROJECT_ROOT);
+  const server = await startBuiltServer();
   let views: PageView[];
   let serverHtml: Map<string, string>;
   let vnu: Map<string, VnuError[]>;

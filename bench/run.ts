@@ -20,13 +20,15 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { ensureCommand, hasCommand, pinSelf } from "../harness/commands.ts";
+import { type ServerProcess, startServer } from "../harness/server-process.ts";
+import { errorCount, runWrk, type WrkResult } from "../harness/wrk.ts";
+import { PROJECT_ROOT } from "../server/project-root.ts";
 import { burst, percentile } from "./burst.ts";
 import { startCountingUpstream } from "./counting-upstream.ts";
+import { cpuMsOf, cpuTimesOf, waitIdle } from "./cpu-time.ts";
 import { homePageJs } from "./js-size.ts";
-import { type BenchProcess, cpuMsOf, cpuTimesOf, hasCommand, pinSelf, spawnServer, waitIdle } from "./processes.ts";
-import { errorCount, runWrk, type WrkResult } from "./wrk.ts";
 
-const PROJECT_DIR = path.resolve(import.meta.dirname, "..");
 /** Read before this process pins itself to one CPU. */
 const CPU_COUNT = os.availableParallelism();
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
@@ -76,7 +78,7 @@ function positive(name: string, raw: string | undefined, min = 1): number {
 interface Scenario {
   id: string;
   label: string;
-  server: BenchProcess;
+  server: ServerProcess;
   path: string;
   runs: WrkResult[];
   /** Per run: the server's CPU use, and other processes' use of the servers' CPU, in % of the run. */
@@ -105,7 +107,7 @@ interface Row {
   errors: number;
 }
 
-const children: BenchProcess[] = [];
+const children: ServerProcess[] = [];
 let tmpDir: string | undefined;
 
 async function cleanUp(): Promise<void> {
@@ -138,20 +140,9 @@ function rawGet(
 }
 
 function ensureTools(): { pinned: boolean } {
-  if (!hasCommand("wrk")) {
-    if (process.getuid?.() === 0 && hasCommand("apt-get")) {
-      log("wrk is missing: installing the Debian package (apt-get install -y wrk)");
-      const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-      let result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
-      if (result.status !== 0) {
-        spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-        result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
-      }
-    }
-    if (!hasCommand("wrk")) {
-      log("the bench needs wrk: install it with `sudo apt-get install -y wrk` (Debian/Ubuntu), then run `npm run bench` again");
-      process.exit(2);
-    }
+  if (!ensureCommand("wrk")) {
+    log("the bench needs wrk: install it with `sudo apt-get install -y wrk` (Debian/Ubuntu), then run `npm run bench` again");
+    process.exit(2);
   }
   const cpus = CPU_COUNT;
   const pinned = hasCommand("taskset") && cpus >= 2;
@@ -161,7 +152,7 @@ function ensureTools(): { pinned: boolean } {
 
 function build(): void {
   const started = performance.now();
-  const result = spawnSync("npm", ["run", "build"], { cwd: PROJECT_DIR, encoding: "utf8", env: process.env });
+  const result = spawnSync("npm", ["run", "build"], { cwd: PROJECT_ROOT, encoding: "utf8", env: process.env });
   if (result.status !== 0) {
     log(`${result.stdout}\n${result.stderr}\nthe build failed`);
     process.exit(2);
@@ -177,7 +168,7 @@ async function main(): Promise<void> {
   // This process (the burst client, the stand-in upstream) stays off the servers' CPU.
   if (loadCpus) pinSelf(loadCpus);
   if (options.build) build();
-  const js = homePageJs(path.join(PROJECT_DIR, "dist/client"));
+  const js = homePageJs(path.join(PROJECT_ROOT, "dist/client"));
 
   tmpDir = await mkdtemp(path.join(os.tmpdir(), "portal-bench-"));
   const dir = tmpDir;
@@ -194,13 +185,10 @@ async function main(): Promise<void> {
     DATABASE_URL: `sqlite:${path.join(dir, `${name}.db`)}`,
     ...extra,
   });
-  const startServer = (name: string, extra: Record<string, string>) =>
-    spawnServer({
+  const startBenchServer = (name: string, extra: Record<string, string>) =>
+    startServer({
       name,
-      command: process.execPath,
-      args: ["dist/server/index.js"],
       env: serverEnv(name, extra),
-      cwd: PROJECT_DIR,
       cpus: serverCpus,
       logFile: path.join(dir, `${name}.log`),
     }).then((p) => {
@@ -210,11 +198,11 @@ async function main(): Promise<void> {
 
   log("starting the servers");
   const [ssrHome, cachedHome, ssrNews, cachedNews, api] = await Promise.all([
-    startServer("b", { PAGE_CACHE: "off" }),
-    startServer("c", { PAGE_CACHE: "on" }),
-    startServer("d", { PAGE_CACHE: "off" }),
-    startServer("d2", { PAGE_CACHE: "on" }),
-    startServer("e", { PAGE_CACHE: "on" }),
+    startBenchServer("b", { PAGE_CACHE: "off" }),
+    startBenchServer("c", { PAGE_CACHE: "on" }),
+    startBenchServer("d", { PAGE_CACHE: "off" }),
+    startBenchServer("d2", { PAGE_CACHE: "on" }),
+    startBenchServer("e", { PAGE_CACHE: "on" }),
   ]);
   const list = JSON.parse((await rawGet(`${api.origin}/api/portal/message/news/list?pageIndex=0&pageMaxCount=1`, {})).body.toString()) as {
     data: { pageDataList: { id: number }[] };
@@ -239,14 +227,12 @@ async function main(): Promise<void> {
   const home = await rawGet(cachedHome.origin + HOME_PATH);
   const bodyFile = path.join(dir, "home.body");
   await writeFile(bodyFile, home.body);
-  const baselineArgs = [path.join(PROJECT_DIR, "bench/baseline-server.mjs"), bodyFile, String(home.headers["content-type"])];
+  const baselineArgs = [path.join(PROJECT_ROOT, "bench/baseline-server.mjs"), bodyFile, String(home.headers["content-type"])];
   if (home.headers["content-encoding"]) baselineArgs.push(String(home.headers["content-encoding"]));
-  const baseline = await spawnServer({
+  const baseline = await startServer({
     name: "a",
-    command: process.execPath,
     args: baselineArgs,
     env: baseEnv,
-    cwd: PROJECT_DIR,
     cpus: serverCpus,
     logFile: path.join(dir, "a.log"),
   });
@@ -328,7 +314,7 @@ async function main(): Promise<void> {
   // (f) A cold key under 200 simultaneous requests, on a fresh server whose upstream counts.
   log(`(f) ${BURST_SIZE} concurrent requests on cold keys`);
   const upstream = await startCountingUpstream(path.join(dir, "upstream.db"));
-  const fresh = await startServer("f", { API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson, PAGE_CACHE: "on" });
+  const fresh = await startBenchServer("f", { API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson, PAGE_CACHE: "on" });
   // Each burst starts on an idle server; its CPU is counted until the server is idle again.
   const measuredBurst = async (p: string) => {
     await waitIdle(fresh.pid);
@@ -443,7 +429,7 @@ function rate(r: WrkResult): number {
   return r.requests / (r.durationUs / 1e6);
 }
 
-function merge(s: Scenario, server: BenchProcess): Row {
+function merge(s: Scenario, server: ServerProcess): Row {
   const rates = s.runs.map(rate);
   const reqPerS = mean(rates);
   const requests = s.runs.reduce((a, r) => a + r.requests, 0);

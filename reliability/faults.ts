@@ -19,10 +19,12 @@
  *   exits, and its memory stays bounded (rule in MEMORY_RULE).
  */
 import { writeFile } from "node:fs/promises";
+import { leaksInternals } from "../harness/hostile-requests.ts";
+import { startServer } from "../harness/server-process.ts";
 import { logFileOf, median, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { sampleMemory, serverEnv, startServer } from "./server.ts";
-import { exchange, leaksInternals, type Outcome, type RequestSpec, sleep, startLoad } from "./traffic.ts";
+import { sampleMemory, serverEnv } from "./server.ts";
+import { exchange, type Outcome, type RequestSpec, sleep, startLoad } from "./traffic.ts";
 import { type RecordedRequest, startControlledUpstream, type UpstreamMode } from "./upstream.ts";
 
 /** Generous, so a busy machine does not turn a healthy upstream's answer into a 504. */

@@ -9,184 +9,17 @@
  *   each answered 400 with exactly one response, the request hidden behind it never
  *   parsed (it never reaches the upstream), and a pipelined pair of valid requests as
  *   the control that two requests on one connection are seen as two.
+ * The cases and how their answers are judged are shared with the hostile-input tests
+ * (harness/hostile-requests.ts); here they run against the production process, more of them.
  */
-import { connect } from "node:net";
 import fc from "fast-check";
-import { API_CALLS, matchCalls, normaliseCallQuery } from "../shared/api-calls.ts";
-import { parseReaderBody } from "../shared/reader-body.ts";
+import { answerFault, hostileRequestArb, judgeSmuggling, outsideAllowlist, rawExchange, SMUGGLING } from "../harness/hostile-requests.ts";
+import { startServer } from "../harness/server-process.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { serverEnv, startServer } from "./server.ts";
-import { exchange, leaksInternals } from "./traffic.ts";
-import { type RecordedRequest, startControlledUpstream } from "./upstream.ts";
-
-/** Every request the upstream received was one the allowlist permits, with a normalised query. */
-export function outsideAllowlist(requests: RecordedRequest[]): RecordedRequest[] {
-  return requests.filter(({ method, url, body }) => {
-    const [path = "", search = ""] = url.replace(/^\/api\/portal/, "").split("?");
-    if (method === "PUT") {
-      try {
-        return !(path === "/reader/reader" && parseReaderBody(JSON.parse(body)).ok);
-      } catch {
-        return true;
-      }
-    }
-    const match = matchCalls(path).find((m) => m.call.method === "GET");
-    if (!match || method !== "GET") return true;
-    const normalised = normaliseCallQuery(match.call, new URLSearchParams(search));
-    return !(normalised.ok && normalised.search === (search ? `?${search}` : ""));
-  });
-}
-
-const segment = fc.oneof(
-  fc.constantFrom(
-    "portal",
-    "api",
-    "message",
-    "news",
-    "notice",
-    "list",
-    "list.html",
-    "index.html",
-    "1",
-    "0",
-    "-1",
-    "01",
-    "1e3",
-    "9007199254740993",
-    "..",
-    ".",
-    "%2e%2e",
-    "%2F",
-    "%00",
-    "%ff",
-    "rss.xml",
-    "reader",
-    "job",
-    "society",
-    "school",
-    "product",
-    "media",
-    "assets",
-    "x.css",
-    "sitemap.xml",
-    "healthz",
-    "readyz",
-  ),
-  fc.string({ maxLength: 12 }),
-  fc.string({ maxLength: 12, unit: "grapheme" }),
-  fc.webSegment(),
-);
-const randomPathArb = fc
-  .tuple(
-    fc.constantFrom(
-      "/api/portal/",
-      "/portal/",
-      "/",
-      "//",
-      "/portal//",
-      "/api/portal/message/news/",
-      "/api/portal/reader/",
-      "/portal/message/news/",
-      "/portal/job/society/",
-      "/portal/media/",
-      "/portal/assets/",
-    ),
-    fc.array(segment, { maxLength: 5 }),
-  )
-  .map(([prefix, parts]) => prefix + parts.map((p) => encodeURI(p)).join("/"));
-/** Real call and page paths, their id slot filled by any segment, sometimes with more after them. */
-const knownPathArb = fc
-  .tuple(
-    fc.constantFrom(
-      ...API_CALLS.map((call) => `/api/portal${call.path}`),
-      "/portal/index.html",
-      "/portal/message/news/list.html",
-      "/portal/message/news/{id}",
-      "/portal/message/notice/{id}",
-      "/portal/product/{id}",
-      "/portal/job/society/index.html",
-      "/portal/job/school/{id}",
-      "/portal/message/news/rss.xml",
-      "/sitemap.xml",
-      "/robots.txt",
-    ),
-    fc.oneof(fc.constantFrom("1", "2", "35", "0", "999999", "01", "1.5"), segment),
-    fc.option(segment, { nil: undefined }),
-  )
-  .map(([path, id, extra]) => path.replace("{id}", encodeURI(id)) + (extra === undefined ? "" : `/${encodeURI(extra)}`));
-const pathArb = fc.oneof(randomPathArb, knownPathArb);
-const queryArb = fc
-  .array(
-    fc.tuple(
-      fc.constantFrom(
-        "id",
-        "page",
-        "size",
-        "pageIndex",
-        "pageMaxCount",
-        "jobTypeIds",
-        "jobAddrIds",
-        "type",
-        "pid",
-        "imgScope",
-        "lang",
-        "__proto__",
-        "constructor",
-        "x",
-      ),
-      fc.oneof(
-        fc.string({ maxLength: 20 }),
-        fc.integer().map(String),
-        fc.constantFrom("", "1,,x", "1e3", "NaN", "-0", "0x10", "１", "1,2,3", "9007199254740992", "en", "zh-CN", "[]", "%00"),
-      ),
-    ),
-    { maxLength: 5 },
-  )
-  .map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ""));
-const headerArb = fc.dictionary(
-  fc.constantFrom(
-    "x-forwarded-for",
-    "x-forwarded-host",
-    "x-forwarded-proto",
-    "x-original-url",
-    "x-http-method-override",
-    "accept",
-    "accept-language",
-    "cookie",
-    "if-none-match",
-    "if-modified-since",
-    "accept-encoding",
-    "content-type",
-    "content-encoding",
-    "x-request-id",
-    "range",
-    "origin",
-    "referer",
-  ),
-  fc.oneof(
-    fc.string({ maxLength: 40 }),
-    fc.string({ maxLength: 20, unit: fc.integer({ min: 0x80, max: 0xff }).map((c) => String.fromCharCode(c)) }),
-    fc.constantFrom("gzip", "br, gzip", "lang=en", "*", "en", "bytes=0-10", "application/json", "deflate"),
-  ),
-  { maxKeys: 4 },
-);
-const bodyArb = fc.option(
-  fc.oneof(
-    fc.json(),
-    fc.string({ maxLength: 200 }),
-    fc.string({ minLength: 1500, maxLength: 3000 }),
-    fc.constantFrom(
-      '{"type":2,"pid":1}',
-      '{"type":1,"pid":9007199254740992}',
-      '{"type":2,"pid":"1"}',
-      '{"__proto__":{"type":2}}',
-      "[]",
-      "null",
-    ),
-  ),
-  { nil: undefined },
-);
+import { serverEnv } from "./server.ts";
+import { exchange } from "./traffic.ts";
+import { startControlledUpstream } from "./upstream.ts";
 
 interface FuzzFigures {
   tried: number;
@@ -198,104 +31,28 @@ interface FuzzFigures {
 async function fuzz(origin: string, runs: number, seed: number): Promise<FuzzFigures> {
   const figures: FuzzFigures = { tried: 0, notSent: 0, byClass: new Map() };
   const result = await fc.check(
-    fc.asyncProperty(
-      fc.constantFrom("GET", "GET", "GET", "HEAD", "PUT", "PUT", "POST", "DELETE", "OPTIONS", "PATCH", "TRACE"),
-      pathArb,
-      queryArb,
-      headerArb,
-      bodyArb,
-      async (method, path, query, headers, body) => {
-        // A connection per request: a failure reproduces from its own input alone.
-        const outcome = await exchange(
-          origin,
-          { method, path: path + query, headers, body: method === "GET" || method === "HEAD" ? undefined : body },
-          false,
-        );
-        if (outcome.error?.startsWith("not sent")) {
-          // Node refuses to send it (an invalid path or header value): nothing reached the server.
-          figures.notSent++;
-          return true;
-        }
-        figures.tried++;
-        if (!outcome.answer) throw new Error(`${method} ${path}${query}: no answer (${outcome.error})`);
-        const { status, body: text } = outcome.answer;
-        const cls = `${Math.floor(status / 100)}xx`;
-        figures.byClass.set(cls, (figures.byClass.get(cls) ?? 0) + 1);
-        if (status >= 500) throw new Error(`${method} ${path}${query} answered ${status}: ${text.slice(0, 200)}`);
-        if (leaksInternals(text)) throw new Error(`${method} ${path}${query} leaked a stack trace`);
+    fc.asyncProperty(hostileRequestArb, async ({ method, path, headers, body }) => {
+      // A connection per request: a failure reproduces from its own input alone.
+      const outcome = await exchange(origin, { method, path, headers, body }, false);
+      if (outcome.error?.startsWith("not sent")) {
+        // Node refuses to send it (an invalid path or header value): nothing reached the server.
+        figures.notSent++;
         return true;
-      },
-    ),
+      }
+      figures.tried++;
+      if (!outcome.answer) throw new Error(`${method} ${path}: no answer (${outcome.error})`);
+      const { status, body: text } = outcome.answer;
+      const cls = `${Math.floor(status / 100)}xx`;
+      figures.byClass.set(cls, (figures.byClass.get(cls) ?? 0) + 1);
+      const fault = answerFault(status, text);
+      if (fault) throw new Error(`${method} ${path} ${fault}`);
+      return true;
+    }),
     { numRuns: runs, seed, endOnFailure: false },
   );
   if (result.failed) figures.failure = `seed ${seed}: ${fc.defaultReportMessage(result) ?? "failed"}`.slice(0, 2000);
   return figures;
 }
-
-/** Writes raw bytes on a fresh connection and returns everything the server wrote back before closing. */
-function rawExchange(port: number, bytes: string): Promise<string> {
-  return new Promise((resolve) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
-    let text = "";
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk) => {
-      text += chunk;
-    });
-    socket.on("close", () => resolve(text));
-    socket.on("error", () => resolve(text));
-    socket.setTimeout(3000, () => socket.destroy());
-  });
-}
-
-/** The hidden request: a key nobody asks for, so reaching the upstream would show in its records. */
-const hidden = (n: number) => `GET /api/portal/message/news/list?pageIndex=${90_000 + n}&pageMaxCount=77 HTTP/1.1\r\nHost: x\r\n\r\n`;
-const PUT = "PUT /api/portal/reader/reader HTTP/1.1\r\nHost: x\r\n";
-
-export const SMUGGLING: [string, (n: number) => string][] = [
-  ["Content-Length then Transfer-Encoding", (n) => `${PUT}Content-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${hidden(n)}`],
-  ["Transfer-Encoding then Content-Length", (n) => `${PUT}Transfer-Encoding: chunked\r\nContent-Length: 48\r\n\r\n0\r\n\r\n${hidden(n)}`],
-  [
-    "both on a GET",
-    (n) => `GET /portal/index.html HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${hidden(n)}`,
-  ],
-  ["duplicate Content-Length, different values", (n) => `${PUT}Content-Length: 0\r\nContent-Length: 70\r\n\r\n${hidden(n)}`],
-  ["duplicate Content-Length, same value", (n) => `${PUT}Content-Length: 0\r\nContent-Length: 0\r\n\r\n${hidden(n)}`],
-  ["Content-Length as a list", (n) => `${PUT}Content-Length: 0, 70\r\n\r\n${hidden(n)}`],
-  ["Content-Length with a sign", (n) => `${PUT}Content-Length: +0\r\n\r\n${hidden(n)}`],
-  ["Content-Length past 2^64", (n) => `${PUT}Content-Length: 99999999999999999999\r\n\r\n${hidden(n)}`],
-  ["duplicate Transfer-Encoding", (n) => `${PUT}Transfer-Encoding: chunked\r\nTransfer-Encoding: identity\r\n\r\n0\r\n\r\n${hidden(n)}`],
-  ["Transfer-Encoding whose last coding is not chunked", (n) => `${PUT}Transfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n${hidden(n)}`],
-  [
-    "Transfer-Encoding with a space before the colon",
-    (n) => `${PUT}Transfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n${hidden(n)}`,
-  ],
-  [
-    "Transfer-Encoding: xchunked with Content-Length",
-    (n) => `${PUT}Transfer-Encoding: xchunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n${hidden(n)}`,
-  ],
-  [
-    "Transfer-Encoding folded onto the next line",
-    (n) => `${PUT}Transfer-Encoding:\r\n chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n${hidden(n)}`,
-  ],
-  [
-    "Transfer-Encoding on HTTP/1.0",
-    (n) =>
-      `PUT /api/portal/reader/reader HTTP/1.0\r\nHost: x\r\nTransfer-Encoding: chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n${hidden(n)}`,
-  ],
-  [
-    "bare LF line endings",
-    (n) => `PUT /api/portal/reader/reader HTTP/1.1\nHost: x\nContent-Length: 0\nTransfer-Encoding: chunked\n\n0\n\n${hidden(n)}`,
-  ],
-  [
-    "bare LF line endings, Content-Length only",
-    (n) => `PUT /api/portal/reader/reader HTTP/1.1\nHost: x\nContent-Length: 0\n\n${hidden(n)}`,
-  ],
-  ["bare LF after the chunk size", (n) => `${PUT}Transfer-Encoding: chunked\r\n\r\n0\n\r\n${hidden(n)}`],
-  ["lone CR in a chunk extension", (n) => `${PUT}Transfer-Encoding: chunked\r\n\r\n0;a\rb\r\n\r\n${hidden(n)}`],
-  ["lone CR ending a header line", (n) => `${PUT}Content-Length: 0\r\rX: y\r\n\r\n${hidden(n)}`],
-  ["a space inside the header name", (n) => `${PUT}Content-Length : 0\r\n\r\n${hidden(n)}`],
-  ["a NUL byte in a header value", (n) => `${PUT}X-A: a\0b\r\nContent-Length: 0\r\n\r\n${hidden(n)}`],
-];
 
 export async function runInputs(ctx: RunContext): Promise<SectionResult> {
   const checks = new Checks();
@@ -334,9 +91,7 @@ export async function runInputs(ctx: RunContext): Promise<SectionResult> {
     for (const [index, [name, bytes]] of SMUGGLING.entries()) {
       upstream.clearRecords();
       const reply = await rawExchange(server.port, bytes(index));
-      const statuses = reply.match(/HTTP\/1\.[01] \d{3}/g) ?? [];
-      const reached = upstream.requests.some((r) => r.url.includes(`pageIndex=${90_000 + index}`));
-      const ok = /^HTTP\/1\.1 400 /.test(reply) && statuses.length === 1 && !reached;
+      const { ok, statuses, reached } = judgeSmuggling(index, reply, upstream.requests);
       if (ok) rejected++;
       checks.add(
         `smuggling: ${name} is rejected, no second request parsed`,

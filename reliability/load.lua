@@ -1,7 +1,7 @@
 -- wrk script of the reliability load: a fixed mix of pages, API calls, feeds and reader
 -- counts (mostly cache hits, as real traffic is), with about one request in 25 for a key
 -- nobody asked for before (a cache miss that reaches the upstream), half the page requests
--- accepting compression. Prints one machine-readable line at the end.
+-- accepting compression. Run through harness/wrk-report.lua, which reports the figures.
 local plain = {}
 local gzip = { ["Accept-Encoding"] = "gzip, deflate, br" }
 
@@ -50,14 +50,4 @@ request = function()
     return wrk.format("GET", "/api/portal/reader/reader?type=2&pid=" .. (1 + n % 33), headers)
   end
   return wrk.format("GET", fixed[1 + n % #fixed], headers)
-end
-
-done = function(summary, latency, requests)
-  local e = summary.errors
-  io.write(string.format(
-    'RELIABILITY_JSON {"requests":%d,"durationUs":%d,"bytes":%d,"p50Us":%d,"p99Us":%d,"maxUs":%d,' ..
-    '"errors":{"connect":%d,"read":%d,"write":%d,"status":%d,"timeout":%d}}\n',
-    summary.requests, summary.duration, summary.bytes,
-    latency:percentile(50), latency:percentile(99), latency.max,
-    e.connect, e.read, e.write, e.status, e.timeout))
 end

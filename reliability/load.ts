@@ -6,56 +6,23 @@
  * timeout error, no status of 400 or more), and memory flat over the last two minutes
  * (MEMORY_RULE).
  */
-import { spawn } from "node:child_process";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { startServer } from "../harness/server-process.ts";
+import { errorCount, runWrk } from "../harness/wrk.ts";
 import { logFileOf, median, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { sampleMemory, serverEnv, startServer, track } from "./server.ts";
+import { sampleMemory, serverEnv } from "./server.ts";
 import { exchange } from "./traffic.ts";
 import { startControlledUpstream } from "./upstream.ts";
 
 const CONNECTIONS = 64;
 const WARMUP_S = 5;
-const LUA = path.join(import.meta.dirname, "load.lua");
+const REQUESTS_SCRIPT = path.join(import.meta.dirname, "load.lua");
 const FLAT_PCT = 5;
 /** Both caches at 16 MB, so the cache misses of the mix fill them within the first minute or so: growth after that is not a cache filling up. */
 const CACHE_MAX_MB = 16;
 export const MEMORY_RULE = `the Theil–Sen trend of the RSS samples (1/s) rises by less than ${FLAT_PCT}% of their median across the window`;
-
-export interface WrkResult {
-  requests: number;
-  durationUs: number;
-  bytes: number;
-  p50Us: number;
-  p99Us: number;
-  maxUs: number;
-  errors: { connect: number; read: number; write: number; status: number; timeout: number };
-}
-
-export function runWrk(url: string, durationS: number, cpus: string | undefined): Promise<WrkResult> {
-  const args = [`-t1`, `-c${CONNECTIONS}`, `-d${durationS}s`, "--timeout", "10s", "-s", LUA, url];
-  const [command, argv] = cpus ? ["taskset", ["-c", cpus, "wrk", ...args]] : ["wrk", args];
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, argv as string[], { stdio: ["ignore", "pipe", "pipe"] });
-    track(child);
-    let out = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("RELIABILITY_JSON "));
-      if (code !== 0 || !line) reject(new Error(`wrk failed (exit ${code}): ${out.trim().slice(0, 500)}`));
-      else resolve(JSON.parse(line.slice("RELIABILITY_JSON ".length)) as WrkResult);
-    });
-  });
-}
-
-const errorsOf = (r: WrkResult) => r.errors.connect + r.errors.read + r.errors.write + r.errors.status + r.errors.timeout;
 
 /**
  * Theil–Sen slope (MB per second): the median of the slopes between every pair of samples.
@@ -86,15 +53,17 @@ export async function runLoad(ctx: RunContext, durationS: number): Promise<Secti
     env: serverEnv({ API_BASE_URL: upstream.url, PORTAL_CLASSIFY: upstream.classifyJson, CACHE_MAX_MB: String(CACHE_MAX_MB) }),
   });
   try {
-    const warm = await runWrk(server.origin, WARMUP_S, ctx.loadCpus);
-    checks.add("warm-up without errors", errorsOf(warm) === 0, JSON.stringify(warm.errors));
+    const wrk = (durationS: number) =>
+      runWrk({ url: server.origin, durationS, connections: CONNECTIONS, requests: REQUESTS_SCRIPT, cpus: ctx.loadCpus });
+    const warm = await wrk(WARMUP_S);
+    checks.add("warm-up without errors", errorCount(warm) === 0, JSON.stringify(warm.errors));
     ctx.log(`  load: ${round(warm.requests / (warm.durationUs / 1e6))} req/s in the warm-up; now ${durationS} s`);
     const memoryT0 = Date.now();
     const memory = sampleMemory(server.pid, 1000);
-    const result = await runWrk(server.origin, durationS, ctx.loadCpus);
+    const result = await wrk(durationS);
     memory.stop();
     const reqPerS = result.requests / (result.durationUs / 1e6);
-    const errors = errorsOf(result);
+    const errors = errorCount(result);
     checks.add(
       "zero errors (connect, read, write, timeout, status ≥ 400)",
       errors === 0 && result.requests > 0,

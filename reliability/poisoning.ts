@@ -16,10 +16,11 @@
  * the page cache), so no CDN keeping *.css stores a page under that key; see
  * DECEPTION_PATHS for malformed ids that look like files.
  */
+import { startServer } from "../harness/server-process.ts";
 import { LANG_COOKIE } from "../shared/page-state.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { serverEnv, startServer } from "./server.ts";
+import { serverEnv } from "./server.ts";
 import { type Answer, exchange } from "./traffic.ts";
 import { startControlledUpstream } from "./upstream.ts";
 

@@ -11,20 +11,22 @@
  * --load-seconds=N (override the load duration), --keep-logs (keep the server logs and
  * memory samples even when everything passed; they are always kept on a failure).
  */
-import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdir, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import { liveChildren } from "../harness/children.ts";
+import { ensureCommand, hasCommand, pinSelf } from "../harness/commands.ts";
+import { SERVER_ENTRY } from "../harness/server-process.ts";
 import { parseSiteFile } from "../server/content/site-file.ts";
+import { PROJECT_ROOT } from "../server/project-root.ts";
 import type { RunContext } from "./context.ts";
 import { runFaults } from "./faults.ts";
 import { runInputs } from "./inputs.ts";
 import { runLoad } from "./load.ts";
 import { runPoisoning } from "./poisoning.ts";
 import { crashed, formatTable, passed, type SectionResult } from "./report.ts";
-import { hasCommand, liveChildren, PROJECT_DIR, pinSelf, SERVER_ENTRY } from "./server.ts";
 import { runShutdown } from "./shutdown.ts";
 import { runWrites } from "./writes.ts";
 import { runXss } from "./xss.ts";
@@ -66,21 +68,6 @@ function fatal(message: string): never {
   process.exit(2);
 }
 
-function ensureWrk(): void {
-  if (hasCommand("wrk")) return;
-  if (process.getuid?.() === 0 && hasCommand("apt-get")) {
-    log("wrk is missing: installing the Debian package (apt-get install -y wrk)");
-    const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
-    let result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
-    if (result.status !== 0) {
-      spawnSync("apt-get", ["update", "-qq"], { stdio: "inherit", env });
-      result = spawnSync("apt-get", ["install", "-y", "-qq", "wrk"], { stdio: "inherit", env });
-    }
-    if (result.status === 0) return;
-  }
-  fatal("wrk is needed for the load section: apt-get install -y wrk");
-}
-
 // Servers and wrk die with the run, however it ends.
 process.on("exit", () => {
   for (const child of liveChildren) child.kill("SIGKILL");
@@ -92,14 +79,14 @@ async function main(): Promise<void> {
   const only = argv.only ? new Set(argv.only.split(",").map((s) => s.trim())) : undefined;
   const unknown = [...(only ?? [])].filter((id) => !SECTIONS.some((s) => s.id === id));
   if (unknown.length) fatal(`unknown section ${unknown.join(", ")}; sections: ${SECTIONS.map((s) => s.id).join(", ")}`);
-  if (!existsSync(SERVER_ENTRY)) fatal(`${path.relative(PROJECT_DIR, SERVER_ENTRY)} is missing: run \`npm run build\` first`);
+  if (!existsSync(SERVER_ENTRY)) fatal(`${path.relative(PROJECT_ROOT, SERVER_ENTRY)} is missing: run \`npm run build\` first`);
   const selected = SECTIONS.filter((s) => !only || only.has(s.id));
-  if (selected.some((s) => s.id === "load")) ensureWrk();
+  if (selected.some((s) => s.id === "load") && !ensureCommand("wrk")) fatal("wrk is needed for the load section: apt-get install -y wrk");
 
   const cpus = os.availableParallelism();
   const pinned = cpus >= 2 && hasCommand("taskset");
   if (pinned) pinSelf("1");
-  const parsed = parseSiteFile(JSON.parse(await readFile(path.join(PROJECT_DIR, "content/site.json"), "utf8")));
+  const parsed = parseSiteFile(JSON.parse(await readFile(path.join(PROJECT_ROOT, "content/site.json"), "utf8")));
   if (!parsed.ok) fatal(`content/site.json: ${parsed.error}`);
   const workDir = await mkdtemp(path.join(os.tmpdir(), "portal-reliability-"));
   const logDir = path.join(workDir, "logs");

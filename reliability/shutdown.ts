@@ -9,9 +9,10 @@
  * whatever is left after 10 s), even though keep-alive clients keep sending.
  */
 import { readFileSync } from "node:fs";
+import { startServer } from "../harness/server-process.ts";
 import { logFileOf, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { serverEnv, startServer } from "./server.ts";
+import { serverEnv } from "./server.ts";
 import { exchange, type Outcome, sleep, startLoad } from "./traffic.ts";
 import { startControlledUpstream } from "./upstream.ts";
 

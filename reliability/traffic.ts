@@ -143,8 +143,3 @@ export async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs
   }
   return check();
 }
-
-/** A stack frame or an internal address in an answer a visitor sees. */
-export function leaksInternals(body: string, internal: string[] = []): boolean {
-  return /\bat .+\.(ts|js|mjs):\d+/.test(body) || internal.some((needle) => needle && body.includes(needle));
-}

@@ -8,9 +8,11 @@
  */
 import { spawnSync } from "node:child_process";
 import pg from "pg";
+import { type ServerProcess, startServer } from "../harness/server-process.ts";
+import { PROJECT_ROOT } from "../server/project-root.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { PROJECT_DIR, type ServerProcess, serverEnv, startServer } from "./server.ts";
+import { serverEnv } from "./server.ts";
 import { exchange } from "./traffic.ts";
 
 const PUTS = 1000;
@@ -18,7 +20,7 @@ const NEWS_ID = 7;
 const NEWS_TYPE = 2;
 
 function startPostgres(): string {
-  const result = spawnSync("bash", [".ci/postgres.sh"], { cwd: PROJECT_DIR, encoding: "utf8" });
+  const result = spawnSync("bash", [".ci/postgres.sh"], { cwd: PROJECT_ROOT, encoding: "utf8" });
   const url = result.stdout.trim().split("\n").at(-1) ?? "";
   if (result.status !== 0 || !/^postgres(ql)?:\/\//.test(url)) {
     throw new Error(`bash .ci/postgres.sh failed (exit ${result.status}): ${result.stderr.trim().split("\n").slice(-5).join("\n")}`);

@@ -16,14 +16,14 @@
  * their fields (so passing is not for want of trying).
  */
 import { Parser } from "htmlparser2";
-import { type Browser, chromium, type Page } from "playwright-core";
+import type { Browser, Page } from "playwright-core";
+import { launchChromium } from "../harness/chromium.ts";
+import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import type { SiteFile } from "../server/content/site-file.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
-import { type ServerProcess, serverEnv, startServer } from "./server.ts";
+import { serverEnv } from "./server.ts";
 import { type ControlledUpstream, startControlledUpstream } from "./upstream.ts";
-
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
 const run = (id: string) => `window.__xss='${id}';alert('${id}')`;
 
@@ -403,19 +403,7 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
   try {
     started.push(await serve(ctx, standard.site, "xss"), await serve(ctx, custom.site, "xss-custom-home"));
     const [main, home] = started as [(typeof started)[0], (typeof started)[0]];
-    browser = await chromium.launch({
-      executablePath: CHROMIUM_PATH,
-      headless: true,
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        "--no-first-run",
-        "--disable-quic",
-      ],
-    });
+    browser = await launchChromium();
     // A few pages at a time: each in its own browser context, so nothing carries over between them.
     // Every page with CSP bypassed (the sanitiser and the rendering on their own); with the server's CSP,
     // every page too, or in the short form the pages that show the most fields.

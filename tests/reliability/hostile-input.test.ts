@@ -2,15 +2,22 @@
  * Hostile input against the whole app on a real socket: a property-based fuzzer over
  * methods, paths, queries, headers and bodies (never a 5xx, never a crash, never an
  * upstream request outside the allowlist), request smuggling on raw sockets, and cache
- * poisoning through headers.
+ * poisoning through headers. The fuzzed requests, the smuggling attempts and their
+ * judgement are the reliability run's (harness/hostile-requests.ts).
  */
 import { createServer, request as httpRequest, type Server } from "node:http";
-import { type AddressInfo, connect } from "node:net";
+import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  answerFault,
+  hostileRequestArb,
+  judgeSmuggling,
+  outsideAllowlist,
+  rawExchange,
+  SMUGGLING,
+} from "../../harness/hostile-requests.ts";
 import { createApp, type PortalApp } from "../../server/app.ts";
-import { matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
-import { parseReaderBody } from "../../shared/reader-body.ts";
 import { testConfig } from "../support/config.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -73,170 +80,39 @@ function send(method: string, path: string, headers: Record<string, string>, bod
   });
 }
 
-/** Every request the upstream received was one the allowlist permits, with a normalised query. */
-function upstreamRequestsAllowed(): boolean {
-  return upstream.requests.every(({ method, url, body }) => {
-    const [path = "", search = ""] = url.replace(/^\/api\/portal/, "").split("?");
-    if (method === "PUT") return path === "/reader/reader" && parseReaderBody(JSON.parse(body)).ok;
-    const match = matchCalls(path).find((m) => m.call.method === "GET");
-    if (!match || method !== "GET") return false;
-    const normalised = normaliseCallQuery(match.call, new URLSearchParams(search));
-    return normalised.ok && normalised.search === (search ? `?${search}` : "");
-  });
-}
-
-const segment = fc.oneof(
-  fc.constantFrom(
-    "portal",
-    "api",
-    "message",
-    "news",
-    "notice",
-    "list",
-    "list.html",
-    "index.html",
-    "1",
-    "0",
-    "-1",
-    "01",
-    "9007199254740993",
-    "..",
-    ".",
-    "%2e%2e",
-    "%2F",
-    "rss.xml",
-    "reader",
-    "job",
-    "society",
-    "x.css",
-  ),
-  fc.string({ maxLength: 12 }),
-  fc.webSegment(),
-);
-const pathArb = fc
-  .tuple(
-    fc.constantFrom("/api/portal/", "/portal/", "/", "//", "/portal//", "/api/portal/message/news/"),
-    fc.array(segment, { maxLength: 5 }),
-  )
-  .map(([prefix, parts]) => prefix + parts.map((p) => encodeURI(p)).join("/"));
-const queryArb = fc
-  .array(
-    fc.tuple(
-      fc.constantFrom(
-        "id",
-        "page",
-        "size",
-        "pageIndex",
-        "pageMaxCount",
-        "jobTypeIds",
-        "jobAddrIds",
-        "type",
-        "pid",
-        "imgScope",
-        "lang",
-        "x",
-      ),
-      fc.oneof(fc.string({ maxLength: 20 }), fc.integer().map(String), fc.constantFrom("", "1,,x", "1e3", "NaN", "-0", "0x10", "１")),
-    ),
-    { maxLength: 5 },
-  )
-  .map((pairs) => (pairs.length ? `?${new URLSearchParams(pairs).toString()}` : ""));
-const headerArb = fc.dictionary(
-  fc.constantFrom(
-    "x-forwarded-for",
-    "x-forwarded-host",
-    "accept-language",
-    "cookie",
-    "if-none-match",
-    "accept-encoding",
-    "content-type",
-    "x-request-id",
-    "range",
-  ),
-  fc.string({ maxLength: 40 }),
-  { maxKeys: 4 },
-);
-const bodyArb = fc.option(
-  fc.oneof(
-    fc.json(),
-    fc.string({ maxLength: 200 }),
-    fc.constantFrom('{"type":2,"pid":1}', '{"type":1,"pid":9007199254740992}', "[]", "null"),
-  ),
-  { nil: undefined },
-);
-
 describe("fuzzing the app", () => {
   it("never answers 5xx, never crashes, and never asks the upstream for anything outside the allowlist", async () => {
     let tried = 0;
     await fc.assert(
-      fc.asyncProperty(
-        fc.constantFrom("GET", "GET", "GET", "HEAD", "PUT", "POST", "DELETE", "OPTIONS", "PATCH", "TRACE"),
-        pathArb,
-        queryArb,
-        headerArb,
-        bodyArb,
-        async (method, path, query, headers, body) => {
-          const answer = await send(method, path + query, headers, method === "GET" || method === "HEAD" ? undefined : body);
-          if (!answer) return true;
-          tried++;
-          if (answer.status >= 500) throw new Error(`${method} ${path}${query} answered ${answer.status}: ${answer.body.slice(0, 200)}`);
-          if (/at .+\.(ts|js):\d+/.test(answer.body)) throw new Error(`${method} ${path}${query} leaked a stack trace`);
-          return true;
-        },
-      ),
+      fc.asyncProperty(hostileRequestArb, async ({ method, path, headers, body }) => {
+        const answer = await send(method, path, headers, body);
+        if (!answer) return true;
+        tried++;
+        const fault = answerFault(answer.status, answer.body);
+        if (fault) throw new Error(`${method} ${path} ${fault}`);
+        return true;
+      }),
       { numRuns: 2500 },
     );
     expect(tried).toBeGreaterThan(2000);
-    expect(upstreamRequestsAllowed()).toBe(true);
+    expect(outsideAllowlist(upstream.requests)).toEqual([]);
     expect((await send("GET", "/portal/healthz", {}))?.status).toBe(200);
   });
 });
 
-/** Writes raw bytes on a fresh connection and returns everything the server wrote back before closing. */
-function rawExchange(bytes: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(port, "127.0.0.1", () => socket.end(bytes));
-    let text = "";
-    socket.setEncoding("latin1");
-    socket.on("data", (chunk) => {
-      text += chunk;
-    });
-    socket.on("close", () => resolve(text));
-    socket.on("error", reject);
-    socket.setTimeout(3000, () => socket.destroy());
-  });
-}
-
 describe("request smuggling", () => {
-  const smuggled = "GET /api/portal/sys/syscfg?imgScope=7 HTTP/1.1\r\nHost: x\r\n\r\n";
-  it.each([
-    [
-      "both Content-Length and Transfer-Encoding",
-      `PUT /api/portal/reader/reader HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n${smuggled}`,
-    ],
-    [
-      "duplicate Content-Length",
-      `PUT /api/portal/reader/reader HTTP/1.1\r\nHost: x\r\nContent-Length: 0\r\nContent-Length: 70\r\n\r\n${smuggled}`,
-    ],
-    [
-      "a Transfer-Encoding whose last coding is not chunked",
-      `PUT /api/portal/reader/reader HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked, gzip\r\n\r\n0\r\n\r\n${smuggled}`,
-    ],
-    [
-      "an obfuscated Transfer-Encoding",
-      `PUT /api/portal/reader/reader HTTP/1.1\r\nHost: x\r\nTransfer-Encoding : chunked\r\nContent-Length: 5\r\n\r\n0\r\n\r\n${smuggled}`,
-    ],
-    [
-      "bare LF line endings",
-      `PUT /api/portal/reader/reader HTTP/1.1\nHost: x\nContent-Length: 0\nTransfer-Encoding: chunked\n\n0\n\n${smuggled}`,
-    ],
-  ])("rejects %s and parses no second request", async (_name, bytes) => {
-    const before = upstream.requests.length;
-    const reply = await rawExchange(bytes);
-    expect(reply).toMatch(/^HTTP\/1\.1 400 /);
-    expect(reply.match(/HTTP\/1\.1 \d{3}/g)).toHaveLength(1);
-    expect(upstream.requests.slice(before).some((r) => r.url.includes("imgScope=7"))).toBe(false);
-  });
+  it.each(SMUGGLING.map(([name, bytes], n) => [name, n, bytes] as const))(
+    "rejects %s and parses no second request",
+    async (_name, n, bytes) => {
+      const before = upstream.requests.length;
+      const reply = await rawExchange(port, bytes(n));
+      const verdict = judgeSmuggling(n, reply, upstream.requests.slice(before));
+      expect(
+        verdict.ok,
+        `${verdict.statuses.join(", ") || "no answer"}${verdict.reached ? ", the hidden request reached the upstream" : ""}`,
+      ).toBe(true);
+    },
+  );
 });
 
 describe("cache poisoning and deception", () => {

@@ -1,34 +1,19 @@
 /**
- * Debian's Chromium driven by playwright-core, each launch with a fresh profile of its
- * own. Where Chromium is absent the browser
- * suites skip, unless CI is set: there they fail, so a missing browser never passes
+ * Debian's Chromium (harness/chromium.ts) for the browser suites. Where Chromium is
+ * absent they skip, unless CI is set: there they fail, so a missing browser never passes
  * silently.
  */
 import { existsSync } from "node:fs";
-import { type Browser, type ConsoleMessage, chromium, type Page } from "playwright-core";
+import type { Browser, ConsoleMessage, Page } from "playwright-core";
 import { describe } from "vitest";
+import { CHROMIUM_PATH } from "../../../harness/chromium.ts";
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
+export { launchChromium } from "../../../harness/chromium.ts";
+
 export const HAS_CHROMIUM = existsSync(CHROMIUM_PATH);
 
 /** `describe`, or `describe.skip` when Chromium is missing outside CI. */
 export const describeInBrowser: typeof describe = HAS_CHROMIUM || process.env.CI ? describe : (describe.skip as typeof describe);
-
-export async function launchChromium(): Promise<Browser> {
-  return chromium.launch({
-    executablePath: CHROMIUM_PATH,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-      "--no-first-run",
-      "--disable-quic",
-    ],
-  });
-}
 
 export interface WatchedPage {
   page: Page;

@@ -1,9 +1,10 @@
 /**
- * Runs wrk (one thread, pinned to the load CPU) with bench/report.lua and returns the
- * figures of its machine-readable line.
+ * wrk with one thread, optionally pinned with taskset, and the figures of its run read
+ * from the machine-readable line of harness/wrk-report.lua.
  */
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { track } from "./children.ts";
 
 export interface WrkResult {
   requests: number;
@@ -12,6 +13,7 @@ export interface WrkResult {
   bytes: number;
   p50Us: number;
   p99Us: number;
+  maxUs: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
 }
 
@@ -20,11 +22,14 @@ export interface WrkOptions {
   durationS: number;
   connections: number;
   headers?: Record<string, string>;
+  /** A Lua script defining wrk's `request` function; wrk's default request (GET url) when absent. */
+  requests?: string;
   /** CPU list for taskset -c; undefined runs unpinned. */
   cpus?: string;
 }
 
-const REPORT_SCRIPT = path.join(import.meta.dirname, "report.lua");
+const REPORT_SCRIPT = path.join(import.meta.dirname, "wrk-report.lua");
+const MARKER = "WRK_JSON ";
 
 export function runWrk(options: WrkOptions): Promise<WrkResult> {
   const wrkArgs = [
@@ -39,24 +44,25 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     options.url,
   ];
   const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, "wrk", ...wrkArgs]] : ["wrk", wrkArgs];
+  const env = { ...process.env, WRK_REQUESTS: options.requests ?? "" };
   return new Promise((resolve, reject) => {
-    const child = spawn(command, args as string[], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = track(spawn(command, args as string[], { env, stdio: ["ignore", "pipe", "pipe"] }));
     let out = "";
     let err = "";
-    child.stdout.on("data", (chunk: Buffer) => {
+    child.stdout?.on("data", (chunk: Buffer) => {
       out += chunk.toString();
     });
-    child.stderr.on("data", (chunk: Buffer) => {
+    child.stderr?.on("data", (chunk: Buffer) => {
       err += chunk.toString();
     });
     child.on("error", reject);
     child.on("exit", (code) => {
-      const line = out.split("\n").find((l) => l.startsWith("BENCH_JSON "));
+      const line = out.split("\n").find((l) => l.startsWith(MARKER));
       if (code !== 0 || !line) {
-        reject(new Error(`wrk failed (exit ${code}) on ${options.url}: ${err.trim() || out.trim()}`));
+        reject(new Error(`wrk failed (exit ${code}) on ${options.url}: ${(err.trim() || out.trim()).slice(0, 500)}`));
         return;
       }
-      resolve(JSON.parse(line.slice("BENCH_JSON ".length)) as WrkResult);
+      resolve(JSON.parse(line.slice(MARKER.length)) as WrkResult);
     });
   });
 }

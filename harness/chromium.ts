@@ -1,7 +1,9 @@
 /**
- * Debian's Chromium, with the flags the browser tests use (tests/browser/support/chromium.ts):
- * no sandbox (CI runs as root), no GPU, and nothing in the background that would
- * reach the network or take CPU from the measurements.
+ * Debian's Chromium (CHROMIUM_PATH overrides it) and the flags every launch uses: no
+ * sandbox (CI runs as root), no GPU, and nothing in the background that would reach the
+ * network or take CPU from a measurement. Every launch starts on a fresh profile:
+ * Playwright makes one per launch, and a caller starting Chromium itself passes its own
+ * empty --user-data-dir.
  */
 import { type Browser, chromium } from "playwright-core";
 

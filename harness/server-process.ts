@@ -1,0 +1,133 @@
+/**
+ * A node server as a child process, the production server (`node dist/server/index.js`)
+ * unless told otherwise, optionally pinned to CPUs with taskset (which execs, so the
+ * child's pid is the server's own and /proc/<pid>/status is its memory). Its output goes
+ * to a log file; its port is read from its "listening" line, so it must log at info.
+ */
+import { type ChildProcess, spawn } from "node:child_process";
+import { closeSync, openSync, readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import { PROJECT_ROOT } from "../server/project-root.ts";
+import { track } from "./children.ts";
+
+export const SERVER_ENTRY = path.join(PROJECT_ROOT, "dist/server/index.js");
+
+export interface ServerProcess {
+  name: string;
+  child: ChildProcess;
+  pid: number;
+  port: number;
+  origin: string;
+  logFile: string;
+  /** Resident memory now (VmRSS), in MB; NaN once the process is gone. */
+  rssMb(): number;
+  /** Peak resident memory so far (VmHWM), in MB; NaN once the process is gone. */
+  peakRssMb(): number;
+  alive(): boolean;
+  /** Resolves with the exit code (null when killed by a signal). */
+  exited: Promise<number | null>;
+  /** SIGTERM, then SIGKILL after `graceMs`; resolves with the exit code. */
+  stop(graceMs?: number): Promise<number | null>;
+}
+
+export interface StartOptions {
+  name: string;
+  env: Record<string, string>;
+  logFile: string;
+  /** What node runs, from the project folder; the production server when absent. */
+  args?: string[];
+  /** CPU list for taskset -c; undefined runs unpinned. */
+  cpus?: string;
+  startTimeoutMs?: number;
+}
+
+function statusMbOf(pid: number, field: "VmRSS" | "VmHWM"): number {
+  try {
+    const kb = Number(new RegExp(`^${field}:\\s+(\\d+)\\s+kB`, "m").exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1]);
+    return Number.isFinite(kb) ? kb / 1024 : Number.NaN;
+  } catch {
+    return Number.NaN;
+  }
+}
+
+export const rssMbOf = (pid: number) => statusMbOf(pid, "VmRSS");
+const peakRssMbOf = (pid: number) => statusMbOf(pid, "VmHWM");
+
+function listeningPort(logFile: string, after: number): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(logFile).subarray(after).toString("utf8");
+  } catch {
+    return undefined;
+  }
+  for (const line of text.split("\n")) {
+    if (!line.startsWith("{")) continue;
+    try {
+      const entry = JSON.parse(line) as { msg?: string; port?: number };
+      if (entry.msg === "listening" && entry.port) return entry.port;
+    } catch {}
+  }
+  return undefined;
+}
+
+function tailOf(logFile: string, lines = 10): string {
+  try {
+    return readFileSync(logFile, "utf8").trim().split("\n").slice(-lines).join("\n");
+  } catch {
+    return "";
+  }
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  // The log file may hold an earlier run of the same server (a restart): read only what follows.
+  const offset = sizeOf(options.logFile);
+  const fd = openSync(options.logFile, "a");
+  const nodeArgs = options.args ?? [SERVER_ENTRY];
+  const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
+  const child = track(spawn(command, args as string[], { cwd: PROJECT_ROOT, env: options.env, stdio: ["ignore", fd, fd] }));
+  closeSync(fd);
+  const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
+  const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
+  let port: number | undefined;
+  while (port === undefined) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${options.name} exited before listening:\n${tailOf(options.logFile)}`);
+    }
+    if (Date.now() > deadline) {
+      child.kill("SIGKILL");
+      throw new Error(`${options.name} did not start in time:\n${tailOf(options.logFile)}`);
+    }
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    port = listeningPort(options.logFile, offset);
+  }
+  const pid = child.pid as number;
+  const alive = () => child.exitCode === null && child.signalCode === null;
+  return {
+    name: options.name,
+    child,
+    pid,
+    port,
+    origin: `http://127.0.0.1:${port}`,
+    logFile: options.logFile,
+    rssMb: () => rssMbOf(pid),
+    peakRssMb: () => peakRssMbOf(pid),
+    alive,
+    exited,
+    stop: async (graceMs = 15_000) => {
+      if (!alive()) return child.exitCode;
+      const force = setTimeout(() => child.kill("SIGKILL"), graceMs);
+      child.kill("SIGTERM");
+      const code = await exited;
+      clearTimeout(force);
+      return code;
+    },
+  };
+}
