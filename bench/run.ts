@@ -34,7 +34,7 @@ const CPU_COUNT = os.availableParallelism();
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
 const SERVER_CPU = "0";
 const LOAD_CPU = "1";
-const TARGETS = { pageCacheHit: 0.8, apiCacheHit: 0.8, ssrNoPageCache: 0.1, homeJsGzipKb: 90 };
+const TARGETS = { pageCacheHit: 0.8, apiCacheHit: 0.8, ssrNoPageCache: 0.1, homeJsGzipKb: 90, peakRssMb: 200 };
 const BURST_SIZE = 200;
 const HOME_PATH = "/portal/index.html";
 const API_PATH = "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10";
@@ -386,6 +386,8 @@ async function main(): Promise<void> {
 
   const rowOf = (id: string) => rows.find((r) => r.id === id) as Row;
   const scenarioOf = (id: string) => scenarios.find((s) => s.id === id) as Scenario;
+  // Every row but the baseline is a Portal server process (one worker each).
+  const highestRss = rows.filter((r) => r.id !== "a").reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));
   const checks: { name: string; ok: boolean; detail: string }[] = [
     {
       name: `(c) page cache hit ≥ ${TARGETS.pageCacheHit} × (a)`,
@@ -406,6 +408,11 @@ async function main(): Promise<void> {
       name: `(f) cold key under ${BURST_SIZE} concurrent requests: exactly 1 upstream request`,
       ok: pageKeyRequests === 1 && pageMaxPerUrl === 1 && apiKeyRequests === 1 && rowOf("f").errors === 0 && rowOf("f2").errors === 0,
       detail: `page key ${pageKeyRequests} (each of its ${pageCounts.size} upstream URLs at most ${pageMaxPerUrl}), API key ${apiKeyRequests}`,
+    },
+    {
+      name: `peak RSS of every Portal server ≤ ${TARGETS.peakRssMb} MB`,
+      ok: highestRss.peakRssMb <= TARGETS.peakRssMb,
+      detail: `highest ${highestRss.peakRssMb.toFixed(0)} MB (${highestRss.id})`,
     },
     {
       name: `home page JavaScript (gzip) ≤ ${TARGETS.homeJsGzipKb} kB`,
