@@ -85,7 +85,8 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
           </div>
         </div>
       )}
-      <div className="carousel-viewport" ref={viewportRef}>
+      {/* A scrolling box must be reachable by keyboard: through its slides' links, or itself when none has one. */}
+      <div className="carousel-viewport" ref={viewportRef} tabIndex={slides.some((slide) => linkOf(slide.url)) ? undefined : 0}>
         <div className="carousel-track" aria-live={playing ? "off" : "polite"}>
           {slides.map((slide, index) => (
             // biome-ignore lint/a11y/useSemanticElements: the WAI-ARIA carousel pattern's slide is a group

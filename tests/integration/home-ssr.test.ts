@@ -323,6 +323,16 @@ describe("home page links from content", () => {
     const root = byId(doc, "root");
     expect(all(root, (el) => /^\s*(javascript|data|vbscript|mailto):/i.test(el.attribs.href ?? ""))).toEqual([]);
     expect(html).not.toContain("React has blocked");
+    // The slides' links are the keyboard's way into the scrolling carousel.
+    expect(one(doc, hasClass("carousel-viewport")).attribs.tabindex).toBeUndefined();
+  });
+
+  it("makes the carousel's scrolling box itself focusable when no slide has a link", async () => {
+    const routes = siteRoutes("1,1", MARKUP);
+    routes["/api/portal/message/indexslide/list"] = UNSAFE.map((url, i) => ({ title: `链接${i + 1}`, url, img: `/m/s${i}.svg` }));
+    const { doc } = await renderHome(routes);
+    expect(all(one(doc, hasClass("carousel")), tag("a"))).toEqual([]);
+    expect(one(doc, hasClass("carousel-viewport")).attribs.tabindex).toBe("0");
   });
 });
 
