@@ -7,7 +7,7 @@
  * for `delay` ms. It waits while the pointer is over the carousel, while keyboard focus is
  * inside it, after the visitor presses pause, and never starts for visitors who ask for
  * reduced motion (the WAI-ARIA carousel pattern). Left and Right arrows move when focus is
- * inside. The first render is the server's (slide 1, not ready, playing), so hydration
+ * inside. The first render is the server's (slide 1, not ready, not paused), so hydration
  * matches; the browser-only state follows in an effect.
  */
 import { type FocusEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
