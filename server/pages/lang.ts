@@ -10,6 +10,11 @@ const SAVED_LANG = new RegExp(`(?:^|;\\s*)${LANG_COOKIE}=([^;]*)`);
 export function langOf(headers: IncomingHttpHeaders, query: URLSearchParams, fallback: Lang): { lang: Lang; inUrl: boolean } {
   const fromUrl = query.get("lang");
   if (isLang(fromUrl)) return { lang: fromUrl, inUrl: true };
+  return { lang: savedLangOf(headers) ?? fallback, inUrl: false };
+}
+
+/** The language the visitor saved (cookie), if it is one we have. */
+export function savedLangOf(headers: IncomingHttpHeaders): Lang | undefined {
   const saved = headers.cookie ? SAVED_LANG.exec(headers.cookie)?.[1] : undefined;
-  return { lang: isLang(saved) ? saved : fallback, inUrl: false };
+  return isLang(saved) ? saved : undefined;
 }

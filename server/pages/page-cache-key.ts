@@ -4,9 +4,9 @@
  * it came from (links keep a language that came from the URL).
  */
 import type { IncomingHttpHeaders } from "node:http";
-import type { Lang } from "../../shared/page-state.ts";
+import { isLang, type Lang } from "../../shared/page-state.ts";
 import { PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
-import { langOf } from "./lang.ts";
+import { langOf, savedLangOf } from "./lang.ts";
 
 /** Longer values are not worth caching under their own key: no page reads that much. */
 const MAX_PARAM_LENGTH = 200;
@@ -28,15 +28,46 @@ export function pageRequestOf(url: string, headers: IncomingHttpHeaders, default
   const search = q === -1 ? "" : url.slice(q + 1);
   const query = new URLSearchParams(search);
   const { lang, inUrl } = langOf(headers, query, defaultLang);
-  let key: string | undefined = `${lang}${inUrl ? "!" : ""} ${path}`;
+  return { path, search, query, lang, langInUrl: inUrl, key: keyOf(lang, inUrl, keyRestOf(path, query)) };
+}
+
+/** The part of the key the URL alone decides: path and page parameters; undefined when not to be cached. */
+function keyRestOf(path: string, query: URLSearchParams): string | undefined {
+  let rest = ` ${path}`;
   for (const name of PAGE_QUERY_PARAMS) {
     const values = query.getAll(name);
     if (values.length === 0) continue;
-    if (values.some((v) => v.length > MAX_PARAM_LENGTH)) {
-      key = undefined;
-      break;
-    }
-    key += `&${name}=${values.join("|")}`;
+    if (values.some((v) => v.length > MAX_PARAM_LENGTH)) return undefined;
+    rest += `&${name}=${values.join("|")}`;
   }
-  return { path, search, query, lang, langInUrl: inUrl, key };
+  return rest;
+}
+
+const keyOf = (lang: Lang, langInUrl: boolean, rest: string | undefined) =>
+  rest === undefined ? undefined : `${lang}${langInUrl ? "!" : ""}${rest}`;
+
+const MEMO_MAX_URLS = 2000;
+const MEMO_MAX_URL_LENGTH = 512;
+
+/**
+ * The page cache key of a request, as `pageRequestOf` gives it, for the hot path: what
+ * the URL decides is worked out once per URL (bounded in count and length, oldest out
+ * first); only the language cookie is read per request.
+ */
+export function createPageKeyReader(defaultLang: Lang): (url: string, headers: IncomingHttpHeaders) => string | undefined {
+  const byUrl = new Map<string, { urlLang: Lang | undefined; rest: string | undefined }>();
+  return (url, headers) => {
+    let part = byUrl.get(url);
+    if (part === undefined) {
+      const q = url.indexOf("?");
+      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+      const fromUrl = query.get("lang");
+      part = { urlLang: isLang(fromUrl) ? fromUrl : undefined, rest: keyRestOf(q === -1 ? url : url.slice(0, q), query) };
+      if (url.length <= MEMO_MAX_URL_LENGTH) {
+        if (byUrl.size >= MEMO_MAX_URLS) byUrl.delete(byUrl.keys().next().value as string);
+        byUrl.set(url, part);
+      }
+    }
+    return part.urlLang ? keyOf(part.urlLang, true, part.rest) : keyOf(savedLangOf(headers) ?? defaultLang, false, part.rest);
+  };
 }

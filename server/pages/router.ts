@@ -21,7 +21,7 @@ import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import type { PageCache } from "./page-cache.ts";
 import { weakEtagOf } from "./page-cache.ts";
-import { type PageRequest, pageRequestOf } from "./page-cache-key.ts";
+import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 
 export interface PagesDeps {
@@ -185,11 +185,12 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
  */
 export function createPageFastPath(pageCache: PageCache, defaultLang: Config["lang"]) {
   const prefix = `${BASE_PATH}/`;
+  const pageKeyOf = createPageKeyReader(defaultLang);
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "";
     if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix)) return false;
-    const page = pageRequestOf(url.slice(BASE_PATH.length), req.headers, defaultLang);
-    const cached = page.key ? pageCache.get(page.key, false) : undefined;
+    const key = pageKeyOf(url.slice(BASE_PATH.length), req.headers);
+    const cached = key ? pageCache.get(key, false) : undefined;
     if (!cached || cached.stale) return false;
     pageCache.countHit();
     sendCachedPage(req, res, cached.page, { now: pageCache.now(), staleMs: pageCache.staleMs, cacheStatus: "HIT" });

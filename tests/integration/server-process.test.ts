@@ -3,11 +3,13 @@
  * through its environment, on a fresh database loaded with the demo site.
  */
 import { mkdtemp, rm } from "node:fs/promises";
+import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CALLS, callPath } from "../../shared/api-calls.ts";
 import { exitOf, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 describe("startup with a bad environment", () => {
   it.each([
@@ -84,5 +86,37 @@ describe("npm start with no upstream configured", () => {
     expect(server.logs.some((line) => JSON.parse(line).msg === "loaded the demo site into an empty database")).toBe(true);
     expect(await server.stop("SIGTERM")).toBe(0);
     expect(server.logs.some((line) => JSON.parse(line).msg === "stopped")).toBe(true);
+  });
+});
+
+describe("stopping under way", () => {
+  it("finishes an answer in flight as the last of its keep-alive connection, closes idle ones, and exits 0", async () => {
+    const upstream = await startStandInUpstream({});
+    upstream.behaviour = "hang";
+    const server = await startServerProcess({ API_BASE_URL: upstream.url, UPSTREAM_TIMEOUT_MS: "1500", LOG_LEVEL: "info" });
+    const agent = new http.Agent({ keepAlive: true });
+    try {
+      // One idle keep-alive connection, and one request waiting on the hanging upstream.
+      await new Promise<void>((resolve, reject) =>
+        http.get(`${server.origin}/portal/healthz`, { agent }, (res) => res.resume().on("end", resolve)).on("error", reject),
+      );
+      const inFlight = new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(`${server.origin}/api/portal/sys/syscfg`, { agent }, resolve).on("error", reject),
+      );
+      await new Promise((r) => setTimeout(r, 300));
+      const stoppedAt = Date.now();
+      const exited = server.stop("SIGTERM");
+      const res = await inFlight;
+      res.resume();
+      expect(res.statusCode).toBe(504);
+      expect(res.headers.connection).toBe("close");
+      expect(await exited).toBe(0);
+      // Well inside the 10 s grace period: the idle connection did not hold the process.
+      expect(Date.now() - stoppedAt).toBeLessThan(5000);
+    } finally {
+      agent.destroy();
+      if (server.child.exitCode === null) await server.stop("SIGKILL");
+      await upstream.close();
+    }
   });
 });
