@@ -19,6 +19,8 @@ import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } 
 import { startDemoSite, type TestSite } from "./support/site.ts";
 
 const HOME = "/portal/index.html";
+/** A smooth scroll across several slides can take over a second on a busy machine: wait for it to settle. */
+const SCROLLING = { timeout: 5000 };
 
 async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
@@ -110,7 +112,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await pauseClock(page);
     expect(await currentSlide(page)).toBe(1);
     await page.clock.runFor(6500);
-    await expect.poll(() => currentSlide(page)).toBe(2);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(2);
 
     await page.hover(".carousel-viewport");
     await page.clock.runFor(13_000);
@@ -119,7 +121,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     // Leaving starts a fresh 6 s: one step, not the two that 13 s would have made.
     await pointerAway(page);
     await page.clock.runFor(6500);
-    await expect.poll(() => currentSlide(page)).toBe(3);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(3);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -139,14 +141,14 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await page.keyboard.press("Tab"); // previous
     await page.keyboard.press("Tab"); // next
     await page.keyboard.press("Enter");
-    await expect.poll(() => currentSlide(page)).toBe(2);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(2);
     await page.keyboard.press("Shift+Tab");
     await page.keyboard.press("Space");
-    await expect.poll(() => currentSlide(page)).toBe(1);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(1);
     await page.keyboard.press("Tab");
     for (let i = 0; i < 5; i++) await page.keyboard.press("Tab"); // dots 1 to 5
     await page.keyboard.press("Enter");
-    await expect.poll(() => currentSlide(page)).toBe(5);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(5);
 
     // Paused by the button: leaving the carousel does not start it again.
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
@@ -157,7 +159,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await pointerAway(page);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.clock.runFor(6500);
-    await expect.poll(() => currentSlide(page)).toBe(6);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(6);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -175,9 +177,9 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await touch("touchStart", box.x + box.width * 0.8);
     for (let step = 1; step <= 10; step++) await touch("touchMove", box.x + box.width * (0.8 - step * 0.04));
     await touch("touchEnd");
-    await expect.poll(() => currentSlide(page)).toBe(2);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(2);
     // It rests exactly on the slide, not part way.
-    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft / el.clientWidth)).toBe(1);
+    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft / el.clientWidth), SCROLLING).toBe(1);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -187,13 +189,13 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await pauseClock(page);
     await tabIntoCarousel(page);
     await page.keyboard.press("ArrowRight");
-    await expect.poll(() => currentSlide(page)).toBe(2);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(2);
     await page.keyboard.press("ArrowLeft");
-    await expect.poll(() => currentSlide(page)).toBe(1);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(1);
     await page.keyboard.press("ArrowLeft");
-    await expect.poll(() => currentSlide(page)).toBe(10);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(10);
     await page.keyboard.press("ArrowRight");
-    await expect.poll(() => currentSlide(page)).toBe(1);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(1);
     // Focus inside holds autoplay.
     await page.clock.runFor(13_000);
     expect(await currentSlide(page)).toBe(1);
@@ -205,12 +207,12 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     const { page, problems } = await openHome({ clock: true });
     await pauseClock(page);
     await page.click(".carousel-dot:last-child");
-    await expect.poll(() => currentSlide(page)).toBe(10);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(10);
     await pointerAway(page);
     await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
     await page.clock.runFor(6500);
-    await expect.poll(() => currentSlide(page)).toBe(1);
-    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft)).toBe(0);
+    await expect.poll(() => currentSlide(page), SCROLLING).toBe(1);
+    await expect.poll(() => page.$eval(".carousel-viewport", (el) => el.scrollLeft), SCROLLING).toBe(0);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -390,7 +392,7 @@ describeInBrowser("the home page's custom layout in Chromium (stand-in upstream)
       await page.waitForSelector("#home-content[data-ran]", { state: "attached" });
       // Re-renders (a slide change, the pause button) do not run it again.
       await page.click(".carousel-next");
-      await expect.poll(() => currentSlide(page)).toBe(2);
+      await expect.poll(() => currentSlide(page), SCROLLING).toBe(2);
       await page.click(".carousel-toggle");
       const state = await page.evaluate((source) => {
         const container = document.getElementById("home-content");
