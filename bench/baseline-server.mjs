@@ -1,21 +1,22 @@
 /**
- * The bench's baseline (a): a bare node:http server answering every request with the
- * exact bytes and content headers the home page was served with. Plain JavaScript so
- * plain `node` runs it, with no loader in the process.
+ * The bench's baselines: a bare node:http server answering every request with the exact
+ * bytes of the home page and the headers it is given: (a) only the content headers,
+ * (a2) every header the page cache sends. Plain JavaScript so plain `node` runs it, with
+ * no loader in the process.
  *
- * Usage: node bench/baseline-server.mjs BODY_FILE CONTENT_TYPE [CONTENT_ENCODING]
+ * Usage: node bench/baseline-server.mjs BODY_FILE HEADERS_FILE
+ * (HEADERS_FILE: JSON, [[name, value], ...]; Content-Length is added.)
  */
 import { readFileSync } from "node:fs";
 import http from "node:http";
 
-const [file, type, encoding] = process.argv.slice(2);
-if (!file || !type) {
-  process.stderr.write("usage: node bench/baseline-server.mjs BODY_FILE CONTENT_TYPE [CONTENT_ENCODING]\n");
+const [file, headersFile] = process.argv.slice(2);
+if (!file || !headersFile) {
+  process.stderr.write("usage: node bench/baseline-server.mjs BODY_FILE HEADERS_FILE\n");
   process.exit(2);
 }
 const body = readFileSync(file);
-const headers = { "Content-Type": type, "Content-Length": String(body.length) };
-if (encoding) headers["Content-Encoding"] = encoding;
+const headers = [...JSON.parse(readFileSync(headersFile, "utf8")).flat(), "Content-Length", String(body.length)];
 
 const server = http.createServer((_req, res) => {
   res.writeHead(200, headers);

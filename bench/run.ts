@@ -36,6 +36,8 @@ const SERVER_CPU = "0";
 const LOAD_CPU = "1";
 const TARGETS = { pageCacheHit: 0.8, apiCacheHit: 0.8, ssrNoPageCache: 0.1, homeJsGzipKb: 90, peakRssMb: 200 };
 const BURST_SIZE = 200;
+/** The bare node:http rows: (a), the reference of every ratio, and (a2), the same with the page's headers. */
+const isBaseline = (id: string) => id === "a" || id === "a2";
 const HOME_PATH = "/portal/index.html";
 const API_PATH = "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10";
 /** Cold keys for (f): a news list page with a page size nothing else asks for, and an API list page. */
@@ -227,21 +229,43 @@ async function main(): Promise<void> {
   const home = await rawGet(cachedHome.origin + HOME_PATH);
   const bodyFile = path.join(dir, "home.body");
   await writeFile(bodyFile, home.body);
-  const baselineArgs = [path.join(PROJECT_ROOT, "bench/baseline-server.mjs"), bodyFile, String(home.headers["content-type"])];
-  if (home.headers["content-encoding"]) baselineArgs.push(String(home.headers["content-encoding"]));
-  const baseline = await startServer({
-    name: "a",
-    args: baselineArgs,
-    env: baseEnv,
-    cpus: serverCpus,
-    logFile: path.join(dir, "a.log"),
-  });
-  children.push(baseline);
-  const baselineBody = (await rawGet(baseline.origin + HOME_PATH)).body;
-  if (!baselineBody.equals(home.body)) throw new Error("the baseline does not write the home page's bytes");
+  /** A bare node:http server writing the home page's bytes with these headers, on the servers' CPU. */
+  const startBaseline = async (name: string, headers: [string, string][]) => {
+    const headersFile = path.join(dir, `${name}.headers.json`);
+    await writeFile(headersFile, JSON.stringify(headers));
+    const server = await startServer({
+      name,
+      args: [path.join(PROJECT_ROOT, "bench/baseline-server.mjs"), bodyFile, headersFile],
+      env: baseEnv,
+      cpus: serverCpus,
+      logFile: path.join(dir, `${name}.log`),
+    });
+    children.push(server);
+    if (!(await rawGet(server.origin + HOME_PATH)).body.equals(home.body))
+      throw new Error(`baseline ${name} does not write the home page's bytes`);
+    return server;
+  };
+  const contentHeaders = Object.entries(home.headers)
+    .filter(([name]) => name === "content-type" || name === "content-encoding")
+    .map(([name, value]): [string, string] => [name, String(value)]);
+  // Everything the page cache sent but what Node adds itself (date, connection, length).
+  const pageHeaders = Object.entries(home.headers)
+    .filter(([name]) => !["date", "connection", "keep-alive", "content-length", "transfer-encoding"].includes(name))
+    .map(([name, value]): [string, string] => [name, String(value)]);
+  const baseline = await startBaseline("a", contentHeaders);
+  const headedBaseline = await startBaseline("a2", pageHeaders);
 
   const scenarios: Scenario[] = [
     { id: "a", label: "baseline: bare node:http, home page bytes", server: baseline, path: HOME_PATH, runs: [], usage: [], cache: "" },
+    {
+      id: "a2",
+      label: `bare node:http, home page bytes, its ${pageHeaders.length} headers`,
+      server: headedBaseline,
+      path: HOME_PATH,
+      runs: [],
+      usage: [],
+      cache: "",
+    },
     { id: "b", label: "home SSR, warm data, no page cache", server: ssrHome, path: HOME_PATH, runs: [], usage: [], cache: "" },
     // One request at a time: every answer is its own render (with many connections, requests that arrive together share one).
     {
@@ -299,7 +323,7 @@ async function main(): Promise<void> {
   // An entry may have expired while other scenarios ran (STALE, refreshed in the
   // background): then ask again until it says HIT, and show the sequence.
   for (const s of scenarios) {
-    if (s.id === "a") continue;
+    if (isBaseline(s.id)) continue;
     const api = s.path.startsWith("/api/");
     const seen: string[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -386,8 +410,8 @@ async function main(): Promise<void> {
 
   const rowOf = (id: string) => rows.find((r) => r.id === id) as Row;
   const scenarioOf = (id: string) => scenarios.find((s) => s.id === id) as Scenario;
-  // Every row but the baseline is a Portal server process (one worker each).
-  const highestRss = rows.filter((r) => r.id !== "a").reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));
+  // Every row but the baselines is a Portal server process (one worker each).
+  const highestRss = rows.filter((r) => !isBaseline(r.id)).reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));
   const checks: { name: string; ok: boolean; detail: string }[] = [
     {
       name: `(c) page cache hit ≥ ${TARGETS.pageCacheHit} × (a)`,

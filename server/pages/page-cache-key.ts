@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { isLang, type Lang } from "../../shared/page-state.ts";
 import { PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
+import { memoByUrl } from "../http/memo-by-url.ts";
 import { langOf, savedLangOf } from "./lang.ts";
 
 /** Longer values are not worth caching under their own key: no page reads that much. */
@@ -46,28 +47,19 @@ function keyRestOf(path: string, query: URLSearchParams): string | undefined {
 const keyOf = (lang: Lang, langInUrl: boolean, rest: string | undefined) =>
   rest === undefined ? undefined : `${lang}${langInUrl ? "!" : ""}${rest}`;
 
-const MEMO_MAX_URLS = 2000;
-const MEMO_MAX_URL_LENGTH = 512;
-
 /**
  * The page cache key of a request, as `pageRequestOf` gives it, for the hot path: what
- * the URL decides is worked out once per URL (bounded in count and length, oldest out
- * first); only the language cookie is read per request.
+ * the URL decides is worked out once per URL; only the language cookie is read per request.
  */
 export function createPageKeyReader(defaultLang: Lang): (url: string, headers: IncomingHttpHeaders) => string | undefined {
-  const byUrl = new Map<string, { urlLang: Lang | undefined; rest: string | undefined }>();
+  const urlPartOf = memoByUrl((url) => {
+    const q = url.indexOf("?");
+    const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
+    const fromUrl = query.get("lang");
+    return { urlLang: isLang(fromUrl) ? fromUrl : undefined, rest: keyRestOf(q === -1 ? url : url.slice(0, q), query) };
+  });
   return (url, headers) => {
-    let part = byUrl.get(url);
-    if (part === undefined) {
-      const q = url.indexOf("?");
-      const query = new URLSearchParams(q === -1 ? "" : url.slice(q + 1));
-      const fromUrl = query.get("lang");
-      part = { urlLang: isLang(fromUrl) ? fromUrl : undefined, rest: keyRestOf(q === -1 ? url : url.slice(0, q), query) };
-      if (url.length <= MEMO_MAX_URL_LENGTH) {
-        if (byUrl.size >= MEMO_MAX_URLS) byUrl.delete(byUrl.keys().next().value as string);
-        byUrl.set(url, part);
-      }
-    }
-    return part.urlLang ? keyOf(part.urlLang, true, part.rest) : keyOf(savedLangOf(headers) ?? defaultLang, false, part.rest);
+    const { urlLang, rest } = urlPartOf(url);
+    return urlLang ? keyOf(urlLang, true, rest) : keyOf(savedLangOf(headers) ?? defaultLang, false, rest);
   };
 }

@@ -8,12 +8,10 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
+import { memoByUrl } from "../http/memo-by-url.ts";
 import { type PreparedAnswer, prepareAnswer, sendPrepared } from "../http/prepared-answer.ts";
 import { resolveApiRequest } from "./resolve-request.ts";
 import { apiCacheControl } from "./router.ts";
-
-const MEMO_MAX_URLS = 2000;
-const MEMO_MAX_URL_LENGTH = 512;
 
 export interface ApiFastPathDeps {
   cache: ResponseCache;
@@ -46,24 +44,13 @@ export function createApiFastPath({ cache, classifyPaths, commonHeaders, staleMs
     );
   }
 
-  // The URLs clients repeat, with the cache key each names: parsing and validating the query
-  // once per URL, not per request. Bounded in count and URL length; oldest out first.
-  const keysByUrl = new Map<string, string>();
-
   /** The cache key a GET of this URL reads, or undefined when it is not a cached call. */
-  function cacheKeyOf(url: string): string | undefined {
-    const known = keysByUrl.get(url);
-    if (known !== undefined) return known;
+  const cacheKeyOf = memoByUrl((url): string | undefined => {
     const q = url.indexOf("?");
     const path = url.slice(API_PREFIX.length, q === -1 ? undefined : q);
     const resolved = resolveApiRequest("GET", path, new URLSearchParams(q === -1 ? "" : url.slice(q + 1)), classifyPaths);
-    if (resolved.kind !== "get" || resolved.call.id === "readerCount") return undefined;
-    if (url.length <= MEMO_MAX_URL_LENGTH) {
-      if (keysByUrl.size >= MEMO_MAX_URLS) keysByUrl.delete(keysByUrl.keys().next().value as string);
-      keysByUrl.set(url, resolved.key);
-    }
-    return resolved.key;
-  }
+    return resolved.kind === "get" && resolved.call.id !== "readerCount" ? resolved.key : undefined;
+  });
 
   return (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "";
