@@ -11,6 +11,27 @@ import type { RouteMatch } from "./routes.ts";
 export { apiKey, classifyKey, detailKey, HOME_MESSAGE_COUNT, keys, MILESTONE_PAGE_SIZE, pagingQuery } from "./data-keys.ts";
 export { idListOf, JOB_KIND_OF_PAGE, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
 
+/**
+ * The fields pages show of lists whose items also carry long HTML that only their detail
+ * pages show: the state embedded in a page keeps just these (the home page's grids would
+ * otherwise put every product's and service's full description into its HTML).
+ */
+export const EMBEDDED_LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  [keys.products()]: ["id", "name", "propImg"],
+  [keys.services()]: ["id", "name"],
+};
+
+/** A payload as a page embeds it: lists named in EMBEDDED_LIST_FIELDS keep only their shown fields. */
+export function embeddedPayload(key: string, payload: unknown): unknown {
+  const fields = EMBEDDED_LIST_FIELDS[key];
+  if (!fields || !Array.isArray(payload)) return payload;
+  return payload.map((item: unknown) =>
+    item !== null && typeof item === "object"
+      ? Object.fromEntries(fields.filter((f) => f in item).map((f) => [f, (item as Record<string, unknown>)[f]]))
+      : item,
+  );
+}
+
 /** Calls every page needs: site config and author (the first paint), menus and their classify data. */
 export function shellKeys(classify: readonly ClassifyMenu[]): string[] {
   return [keys.syscfg(), keys.sysauthor(), keys.menus(), ...classify.map(classifyKey)];

@@ -5,20 +5,20 @@
  */
 
 import { keys } from "../../shared/data-keys.ts";
-import type { Partner, Product, Service } from "../../shared/entities.ts";
+import type { Partner } from "../../shared/entities.ts";
 import { useApi } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { itemsOf, renderResult } from "./home-helpers.tsx";
 import { MessageColumn } from "./message-column.tsx";
-import { OfferingGrid } from "./offering-grid.tsx";
+import { type Offering, OfferingGrid } from "./offering-grid.tsx";
 import { PARTNER_MAX } from "./partner-rows.ts";
 import { PartnerWall } from "./partner-wall.tsx";
 
 export function DefaultSections() {
   const t = useT(HOME_MESSAGES);
-  const products = useApi<Product[]>(keys.products());
-  const services = useApi<Service[]>(keys.services());
+  const products = useApi<Offering[]>(keys.products());
+  const services = useApi<Offering[]>(keys.services());
   const news = useApi<unknown>(keys.homeNews());
   const notices = useApi<unknown>(keys.homeNotices());
   const partners = useApi<Partner[]>(keys.partners());
@@ -29,14 +29,14 @@ export function DefaultSections() {
       <section id="product-list" className="home-section" aria-labelledby="product-list-title">
         <h2 id="product-list-title">{t("home.products")}</h2>
         {renderResult(products, (data) => {
-          const items = itemsOf<Product>(data);
+          const items = itemsOf<Offering>(data);
           return items.length ? <OfferingGrid items={items} kind="product" /> : empty;
         })}
       </section>
       <section id="service-list" className="home-section home-section-alt" aria-labelledby="service-list-title">
         <h2 id="service-list-title">{t("home.services")}</h2>
         {renderResult(services, (data) => {
-          const items = itemsOf<Service>(data);
+          const items = itemsOf<Offering>(data);
           return items.length ? <OfferingGrid items={items} kind="service" /> : empty;
         })}
       </section>

@@ -1,5 +1,5 @@
 /** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (SPEC section 9). */
-import type { Product, Service } from "../../shared/entities.ts";
+import type { Product } from "../../shared/entities.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { isId, textOf } from "./home-helpers.tsx";
 
@@ -9,11 +9,14 @@ const PICTURE_HEIGHT = 600;
 
 export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
 
-export function OfferingGrid({ items, kind }: { items: (Product | Service)[]; kind: "product" | "service" }) {
+/** What the grids show of a product or service (all the home page's state carries: shared/page-data.ts). */
+export type Offering = Pick<Product, "id" | "name"> & Partial<Pick<Product, "propImg">>;
+
+export function OfferingGrid({ items, kind }: { items: Offering[]; kind: "product" | "service" }) {
   return (
     <ul className={`home-grid home-grid-${gridColumns(items.length)} home-grid-${kind}`}>
       {items.map((item, index) => {
-        const picture = kind === "product" ? textOf((item as Product).propImg) : "";
+        const picture = kind === "product" ? textOf(item.propImg) : "";
         const body = (
           <>
             {picture && <img src={picture} alt="" width={PICTURE_WIDTH} height={PICTURE_HEIGHT} loading="lazy" decoding="async" />}

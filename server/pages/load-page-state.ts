@@ -5,7 +5,7 @@
  */
 import { matchCalls } from "../../shared/api-calls.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
-import { detailKey, pageKeys, shellKeys } from "../../shared/page-data.ts";
+import { detailKey, embeddedPayload, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import type { PageState, PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { describeError } from "../http/errors.ts";
@@ -47,7 +47,7 @@ export async function loadPageState(
     const envelope = json as { code?: number; data?: unknown };
     if (status === 404) state.fallback[key] = null;
     else if (envelope.code !== 0) state.failures[key] = 502;
-    else state.fallback[key] = payloadOf(envelope, payloadKindOf(key));
+    else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key)));
   });
 
   const detail = detailKey(match);

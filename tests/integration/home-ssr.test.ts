@@ -15,6 +15,7 @@ import { startContentApi } from "../../server/content/api.ts";
 import { openContentDb } from "../../server/content/db.ts";
 import { getClassifyMenus, loadSiteIfEmpty } from "../../server/content/store.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { STATE_ELEMENT_ID } from "../../shared/page-state.ts";
 import { testConfig } from "../support/config.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -128,6 +129,21 @@ describe("home page, default layout (themePortal 1,1)", () => {
     expect(buttons.map((b) => b.attribs["aria-label"])).toEqual(
       expect.arrayContaining(["暂停自动播放", "上一张", "下一张", "转到第 1 张"]),
     );
+  });
+
+  it("embeds only the fields the grids show of products and services, not their descriptions", async () => {
+    const described = (items: object[]) => items.map((item) => ({ ...item, detail: `<p>${"很长的介绍".repeat(200)}</p>` }));
+    const routes = siteRoutes("1,1", MARKUP);
+    const { text: html, doc } = await renderHome({
+      ...routes,
+      "/api/portal/product/product/list": described(PRODUCTS),
+      "/api/portal/service/service/list": described(SERVICES),
+    });
+    expect(html).not.toContain("很长的介绍");
+    const state = JSON.parse(text(byId(doc, STATE_ELEMENT_ID)));
+    expect(state.fallback["/product/product/list"]).toEqual(PRODUCTS.map(({ id, name, propImg }) => ({ id, name, propImg })));
+    expect(state.fallback["/service/service/list"]).toEqual(SERVICES.map(({ id, name }) => ({ id, name })));
+    expect(all(one(byId(doc, "product-list"), hasClass("home-grid")), tag("a")).map(text)).toEqual(PRODUCTS.map((p) => p.name));
   });
 
   it("renders products (3 columns for 5) and services (4 columns for 8) linking to their pages", async () => {
