@@ -12,13 +12,13 @@ export { apiKey, classifyKey, detailKey, HOME_MESSAGE_COUNT, keys, MILESTONE_PAG
 export { idListOf, JOB_KIND_OF_PAGE, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
 
 /**
- * The fields pages show of lists whose items also carry long HTML that only their detail
- * pages show: the state embedded in a page keeps just these (the home page's grids would
- * otherwise put every product's and service's full description into its HTML).
+ * The fields pages use of lists whose items also carry long HTML that only their detail
+ * pages show (the home grids, and the menus that group products and services by type):
+ * the state embedded in a page keeps just these, not every full description.
  */
 export const EMBEDDED_LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  [keys.products()]: ["id", "name", "propImg"],
-  [keys.services()]: ["id", "name"],
+  [keys.products()]: ["id", "name", "propImg", "type"],
+  [keys.services()]: ["id", "name", "type"],
 };
 
 /** A payload as a page embeds it: lists named in EMBEDDED_LIST_FIELDS keep only their shown fields. */

@@ -9,7 +9,7 @@ const PICTURE_HEIGHT = 600;
 
 export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
 
-/** What the grids show of a product or service (all the home page's state carries: shared/page-data.ts). */
+/** What the grids show of a product or service (the home page's state carries little more: shared/page-data.ts). */
 export type Offering = Pick<Product, "id" | "name"> & Partial<Pick<Product, "propImg">>;
 
 export function OfferingGrid({ items, kind }: { items: Offering[]; kind: "product" | "service" }) {

@@ -141,8 +141,8 @@ describe("home page, default layout (themePortal 1,1)", () => {
     });
     expect(html).not.toContain("很长的介绍");
     const state = JSON.parse(text(byId(doc, STATE_ELEMENT_ID)));
-    expect(state.fallback["/product/product/list"]).toEqual(PRODUCTS.map(({ id, name, propImg }) => ({ id, name, propImg })));
-    expect(state.fallback["/service/service/list"]).toEqual(SERVICES.map(({ id, name }) => ({ id, name })));
+    expect(state.fallback["/product/product/list"]).toEqual(PRODUCTS.map(({ id, name, propImg, type }) => ({ id, name, propImg, type })));
+    expect(state.fallback["/service/service/list"]).toEqual(SERVICES.map(({ id, name, type }) => ({ id, name, type })));
     expect(all(one(byId(doc, "product-list"), hasClass("home-grid")), tag("a")).map(text)).toEqual(PRODUCTS.map((p) => p.name));
   });
 
