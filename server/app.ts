@@ -19,7 +19,7 @@ import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { PageCache } from "./pages/page-cache.ts";
-import { createPageFastPath, createPagesRouter } from "./pages/router.ts";
+import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
 import { createApiFastPath } from "./portal-api/fast-path.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
@@ -106,14 +106,13 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     deps.renderer && config.pageCache && !config.dev
       ? new PageCache({ maxBytes: config.cache.maxBytes, staleMs: config.cache.staleMs, now: deps.now })
       : undefined;
-  if (deps.renderer) {
-    if (deps.renderer.assets) app.use(deps.renderer.assets.path, deps.renderer.assets.handler);
-    app.use("/portal", createPagesRouter({ config, reader, renderer: deps.renderer, logger, pageCache }));
-  }
+  const { renderer } = deps;
+  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache }) : undefined;
+  if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
+  if (pages) app.use("/portal", pages);
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
-  const pageFastPath = pageCache ? createPageFastPath(pageCache, config.lang) : undefined;
   const apiFastPath = createApiFastPath({
     cache,
     classifyPaths: classifyPathsOf(config.classify),
@@ -122,7 +121,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     maxUrlLength: MAX_URL_LENGTH,
   });
   const handle: RequestListener = (req, res) => {
-    if (!apiFastPath(req, res) && !pageFastPath?.(req, res)) app(req, res);
+    if (!apiFastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
   return Object.assign(app, {
     portal: { cache, pageCache, upstream, logger, handle, close: () => upstream.close() },

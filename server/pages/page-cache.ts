@@ -76,8 +76,10 @@ export class PageCache {
     return undefined;
   }
 
-  countHit(): void {
-    this.hits++;
+  /** Counts an answer served without `get` counting it (the hot path looks first, then serves). */
+  count(stale: boolean): void {
+    if (stale) this.stale++;
+    else this.hits++;
   }
 
   /**

@@ -19,10 +19,13 @@ import type { ApiReader } from "../portal-api/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
-import type { PageCache } from "./page-cache.ts";
+import type { CachedPage, PageCache, PageLookup } from "./page-cache.ts";
 import { weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
+
+/** Answers a request before Express when it can; false leaves it to Express. */
+export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface PagesDeps {
   config: Config;
@@ -71,7 +74,7 @@ const PER_RESPONSE = new Set([
   "x-page-cache",
 ]);
 
-export function createPagesRouter({ config, reader, renderer, logger, pageCache }: PagesDeps): Router {
+export function createPagesRouter({ config, reader, renderer, logger, pageCache }: PagesDeps): Router & { fastPath: RequestFastPath } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
@@ -129,6 +132,24 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
     res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
   }
 
+  /** Starts the one re-render of a stale page; it keeps its headers but the policy, which follows the new rendering (the home script may have changed). */
+  function refreshStale(cache: PageCache, page: PageRequest, match: RouteMatch, stale: CachedPage): void {
+    const key = page.key as string;
+    cache.refresh(
+      key,
+      async () => {
+        const fresh = await renderOnce(page, match);
+        const headers = stale.headers.filter(([name]) => name !== "content-security-policy");
+        headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
+        if (cacheable(fresh)) await cache.store(key, { ...fresh, headers });
+      },
+      (err) => logger.warn({ err, key }, "page re-render failed"),
+    );
+  }
+
+  const sendCached = (req: IncomingMessage, res: ServerResponse, cache: PageCache, cached: PageLookup) =>
+    sendCachedPage(req, res, cached.page, { now: cache.now(), staleMs: cache.staleMs, cacheStatus: cached.stale ? "STALE" : "HIT" });
+
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url, req.headers, config.lang);
     const match = matchPage(page.path, page.query);
@@ -138,25 +159,8 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
     }
     const cached = pageCache && page.key ? pageCache.get(page.key) : undefined;
     if (pageCache && cached) {
-      if (cached.stale) {
-        const key = page.key as string;
-        pageCache.refresh(
-          key,
-          async () => {
-            const fresh = await renderOnce(page, match);
-            // The same headers as before, but the policy follows the new rendering (the home script may have changed).
-            const headers = cached.page.headers.filter(([name]) => name !== "content-security-policy");
-            headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
-            if (cacheable(fresh)) await pageCache.store(key, { ...fresh, headers });
-          },
-          (err) => logger.warn({ err, key }, "page re-render failed"),
-        );
-      }
-      sendCachedPage(req, res, cached.page, {
-        now: pageCache.now(),
-        staleMs: pageCache.staleMs,
-        cacheStatus: cached.stale ? "STALE" : "HIT",
-      });
+      if (cached.stale) refreshStale(pageCache, page, match, cached.page);
+      sendCached(req, res, pageCache, cached);
       return;
     }
 
@@ -176,24 +180,28 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
   });
-  return router;
-}
-
-/**
- * The hot path: a fresh page cache hit answered straight from the Node request, before
- * Express and its middleware run. Returns false when Express should handle the request.
- */
-export function createPageFastPath(pageCache: PageCache, defaultLang: Config["lang"]) {
-  const prefix = `${BASE_PATH}/`;
-  const pageKeyOf = createPageKeyReader(defaultLang);
-  return (req: IncomingMessage, res: ServerResponse): boolean => {
+  const pageKeyOf = createPageKeyReader(config.lang);
+  /**
+   * The hot path: a cached page, fresh or stale, answered straight from the Node request
+   * before Express and its middleware run. Returns false when Express should handle it.
+   */
+  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
     const url = req.url ?? "";
-    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix)) return false;
-    const key = pageKeyOf(url.slice(BASE_PATH.length), req.headers);
+    if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return false;
+    const target = url.slice(BASE_PATH.length);
+    const key = pageKeyOf(target, req.headers);
     const cached = key ? pageCache.get(key, false) : undefined;
-    if (!cached || cached.stale) return false;
-    pageCache.countHit();
-    sendCachedPage(req, res, cached.page, { now: pageCache.now(), staleMs: pageCache.staleMs, cacheStatus: "HIT" });
+    if (!cached) return false;
+    if (cached.stale) {
+      // Only a stale page needs its route: to re-render it.
+      const page = pageRequestOf(target, req.headers, config.lang);
+      const match = matchPage(page.path, page.query);
+      if (!match) return false;
+      refreshStale(pageCache, page, match, cached.page);
+    }
+    pageCache.count(cached.stale);
+    sendCached(req, res, pageCache, cached);
     return true;
   };
+  return Object.assign(router, { fastPath });
 }
