@@ -25,11 +25,7 @@ export interface ApiFastPathDeps {
 
 export function createApiFastPath({ cache, classifyPaths, commonHeaders, staleMs, maxUrlLength }: ApiFastPathDeps) {
   const prefix = `${API_PREFIX}/`;
-  const answerHeaders: [string, string][] = [
-    ...commonHeaders.map(([name, value]): [string, string] => [name, value]),
-    ["Content-Type", "application/json; charset=utf-8"],
-    ["Vary", "Accept-Encoding"],
-  ];
+  const answerHeaders = [...commonHeaders, ["Content-Type", "application/json; charset=utf-8"], ["Vary", "Accept-Encoding"]] as const;
   // Keyed by the cache's own entry: a refreshed entry is a new object, so nothing prepared outlives its data.
   const prepared = new WeakMap<CachedAnswer, PreparedAnswer>();
   const preparing = new WeakSet<CachedAnswer>();

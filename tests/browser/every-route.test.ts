@@ -6,13 +6,12 @@
  * to the home page with its query kept.
  */
 import { readFileSync } from "node:fs";
-import type { Browser } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import { expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatDateTime } from "../../shared/dates.ts";
 import type { Founder, Job, Message, Milestone, Product, Service } from "../../shared/entities.ts";
-import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
+import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
+import { useDemoSiteInBrowser } from "./support/site.ts";
 
 interface DemoSite {
   sysauthor: { fname: string };
@@ -99,25 +98,14 @@ const ROUTES: RouteCase[] = [
 const CASES = ROUTES.flatMap((c) => [375, 1280].map((width) => ({ ...c, width })));
 
 describeInBrowser("every route at 375 and 1280 px", () => {
-  let site: TestSite;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    site = await startDemoSite();
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  const env = useDemoSiteInBrowser();
 
   it.each(CASES)("$route at $width px loads and shows its content, cleanly", async ({ path, lands, heading, shows, counts, width }) => {
-    const { page, problems, failedRequests } = await openWatchedPage(browser, width, 800);
+    const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     try {
-      const response = await page.goto(`${site.origin}/portal${path}`);
+      const response = await page.goto(`${env.site.origin}/portal${path}`);
       expect(response?.status()).toBe(200);
-      expect(page.url()).toBe(`${site.origin}/portal${lands ?? path}`);
+      expect(page.url()).toBe(`${env.site.origin}/portal${lands ?? path}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       // Down to the footer a screen at a time, so every lazy image is asked for; then until the network is quiet.
       await page.evaluate(async () => {

@@ -5,13 +5,13 @@
  * work with JavaScript off.
  */
 import { readFileSync } from "node:fs";
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Job, Message, Milestone, Product } from "../../shared/entities.ts";
-import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
+import { describeInBrowser, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { useDemoSiteInBrowser } from "./support/site.ts";
 
 interface DemoSite {
   sysauthor: { fname: string };
@@ -45,11 +45,10 @@ const urlOf = (page: Page) => {
 };
 
 describeInBrowser("the inner pages in Chromium", () => {
-  let site: TestSite;
-  let browser: Browser;
+  const env = useDemoSiteInBrowser();
   const open = async (path: string, width = 1280, height = 800): Promise<WatchedPage> => {
-    const watched = await openWatchedPage(browser, width, height);
-    await watched.page.goto(`${site.origin}${path}`);
+    const watched = await openWatchedPage(env.browser, width, height);
+    await watched.page.goto(`${env.site.origin}${path}`);
     await hydrated(watched.page);
     return watched;
   };
@@ -59,18 +58,8 @@ describeInBrowser("the inner pages in Chromium", () => {
     await page.context().close();
   };
 
-  beforeAll(async () => {
-    site = await startDemoSite();
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-  });
-
   it("hydrates every inner page from the HTML without fetching its data again", { timeout: 120_000 }, async () => {
-    const watched = await openWatchedPage(browser);
+    const watched = await openWatchedPage(env.browser);
     for (const path of [
       "/portal/about/index.html",
       "/portal/about/member/index.html",
@@ -86,7 +75,7 @@ describeInBrowser("the inner pages in Chromium", () => {
       "/portal/message/news/999999",
     ]) {
       for (const list of [watched.apiRequests, watched.problems, watched.failedRequests]) list.length = 0;
-      await watched.page.goto(`${site.origin}${path}`);
+      await watched.page.goto(`${env.site.origin}${path}`);
       await hydrated(watched.page);
       // A news or notice detail counts its reader; let that finish before leaving the page.
       if (path.includes("/message/notice?id=")) await watched.page.locator(".reader-count:not(:empty)").waitFor();
@@ -119,7 +108,7 @@ describeInBrowser("the inner pages in Chromium", () => {
       const href = (await link.getAttribute("href")) ?? "";
       const text = (await link.textContent()) ?? "";
       await link.click();
-      await page.waitForURL(`${site.origin}${href}`);
+      await page.waitForURL(`${env.site.origin}${href}`);
       await headingIs(page, heading ?? text);
     };
 
@@ -143,17 +132,17 @@ describeInBrowser("the inner pages in Chromium", () => {
     await follow('footer a[href="/portal/about/index.html"]', "公司简介");
     // Products and services are reached from the home page's cards (its carousel opens links in a new tab).
     await page.locator('header a[href="/portal/index.html"]').first().click();
-    await page.waitForURL(`${site.origin}/portal/index.html`);
+    await page.waitForURL(`${env.site.origin}/portal/index.html`);
     for (const kind of ["product", "service"]) {
       const card = page.locator(`main a[href^="/portal/${kind}/"]:not([target])`).first();
       await card.waitFor();
       const href = (await card.getAttribute("href")) ?? "";
       await card.click();
-      await page.waitForURL(`${site.origin}${href}`);
+      await page.waitForURL(`${env.site.origin}${href}`);
       await page.locator("main h1").first().waitFor();
       await page.locator(".detail-body").waitFor();
       await page.goBack();
-      await page.waitForURL(`${site.origin}/portal/index.html`);
+      await page.waitForURL(`${env.site.origin}/portal/index.html`);
     }
     expect(await sameDocument(page)).toBe(true);
     await expectClean(watched);
@@ -270,7 +259,7 @@ describeInBrowser("the inner pages in Chromium", () => {
   });
 
   it("offers a retry when a further milestone page fails, and goes on from there", async () => {
-    const watched = await openWatchedPage(browser, 1280, 800);
+    const watched = await openWatchedPage(env.browser, 1280, 800);
     const { page } = watched;
     // The upstream answer for the second page fails until the visitor retries.
     let failing = true;
@@ -279,7 +268,7 @@ describeInBrowser("the inner pages in Chromium", () => {
         ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
         : route.continue(),
     );
-    await page.goto(`${site.origin}/portal/about/milepost/index.html`);
+    await page.goto(`${env.site.origin}/portal/about/milepost/index.html`);
     await hydrated(page);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const retry = page.locator(".timeline-status [role=alert] button");
@@ -326,10 +315,10 @@ describeInBrowser("the inner pages in Chromium", () => {
   });
 
   it("works without JavaScript: paging form, job filter form and the next milestones link", async () => {
-    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const context = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
 
-    await page.goto(`${site.origin}/portal/message/news/list.html?page=2`);
+    await page.goto(`${env.site.origin}/portal/message/news/list.html?page=2`);
     await page.selectOption("select[name=size]", "10");
     await page.getByRole("button", { name: "确定" }).click();
     await page.waitForURL(/\/message\/news\/list\.html\?size=10&page=$/);
@@ -339,7 +328,7 @@ describeInBrowser("the inner pages in Chromium", () => {
     await page.waitForURL(/\?size=10&page=3$/);
     expect(await texts(page, ".msg-item-title a")).toEqual(NEWS.slice(20, 30).map((m) => m.title));
 
-    await page.goto(`${site.origin}/portal/job/school/index.html`);
+    await page.goto(`${env.site.origin}/portal/job/school/index.html`);
     await page.locator("summary.job-filter-button").click();
     await page.getByLabel("研发").check();
     await page.getByLabel("产品").check();
@@ -352,7 +341,7 @@ describeInBrowser("the inner pages in Chromium", () => {
     );
     expect(await page.getByLabel("研发").isChecked()).toBe(true);
 
-    await page.goto(`${site.origin}/portal/about/milepost/index.html`);
+    await page.goto(`${env.site.origin}/portal/about/milepost/index.html`);
     await page.locator(".timeline-more a").click();
     await page.waitForURL(/\/about\/milepost\/index\.html\?page=2$/);
     expect(await texts(page, ".timeline-brief")).toEqual(MILESTONES.slice(10, 20).map((m) => m.brief));

@@ -4,10 +4,10 @@
  * submenus, home anchors below the fixed header, back-to-top, the footer accordion,
  * the QR preview, the language switch, the title and the loading bar on client navigation.
  */
-import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, expect, it } from "vitest";
-import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
+import { useDemoSiteInBrowser } from "./support/site.ts";
 
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 const nextFrames = (page: Page) =>
@@ -29,18 +29,7 @@ function menuLayout(page: Page) {
 }
 
 describeInBrowser("the site shell in Chromium", () => {
-  let site: TestSite;
-  let browser: Browser;
-
-  beforeAll(async () => {
-    site = await startDemoSite();
-    browser = await launchChromium();
-  });
-
-  afterAll(async () => {
-    await browser?.close();
-    await site?.close();
-  });
+  const env = useDemoSiteInBrowser();
 
   it("hydrates several pages at both widths without console errors or hydration warnings", async () => {
     const paths = [
@@ -53,9 +42,9 @@ describeInBrowser("the site shell in Chromium", () => {
       "/portal/about/index.html?lang=en",
     ];
     for (const width of [1280, 375]) {
-      const { page, problems } = await openWatchedPage(browser, width);
+      const { page, problems } = await openWatchedPage(env.browser, width);
       for (const path of paths) {
-        await page.goto(site.origin + path);
+        await page.goto(env.site.origin + path);
         await hydrated(page);
         expect(problems, `${path} at ${width}`).toEqual([]);
       }
@@ -68,9 +57,9 @@ describeInBrowser("the site shell in Chromium", () => {
       [1280, { menuShown: true, toggleShown: false, rows: 1 }],
       [768, { menuShown: false, toggleShown: true }],
     ] as const) {
-      const context = await browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
+      const context = await env.browser.newContext({ viewport: { width, height: 800 }, javaScriptEnabled: false });
       const page = await context.newPage();
-      await page.goto(`${site.origin}/portal/about/index.html`);
+      await page.goto(`${env.site.origin}/portal/about/index.html`);
       expect(await menuLayout(page), `${width}`).toMatchObject(expected);
       const lists = await page.locator(".footer-group .footer-list").all();
       expect(lists).toHaveLength(5);
@@ -87,8 +76,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("switches between the horizontal and the vertical menu when the window is resized", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
     expect(await menuLayout(page)).toMatchObject({ menuShown: true, toggleShown: false, rows: 1 });
@@ -108,8 +97,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("opens and closes the narrow menu with its toggle button, Escape and a followed link", async () => {
-    const { page, problems } = await openWatchedPage(browser, 375);
-    await page.goto(`${site.origin}/portal/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 375);
+    await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
     const toggle = page.locator("button.nav-toggle");
     const menu = page.locator("#site-menu");
@@ -143,8 +132,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("opens wide submenus on hover and on keyboard focus, as a grid past 6 entries, and closes them with Escape", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     const about = page.locator("#site-menu > li:has(> a[href='/portal/about/index.html'])");
     const aboutSubmenu = about.locator(".submenu");
@@ -169,9 +158,9 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("opens a wide submenu with a first tap on a touch screen and follows the link on the next", async () => {
-    const context = await browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
+    const context = await env.browser.newContext({ viewport: { width: 1024, height: 768 }, hasTouch: true });
     const page = await context.newPage();
-    await page.goto(`${site.origin}/portal/index.html`);
+    await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
     const about = page.locator("#site-menu > li:has(> a[href='/portal/about/index.html'])");
     await about.locator("> a").tap();
@@ -189,14 +178,14 @@ describeInBrowser("the site shell in Chromium", () => {
         const top = document.getElementById(anchor)?.getBoundingClientRect().top ?? Number.NaN;
         return Math.abs(top - 75) <= 2;
       }, id);
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
     await page.click("#site-menu > li > a.menu-link[href='/portal/index.html#service-list']");
     await anchorAt75("service-list");
     expect(new URL(page.url()).hash).toBe("#service-list");
 
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     await page.evaluate(() => {
       (window as unknown as { sameDocument: boolean }).sameDocument = true;
@@ -209,9 +198,9 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
 
     // Without JavaScript the plain link lands at the same place.
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
     const plain = await context.newPage();
-    await plain.goto(`${site.origin}/portal/about/index.html`);
+    await plain.goto(`${env.site.origin}/portal/about/index.html`);
     await plain.click("#site-menu > li > a.menu-link[href='/portal/index.html#service-list']");
     await plain.waitForURL(/\/portal\/index\.html#service-list$/);
     await plain.waitForFunction(() => Math.abs((document.getElementById("service-list")?.getBoundingClientRect().top ?? 0) - 75) <= 2);
@@ -219,8 +208,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("shows back-to-top after 200 px of scroll and scrolls back to the top", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/message/news/list.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/message/news/list.html`);
     await hydrated(page);
     const button = page.locator(".back-to-top");
     expect(await button.isVisible()).toBe(false);
@@ -237,8 +226,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("folds the footer groups into an accordion at 375 px and shows them all at 1280 px", async () => {
-    const { page, problems } = await openWatchedPage(browser, 375);
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 375);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     const lists = page.locator(".footer-group .footer-list");
     expect(await lists.count()).toBe(5);
@@ -257,15 +246,15 @@ describeInBrowser("the site shell in Chromium", () => {
     expect(problems).toEqual([]);
     await page.context().close();
 
-    const wide = await openWatchedPage(browser, 1280);
-    await wide.page.goto(`${site.origin}/portal/about/index.html`);
+    const wide = await openWatchedPage(env.browser, 1280);
+    await wide.page.goto(`${env.site.origin}/portal/about/index.html`);
     for (const list of await wide.page.locator(".footer-group .footer-list").all()) expect(await list.isVisible()).toBe(true);
     await wide.page.context().close();
   });
 
   it("previews a QR code in a modal dialog that Escape closes", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     const first = page.locator(".qr-link").first();
     const src = await first.getAttribute("href");
@@ -277,14 +266,14 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
     expect(await page.evaluate(() => document.activeElement?.classList.contains("qr-link"))).toBe(true);
-    expect(page.url()).toBe(`${site.origin}/portal/about/index.html`);
+    expect(page.url()).toBe(`${env.site.origin}/portal/about/index.html`);
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
   it("switches the language without a reload or a refetch, and keeps it after a reload", async () => {
-    const { page, problems, apiRequests } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/about/index.html`);
+    const { page, problems, apiRequests } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
     expect(await page.textContent(".skip-link")).toBe("跳到主要内容");
     await page.evaluate(() => {
@@ -298,7 +287,7 @@ describeInBrowser("the site shell in Chromium", () => {
     expect(await page.locator(".footer-title").first().textContent()).toBe("Products & Services");
     expect(await page.title()).toBe("青禾数智 - About us");
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect(page.url()).toBe(`${site.origin}/portal/about/index.html`);
+    expect(page.url()).toBe(`${env.site.origin}/portal/about/index.html`);
     expect(apiRequests).toEqual([]);
 
     const cookie = (await page.context().cookies()).find((c) => c.name === "portal_lang");
@@ -320,8 +309,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("names the new language in the URL when the page was opened with ?lang=", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/about/index.html?lang=en`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html?lang=en`);
     await hydrated(page);
     await page.click(".lang-switch");
     await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
@@ -334,8 +323,8 @@ describeInBrowser("the site shell in Chromium", () => {
   });
 
   it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
-    const { page, problems } = await openWatchedPage(browser, 1280);
-    await page.goto(`${site.origin}/portal/index.html`);
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
     await page.click(".site-footer a[href='/portal/about/member/index.html']");
     await page.waitForFunction(() => document.title === "青禾数智 - 杭州青禾数智科技有限公司创始团队");
@@ -357,7 +346,7 @@ describeInBrowser("the site shell in Chromium", () => {
 
     const detail = page.locator("main a[href^='/portal/message/notice/']:not([href*='list'])").first();
     const id = Number(/\/(\d+)$/.exec((await detail.getAttribute("href")) ?? "")?.[1]);
-    const notice = (await (await fetch(`${site.origin}/api/portal/message/notice/${id}`)).json()) as { data: { title: string } };
+    const notice = (await (await fetch(`${env.site.origin}/api/portal/message/notice/${id}`)).json()) as { data: { title: string } };
     await detail.click();
     await page.waitForFunction((title) => document.title === title, `青禾数智 - ${notice.data.title}`);
     expect(problems).toEqual([]);

@@ -8,7 +8,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { exitOf, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { exitOf, refusedStart, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
 /** A GET on a new connection each time, so the primary hands each one to the next worker. */
 function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
@@ -109,13 +109,8 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
 
 describe("WEB_CONCURRENCY with a bad value", () => {
   it.each(["0", "65", "two"])("exits 1 with one line naming it (%s)", async (value) => {
-    const child = runServerScript({ WEB_CONCURRENCY: value });
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exitOf(child)).toBe(1);
-    const lines = stderr.trim().split("\n");
+    const { code, lines } = await refusedStart({ WEB_CONCURRENCY: value });
+    expect(code).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/);
   });

@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { API_CALLS, callPath } from "../../shared/api-calls.ts";
-import { exitOf, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { refusedStart, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 describe("startup with a bad environment", () => {
@@ -17,13 +17,8 @@ describe("startup with a bad environment", () => {
     ["CACHE_TTL_MS", "soon", "CACHE_TTL_MS must be a whole number of milliseconds"],
     ["DATABASE_URL", "mysql://db/portal", "DATABASE_URL must be sqlite:PATH or postgres://"],
   ])("exits 1 with one line naming %s", async (name, value, message) => {
-    const child = runServerScript({ [name]: value });
-    let stderr = "";
-    child.stderr?.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    expect(await exitOf(child)).toBe(1);
-    const lines = stderr.trim().split("\n");
+    const { code, lines } = await refusedStart({ [name]: value });
+    expect(code).toBe(1);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(message);
   });

@@ -29,6 +29,17 @@ export function exitOf(child: ChildProcess): Promise<number | null> {
   return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
 }
 
+/** Runs the server with an environment it should refuse: its exit code and the lines it wrote to stderr. */
+export async function refusedStart(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+  const child = runServerScript(env);
+  let stderr = "";
+  child.stderr?.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const code = await exitOf(child);
+  return { code, lines: stderr.trim().split("\n") };
+}
+
 export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
   const child = runServerScript({ HOST: "127.0.0.1", PORT: "0", ...env });
   const logs: string[] = [];

@@ -9,7 +9,8 @@ import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { inject } from "vitest";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, inject } from "vitest";
 import { createApp, type PortalApp } from "../../../server/app.ts";
 import { startContentApi } from "../../../server/content/api.ts";
 import { openContentDb } from "../../../server/content/db.ts";
@@ -17,6 +18,7 @@ import { getClassifyMenus, loadSiteIfEmpty } from "../../../server/content/store
 import { DEMO_SITE_FILE } from "../../../server/project-root.ts";
 import { createProdRenderer } from "../../../server/render/prod-renderer.ts";
 import { testConfig } from "../../support/config.ts";
+import { launchChromium } from "./chromium.ts";
 
 export interface TestSite {
   origin: string;
@@ -50,4 +52,21 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
       await rm(dir, { recursive: true, force: true });
     },
   };
+}
+
+/**
+ * The demo site and one Chromium for a whole test file: started before its tests,
+ * closed after them. Read `site` and `browser` inside tests, not at collection time.
+ */
+export function useDemoSiteInBrowser(): { site: TestSite; browser: Browser } {
+  const shared = {} as { site: TestSite; browser: Browser };
+  beforeAll(async () => {
+    shared.site = await startDemoSite();
+    shared.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await shared.browser?.close();
+    await shared.site?.close();
+  });
+  return shared;
 }
