@@ -3,7 +3,7 @@
  * (in-process, no HTTP request to itself), and decides the page's status: 404 when a
  * detail names no item, 504/502 when a call failed with nothing stale to serve.
  */
-import { matchCalls } from "../../shared/api-calls.ts";
+import { payloadKindOf } from "../../shared/call-table.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
 import { detailKey, embeddedPayload, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import type { PageState, PublicConfig } from "../../shared/page-state.ts";
@@ -16,10 +16,6 @@ export interface LoadedPage {
   status: 200 | 404 | 502 | 504;
   /** How long every answer the page was built from stays fresh: the most a rendering of it may be kept. */
   freshForMs: number;
-}
-
-function payloadKindOf(key: string) {
-  return matchCalls(key.split("?")[0] ?? "")[0]?.call.payload ?? "list";
 }
 
 export async function loadPageState(
@@ -47,7 +43,7 @@ export async function loadPageState(
     const envelope = json as { code?: number; data?: unknown };
     if (status === 404) state.fallback[key] = null;
     else if (envelope.code !== 0) state.failures[key] = 502;
-    else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key)));
+    else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key) ?? "list"));
   });
 
   const detail = detailKey(match);
