@@ -1,8 +1,9 @@
 /**
  * The process: the only place that reads the environment, listens, and handles
- * SIGTERM/SIGINT. With no API_BASE_URL it opens the content database, loads the demo
- * site into an empty one, and serves the embedded content API on loopback; the app
- * then reaches it through the same upstream client as any external upstream.
+ * SIGTERM/SIGINT. With no API_BASE_URL it starts the embedded content API in a thread
+ * of its own (server/content/api-thread.ts: the database, the demo site loaded into an
+ * empty one, the API on loopback); the app then reaches it through the same upstream
+ * client as any external upstream.
  *
  * WEB_CONCURRENCY=N (N > 1) makes this process a cluster primary (server/cluster.ts)
  * that prepares the database once and forks N workers, each running `serve` below on
@@ -15,9 +16,9 @@ import v8 from "node:v8";
 import { createApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig } from "./config.ts";
-import { startContentApi } from "./content/api.ts";
-import { type ContentDb, openContentDb } from "./content/db.ts";
-import { getClassifyMenus, loadSiteIfEmpty } from "./content/store.ts";
+import { type ContentApiThread, startContentApiThread } from "./content/api-thread.ts";
+import { openContentDb } from "./content/db.ts";
+import { loadSiteIfEmpty } from "./content/store.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { DEMO_SITE_FILE } from "./project-root.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
@@ -81,20 +82,26 @@ async function main(): Promise<void> {
 
 /** One server process: the whole app on one port (alone, or as one cluster worker). */
 async function serve(config: Config, logger: Logger): Promise<void> {
-  let content: ContentDb | undefined;
-  let contentApi: Awaited<ReturnType<typeof startContentApi>> | undefined;
+  let contentApi: ContentApiThread | undefined;
   let upstreamUrl = config.apiBaseUrl;
   let classify = config.classify;
   if (!upstreamUrl) {
-    content = await openContentDb(config.databaseUrl);
-    if (await loadSiteIfEmpty(content, DEMO_SITE_FILE)) logger.info("loaded the demo site into an empty database");
-    contentApi = await startContentApi(content, { onError: (err) => logger.error({ err }, "content API failed") });
+    contentApi = await startContentApiThread({
+      databaseUrl: config.databaseUrl,
+      onError: (err) => logger.error({ err }, "content API failed"),
+      onExit: (err) => {
+        // Without its content API this process can only serve stale pages: let the supervisor start a whole one.
+        logger.fatal({ err }, "the content API thread stopped");
+        process.exit(1);
+      },
+    });
+    if (contentApi.loadedDemo) logger.info("loaded the demo site into an empty database");
     upstreamUrl = contentApi.url;
-    classify ??= await getClassifyMenus(content);
+    classify ??= contentApi.classify;
   }
 
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
-  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: content, renderer });
+  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer });
   let stopping = false;
   // Each connection's latest answer, so that a stop can make an answer under way the last of
   // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.
@@ -116,7 +123,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const server: Server = createServer(handle).listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
     logger.info(
-      { port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: content?.dialect, pid: process.pid },
+      { port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: contentApi?.dialect, pid: process.pid },
       "listening",
     );
     announceListening(port);
@@ -150,7 +157,6 @@ async function serve(config: Config, logger: Logger): Promise<void> {
       app.portal.close();
       await renderer.close?.();
       await contentApi?.close();
-      await content?.close();
       logger.info("stopped");
       process.exit(0);
     });

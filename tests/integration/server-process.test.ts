@@ -22,6 +22,13 @@ describe("startup with a bad environment", () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toContain(message);
   });
+
+  it("exits 1 with one line when the embedded database cannot be opened (its thread reports why)", async () => {
+    const { code, lines } = await refusedStart({ DATABASE_URL: "sqlite:/dev/null/portal.db" });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^startup failed: .*mkdir .\/dev\/null/);
+  });
 });
 
 describe("npm start with no upstream configured", () => {

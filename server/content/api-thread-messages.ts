@@ -1,0 +1,20 @@
+/** What the server and its content API thread say to each other (server/content/api-thread.ts). */
+import type { ClassifyMenu } from "../../shared/entities.ts";
+import type { ContentDialect } from "./db.ts";
+
+export interface ThreadError {
+  message: string;
+  stack?: string;
+}
+
+export type ToThread = { type: "ping"; id: number } | { type: "close" };
+
+export type FromThread =
+  | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[]; loadedDemo: boolean }
+  | { type: "pong"; id: number; error?: ThreadError }
+  | { type: "error"; error: ThreadError }
+  | { type: "failed"; error: ThreadError };
+
+export function threadErrorOf(error: unknown): ThreadError {
+  return error instanceof Error ? { message: error.message, stack: error.stack } : { message: String(error) };
+}

@@ -1,0 +1,114 @@
+/**
+ * The embedded content API in a worker thread of its own. The database driver for SQLite
+ * is synchronous, so its queries would otherwise hold up every request of the server
+ * while they run; in their own thread they hold up only each other. The thread also
+ * keeps the content API's Express app and its requests out of the isolate that serves
+ * pages, whose hot paths then stay specialised for the server's own objects.
+ *
+ * The thread opens the database (migrating it and loading the demo site into an empty
+ * one), serves the API on loopback and reports its origin; the server reaches it
+ * through the same upstream client as any external upstream.
+ */
+import { Worker } from "node:worker_threads";
+import type { ClassifyMenu } from "../../shared/entities.ts";
+import type { FromThread, ToThread } from "./api-thread-messages.ts";
+import type { ContentDialect } from "./db.ts";
+
+export interface ContentApiThread {
+  /** The origin the content API listens on, e.g. http://127.0.0.1:41234 */
+  url: string;
+  dialect: ContentDialect;
+  /** The classify menus the site file configures. */
+  classify: ClassifyMenu[];
+  /** True when the demo site was loaded into an empty database. */
+  loadedDemo: boolean;
+  /** Resolves when the database answers a query (readiness); rejects once the thread is gone. */
+  ping(): Promise<void>;
+  /** Stops the API after the requests in flight and closes the database. */
+  close(): Promise<void>;
+}
+
+export interface ContentApiThreadOptions {
+  databaseUrl: string;
+  /** Told about a failure the API answered with 500. */
+  onError: (error: Error) => void;
+  /** Told when the thread stops without being asked to. */
+  onExit: (error: Error) => void;
+}
+
+/** The thread running api-thread-main, built or (development, tests) from source. */
+function threadOf(workerData: { databaseUrl: string }): Worker {
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./api-thread-main.js", import.meta.url), { workerData });
+  // From source, a thread needs the TypeScript loader too: the process's own flags do not register it there.
+  const loader = import.meta.resolve("tsx/esm/api");
+  const entry = new URL("./api-thread-main.ts", import.meta.url).href;
+  const start = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
+  return new Worker(start, { eval: true, workerData });
+}
+
+const errorOf = (message: { message: string; stack?: string }) => Object.assign(new Error(message.message), { stack: message.stack });
+
+export function startContentApiThread({ databaseUrl, onError, onExit }: ContentApiThreadOptions): Promise<ContentApiThread> {
+  const worker = threadOf({ databaseUrl });
+  const pings = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextPing = 0;
+  let closing: Promise<void> | undefined;
+  let gone: Error | undefined;
+  const post = (message: ToThread) => worker.postMessage(message);
+
+  return new Promise((resolveStart, rejectStart) => {
+    let started = false;
+    worker.on("message", (message: FromThread) => {
+      switch (message.type) {
+        case "ready":
+          started = true;
+          resolveStart({
+            url: message.url,
+            dialect: message.dialect,
+            classify: message.classify,
+            loadedDemo: message.loadedDemo,
+            ping() {
+              if (gone) return Promise.reject(gone);
+              const id = nextPing++;
+              return new Promise<void>((resolve, reject) => {
+                pings.set(id, { resolve, reject });
+                post({ type: "ping", id });
+              });
+            },
+            close() {
+              closing ??= new Promise<void>((resolve) => {
+                worker.once("exit", () => resolve());
+                post({ type: "close" });
+              });
+              return closing;
+            },
+          });
+          break;
+        case "pong": {
+          const ping = pings.get(message.id);
+          pings.delete(message.id);
+          if (message.error) ping?.reject(errorOf(message.error));
+          else ping?.resolve();
+          break;
+        }
+        case "error":
+          onError(errorOf(message.error));
+          break;
+        case "failed":
+          rejectStart(errorOf(message.error));
+          break;
+      }
+    });
+    worker.on("error", (error) => {
+      if (!started) rejectStart(error);
+      else gone = error;
+    });
+    worker.on("exit", (code) => {
+      gone ??= new Error(`the content API thread stopped (exit code ${code})`);
+      for (const ping of pings.values()) ping.reject(gone);
+      pings.clear();
+      if (!started) rejectStart(gone);
+      else if (!closing) onExit(gone);
+    });
+  });
+}
