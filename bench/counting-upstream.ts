@@ -8,7 +8,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { startContentApi } from "../server/content/api.ts";
 import { openContentDb } from "../server/content/db.ts";
-import { getClassifyMenus, loadSiteIfEmpty } from "../server/content/store.ts";
+import { loadSiteIfEmpty } from "../server/content/site-io.ts";
+import { getClassifyMenus } from "../server/content/store.ts";
 import { DEMO_SITE_FILE } from "../server/project-root.ts";
 
 export interface CountingUpstream {

@@ -11,7 +11,8 @@ import path from "node:path";
 import { startContentApi } from "../server/content/api.ts";
 import { openContentDb } from "../server/content/db.ts";
 import type { SiteFile } from "../server/content/site-file.ts";
-import { getClassifyMenus, importSite } from "../server/content/store.ts";
+import { importSite } from "../server/content/site-io.ts";
+import { getClassifyMenus } from "../server/content/store.ts";
 
 export type UpstreamMode = "ok" | "down" | "reset" | "error" | "hang" | "invalid-json" | "html" | "slow";
 

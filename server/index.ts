@@ -16,11 +16,8 @@ import v8 from "node:v8";
 import { createApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig } from "./config.ts";
-import { type ContentApiThread, startContentApiThread } from "./content/api-thread.ts";
-import { openContentDb } from "./content/db.ts";
-import { loadSiteIfEmpty } from "./content/store.ts";
+import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { DEMO_SITE_FILE } from "./project-root.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
 
@@ -48,15 +45,10 @@ function readConfig(): Config {
   }
 }
 
-/** Migrations and the demo load, once, before workers open the same database. */
+/** Migrations and the demo load, once, before the content API (or the workers) open the same database. */
 async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<void> {
   if (config.apiBaseUrl) return;
-  const content = await openContentDb(config.databaseUrl);
-  try {
-    if (await loadSiteIfEmpty(content, DEMO_SITE_FILE)) logger.info("loaded the demo site into an empty database");
-  } finally {
-    await content.close();
-  }
+  if (await prepareContentDb(config.databaseUrl)) logger.info("loaded the demo site into an empty database");
 }
 
 async function main(): Promise<void> {
@@ -86,6 +78,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   let upstreamUrl = config.apiBaseUrl;
   let classify = config.classify;
   if (!upstreamUrl) {
+    // A cluster's primary prepared the database before forking its workers.
+    if (cluster.isPrimary) await prepareEmbeddedDatabase(config, logger);
     contentApi = await startContentApiThread({
       databaseUrl: config.databaseUrl,
       onError: (err) => logger.error({ err }, "content API failed"),
@@ -95,7 +89,6 @@ async function serve(config: Config, logger: Logger): Promise<void> {
         process.exit(1);
       },
     });
-    if (contentApi.loadedDemo) logger.info("loaded the demo site into an empty database");
     upstreamUrl = contentApi.url;
     classify ??= contentApi.classify;
   }

@@ -1,22 +1,35 @@
 /**
- * The content API thread's own code (started by server/content/api-thread.ts): opens the
- * database, loads the demo site into an empty one, serves the API on loopback, answers
- * readiness pings, and closes the API and then the database when asked.
+ * The code of the content API's threads (started by server/content/api-thread.ts).
+ * "prepare": opens the database (migrating it), loads the demo site into an empty one,
+ * closes it and ends, so what loading took goes with the thread. "serve": serves the API
+ * on loopback, answers readiness pings, and closes the API and then the database when
+ * asked.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { DEMO_SITE_FILE } from "../project-root.ts";
 import { startContentApi } from "./api.ts";
-import { type FromThread, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
+import { type FromThread, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
 import { openContentDb } from "./db.ts";
-import { getClassifyMenus, loadSiteIfEmpty } from "./store.ts";
+import { getClassifyMenus } from "./store.ts";
 
 if (!parentPort) throw new Error("the content API runs as a worker thread");
 const port = parentPort;
 const say = (message: FromThread) => port.postMessage(message);
 
-async function main(databaseUrl: string): Promise<void> {
+async function prepare(databaseUrl: string): Promise<void> {
   const content = await openContentDb(databaseUrl);
-  const loadedDemo = await loadSiteIfEmpty(content, DEMO_SITE_FILE);
+  try {
+    // The site file's reader and schema are loaded here only, never by the serving thread.
+    const { loadSiteIfEmpty } = await import("./site-io.ts");
+    say({ type: "prepared", loadedDemo: await loadSiteIfEmpty(content, DEMO_SITE_FILE) });
+  } finally {
+    await content.close();
+  }
+  port.close();
+}
+
+async function serve(databaseUrl: string): Promise<void> {
+  const content = await openContentDb(databaseUrl);
   const api = await startContentApi(content, { onError: (error) => say({ type: "error", error: threadErrorOf(error) }) });
   port.on("message", (message: ToThread) => {
     if (message.type === "ping") {
@@ -32,10 +45,11 @@ async function main(databaseUrl: string): Promise<void> {
         .finally(() => port.close());
     }
   });
-  say({ type: "ready", url: api.url, dialect: content.dialect, classify: await getClassifyMenus(content), loadedDemo });
+  say({ type: "ready", url: api.url, dialect: content.dialect, classify: await getClassifyMenus(content) });
 }
 
-main((workerData as { databaseUrl: string }).databaseUrl).catch((error: unknown) => {
+const { task, databaseUrl } = workerData as ThreadData;
+(task === "prepare" ? prepare(databaseUrl) : serve(databaseUrl)).catch((error: unknown) => {
   say({ type: "failed", error: threadErrorOf(error) });
   port.close();
 });

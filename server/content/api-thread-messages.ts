@@ -7,10 +7,16 @@ export interface ThreadError {
   stack?: string;
 }
 
+export interface ThreadData {
+  task: "prepare" | "serve";
+  databaseUrl: string;
+}
+
 export type ToThread = { type: "ping"; id: number } | { type: "close" };
 
 export type FromThread =
-  | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[]; loadedDemo: boolean }
+  | { type: "prepared"; loadedDemo: boolean }
+  | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[] }
   | { type: "pong"; id: number; error?: ThreadError }
   | { type: "error"; error: ThreadError }
   | { type: "failed"; error: ThreadError };

@@ -5,13 +5,14 @@
  * keeps the content API's Express app and its requests out of the isolate that serves
  * pages, whose hot paths then stay specialised for the server's own objects.
  *
- * The thread opens the database (migrating it and loading the demo site into an empty
- * one), serves the API on loopback and reports its origin; the server reaches it
+ * A first, short-lived thread migrates the database and loads the demo site into an
+ * empty one (`prepareContentDb`); what loading took ends with it. The serving thread
+ * then serves the API on loopback and reports its origin; the server reaches it
  * through the same upstream client as any external upstream.
  */
 import { Worker } from "node:worker_threads";
 import type { ClassifyMenu } from "../../shared/entities.ts";
-import type { FromThread, ToThread } from "./api-thread-messages.ts";
+import type { FromThread, ThreadData, ToThread } from "./api-thread-messages.ts";
 import type { ContentDialect } from "./db.ts";
 
 export interface ContentApiThread {
@@ -20,8 +21,6 @@ export interface ContentApiThread {
   dialect: ContentDialect;
   /** The classify menus the site file configures. */
   classify: ClassifyMenu[];
-  /** True when the demo site was loaded into an empty database. */
-  loadedDemo: boolean;
   /** Resolves when the database answers a query (readiness); rejects once the thread is gone. */
   ping(): Promise<void>;
   /** Stops the API after the requests in flight and closes the database. */
@@ -37,7 +36,7 @@ export interface ContentApiThreadOptions {
 }
 
 /** The thread running api-thread-main, built or (development, tests) from source. */
-function threadOf(workerData: { databaseUrl: string }): Worker {
+function threadOf(workerData: ThreadData): Worker {
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./api-thread-main.js", import.meta.url), { workerData });
   // From source, a thread needs the TypeScript loader too: the process's own flags do not register it there.
   const loader = import.meta.resolve("tsx/esm/api");
@@ -48,8 +47,28 @@ function threadOf(workerData: { databaseUrl: string }): Worker {
 
 const errorOf = (message: { message: string; stack?: string }) => Object.assign(new Error(message.message), { stack: message.stack });
 
+/** Migrates the database and loads the demo site into an empty one; true when it loaded it. */
+export function prepareContentDb(databaseUrl: string): Promise<boolean> {
+  const worker = threadOf({ task: "prepare", databaseUrl });
+  return new Promise((resolve, reject) => {
+    let outcome: { loadedDemo: boolean } | Error | undefined;
+    worker.on("message", (message: FromThread) => {
+      if (message.type === "prepared") outcome = { loadedDemo: message.loadedDemo };
+      else if (message.type === "failed") outcome = errorOf(message.error);
+    });
+    worker.on("error", (error) => {
+      outcome ??= error;
+    });
+    worker.on("exit", (code) => {
+      if (outcome instanceof Error) reject(outcome);
+      else if (outcome) resolve(outcome.loadedDemo);
+      else reject(new Error(`preparing the content database stopped (exit code ${code})`));
+    });
+  });
+}
+
 export function startContentApiThread({ databaseUrl, onError, onExit }: ContentApiThreadOptions): Promise<ContentApiThread> {
-  const worker = threadOf({ databaseUrl });
+  const worker = threadOf({ task: "serve", databaseUrl });
   const pings = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextPing = 0;
   let closing: Promise<void> | undefined;
@@ -66,7 +85,6 @@ export function startContentApiThread({ databaseUrl, onError, onExit }: ContentA
             url: message.url,
             dialect: message.dialect,
             classify: message.classify,
-            loadedDemo: message.loadedDemo,
             ping() {
               if (gone) return Promise.reject(gone);
               const id = nextPing++;
@@ -96,6 +114,8 @@ export function startContentApiThread({ databaseUrl, onError, onExit }: ContentA
           break;
         case "failed":
           rejectStart(errorOf(message.error));
+          break;
+        case "prepared":
           break;
       }
     });

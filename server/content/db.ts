@@ -5,9 +5,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import SqliteDatabase from "better-sqlite3";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
-import pg from "pg";
 import { migrateContentDb } from "./migrations.ts";
 import type { Database } from "./schema.ts";
 
@@ -26,7 +24,7 @@ const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const INT8_OID = 20;
 
 export async function openContentDb(databaseUrl: string): Promise<ContentDb> {
-  const { db, dialect } = openByUrl(databaseUrl);
+  const { db, dialect } = await openByUrl(databaseUrl);
   try {
     const schema = dialect === "postgres" ? await currentSchema(db) : undefined;
     await migrateContentDb(db as Kysely<unknown>, schema);
@@ -48,16 +46,18 @@ export async function openContentDb(databaseUrl: string): Promise<ContentDb> {
   };
 }
 
-function openByUrl(databaseUrl: string): { db: Kysely<Database>; dialect: ContentDialect } {
-  if (databaseUrl.startsWith("sqlite:")) return { db: openSqlite(databaseUrl.slice("sqlite:".length)), dialect: "sqlite" };
-  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { db: openPostgres(databaseUrl), dialect: "postgres" };
+/** Only the driver in use is loaded: each costs a process megabytes it would never use. */
+async function openByUrl(databaseUrl: string): Promise<{ db: Kysely<Database>; dialect: ContentDialect }> {
+  if (databaseUrl.startsWith("sqlite:")) return { db: await openSqlite(databaseUrl.slice("sqlite:".length)), dialect: "sqlite" };
+  if (/^postgres(ql)?:\/\//.test(databaseUrl)) return { db: await openPostgres(databaseUrl), dialect: "postgres" };
   throw new Error("DATABASE_URL must be sqlite:PATH or postgres://...");
 }
 
-function openSqlite(path: string): Kysely<Database> {
+async function openSqlite(path: string): Promise<Kysely<Database>> {
   if (!path) throw new Error("DATABASE_URL sqlite: needs a file path, e.g. sqlite:./data/portal.db");
   const inMemory = path === ":memory:";
   if (!inMemory) mkdirSync(dirname(resolve(path)), { recursive: true });
+  const { default: SqliteDatabase } = await import("better-sqlite3");
   const sqlite = new SqliteDatabase(inMemory ? path : resolve(path));
   // WAL lets readers (an export, a second process) proceed while a write is in progress.
   sqlite.pragma("journal_mode = WAL");
@@ -66,7 +66,8 @@ function openSqlite(path: string): Kysely<Database> {
   return new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
 }
 
-function openPostgres(connectionString: string): Kysely<Database> {
+async function openPostgres(connectionString: string): Promise<Kysely<Database>> {
+  const { default: pg } = await import("pg");
   const pool = new pg.Pool({
     connectionString,
     max: 10,

@@ -1,7 +1,7 @@
 /**
  * The content API's queries: each returns a CONTRACT section 3 payload in the
  * camelCase shapes of shared/entities.ts (a detail is undefined when absent). The
- * site file import and export live in site-io.ts and are re-exported here.
+ * site file import and export live in site-io.ts: serving never loads them.
  */
 import type { SelectQueryBuilder } from "kysely";
 import type {
@@ -27,9 +27,6 @@ import type {
 import type { Paged, PageQuery } from "../../shared/envelope.ts";
 import type { ContentDb } from "./db.ts";
 import type { Database, SettingKey } from "./schema.ts";
-
-export { exportSite, importSite, loadSiteIfEmpty } from "./site-io.ts";
-export { readSiteFile, SiteImportError, serialiseSite } from "./site-text.ts";
 
 /** Collections whose entity has no id in CONTRACT section 3 still carry the site file's id. */
 export type WithId<T> = T & { id: number };

@@ -8,7 +8,7 @@ import { type StartedContentApi, startContentApi } from "../../server/content/ap
 import { CALL_HANDLERS } from "../../server/content/api-handlers.ts";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
 import type { SiteFile } from "../../server/content/site-file.ts";
-import { importSite } from "../../server/content/store.ts";
+import { importSite } from "../../server/content/site-io.ts";
 import { API_CALLS } from "../../shared/api-calls.ts";
 import type {
   Founder,

@@ -8,7 +8,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { exportSite, serialiseSite } from "../../server/content/store.ts";
+import { exportSite } from "../../server/content/site-io.ts";
+import { serialiseSite } from "../../server/content/site-text.ts";
 import { describeEachDatabase } from "./databases.ts";
 import { buildFixtureSite } from "./fixture-site.ts";
 

@@ -5,7 +5,8 @@
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { exportSite, importSite, incrementReader, readerCount } from "../../server/content/store.ts";
+import { exportSite, importSite } from "../../server/content/site-io.ts";
+import { incrementReader, readerCount } from "../../server/content/store.ts";
 import { MESSAGE_KIND } from "../../shared/entities.ts";
 import { describeEachDatabase } from "./databases.ts";
 import { buildFixtureSite } from "./fixture-site.ts";

@@ -10,16 +10,9 @@ import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
 import { parseSiteFile, type SiteFile } from "../../server/content/site-file.ts";
-import {
-  exportSite,
-  importSite,
-  listMessages,
-  listProducts,
-  loadSiteIfEmpty,
-  readerCount,
-  SiteImportError,
-  serialiseSite,
-} from "../../server/content/store.ts";
+import { exportSite, importSite, loadSiteIfEmpty } from "../../server/content/site-io.ts";
+import { SiteImportError, serialiseSite } from "../../server/content/site-text.ts";
+import { listMessages, listProducts, readerCount } from "../../server/content/store.ts";
 import { describeEachDatabase } from "./databases.ts";
 import { buildFixtureSite } from "./fixture-site.ts";
 

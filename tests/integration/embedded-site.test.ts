@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { startContentApi } from "../../server/content/api.ts";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { importSite } from "../../server/content/store.ts";
+import { importSite } from "../../server/content/site-io.ts";
 import { API_CALLS, callPath } from "../../shared/api-calls.ts";
 import { describeEachDatabase } from "../content/databases.ts";
 import { buildFixtureSite } from "../content/fixture-site.ts";
