@@ -6,11 +6,11 @@
  * how to read it.
  *
  * Every scenario has its own server process, so its peak RSS is its own. wrk scenarios
- * are warmed up, then measured in interleaved rounds (the second round in reverse order)
- * so drift and noise reach them all alike.
+ * are warmed up, then measured in short interleaved rounds (every other round in reverse
+ * order) so drift and noise reach them all alike; each figure is the median of its rounds.
  *
  * Options: --strict (exit 1 when a target is missed), --no-build, --duration=S (per
- * scenario per round, default 8), --warmup=S (default 3), --rounds=N (default 2),
+ * scenario per round, default 3), --warmup=S (default 3), --rounds=N (default 6),
  * --connections=N (default 50), --gzip (every request accepts gzip; the baseline then
  * writes the gzipped home page), --log-level=LEVEL (the servers', default info).
  */
@@ -48,9 +48,9 @@ const { values: argv } = parseArgs({
   options: {
     strict: { type: "boolean", default: false },
     "no-build": { type: "boolean", default: false },
-    duration: { type: "string", default: "8" },
+    duration: { type: "string", default: "3" },
     warmup: { type: "string", default: "3" },
-    rounds: { type: "string", default: "2" },
+    rounds: { type: "string", default: "6" },
     connections: { type: "string", default: "50" },
     gzip: { type: "boolean", default: false },
     "log-level": { type: "string", default: "info" },
@@ -462,15 +462,16 @@ function rate(r: WrkResult): number {
 
 function merge(s: Scenario, server: ServerProcess): Row {
   const rates = s.runs.map(rate);
-  const reqPerS = mean(rates);
+  // The median: a round that met a noisy neighbour moves it far less than it moves a mean.
+  const reqPerS = median(rates);
   const requests = s.runs.reduce((a, r) => a + r.requests, 0);
   return {
     id: s.id,
     label: s.label,
     reqPerS,
     spreadPct: rates.length > 1 ? ((Math.max(...rates) - Math.min(...rates)) / reqPerS) * 100 : undefined,
-    p50Ms: mean(s.runs.map((r) => r.p50Us)) / 1000,
-    p99Ms: mean(s.runs.map((r) => r.p99Us)) / 1000,
+    p50Ms: median(s.runs.map((r) => r.p50Us)) / 1000,
+    p99Ms: median(s.runs.map((r) => r.p99Us)) / 1000,
     bytes: s.runs.reduce((a, r) => a + r.bytes, 0) / requests,
     peakRssMb: server.peakRssMb(),
     serverCpuPct: s.usage.length > 0 ? mean(s.usage.map((u) => u.serverPct)) : undefined,
@@ -481,6 +482,11 @@ function merge(s: Scenario, server: ServerProcess): Row {
 }
 
 const mean = (values: number[]) => values.reduce((a, b) => a + b, 0) / values.length;
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+}
 const sum = (counts: Map<string, number>) => [...counts.values()].reduce((a, b) => a + b, 0);
 const sumWhere = (counts: Map<string, number>, keep: (url: string) => boolean) =>
   [...counts].filter(([url]) => keep(url)).reduce((a, [, n]) => a + n, 0);
@@ -496,7 +502,7 @@ function printHeader(pinned: boolean): void {
       `\nservers ${pinned ? `on CPU ${SERVER_CPU}` : "unpinned"}, wrk -t1 -c${options.connections} ${pinned ? `on CPU ${LOAD_CPU}` : "unpinned"}, ` +
       `${options.rounds} interleaved rounds × ${options.durationS} s after ${options.warmupS} s warm-up, ` +
       `${options.gzip ? "Accept-Encoding: gzip" : "no Accept-Encoding (identity)"}, server LOG_LEVEL=${options.logLevel}` +
-      "\nreq/s: mean of the rounds (± their spread); p50/p99: mean of the rounds; bytes: per response incl. headers;" +
+      "\nreq/s: median of the rounds (± their spread); p50/p99: median of the rounds; bytes: per response incl. headers;" +
       "\npeak RSS: VmHWM of the scenario's own server process over the whole run; server CPU: its mean CPU use in the runs;" +
       `\nothers: the most other processes took of CPU ${SERVER_CPU} in one run (should be ~0%); × (a): req/s over the baseline's\n`,
   );
