@@ -1,0 +1,108 @@
+/**
+ * The upstream client against real node:http servers on loopback: its bound on what it
+ * buffers, its deadline, its connection limit, and its one retry of a GET whose pooled
+ * connection the upstream had closed.
+ */
+import http from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { afterEach, describe, expect, it } from "vitest";
+import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../../server/upstream/client.ts";
+
+const servers: http.Server[] = [];
+const clients: UpstreamClient[] = [];
+
+afterEach(async () => {
+  for (const client of clients.splice(0)) client.close();
+  await Promise.all(
+    servers.splice(0).map(
+      (server) =>
+        new Promise<void>((resolve) => {
+          server.closeAllConnections();
+          server.close(() => resolve());
+        }),
+    ),
+  );
+});
+
+async function serve(handler: http.RequestListener): Promise<string> {
+  const server = http.createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+function clientFor(baseUrl: string, options: { timeoutMs?: number; maxBodyBytes?: number; maxSockets?: number } = {}) {
+  const client = createUpstreamClient({ baseUrl, timeoutMs: options.timeoutMs ?? 2000, ...options });
+  clients.push(client);
+  return client;
+}
+
+const failureOf = (promise: Promise<unknown>) =>
+  promise.then(
+    () => undefined,
+    (err: unknown) => (err instanceof UpstreamError ? err.kind : err),
+  );
+
+describe("upstream client", () => {
+  it("refuses an answer larger than its bound, declared or streamed, and says so", async () => {
+    const big = Buffer.alloc(64 * 1024, "x");
+    const origin = await serve((req, res) => {
+      if (req.url === "/declared") {
+        res.setHeader("Content-Length", big.length);
+        res.end(big);
+      } else {
+        // Chunked, no length: the bound must hold while reading.
+        res.write(big.subarray(0, 20_000));
+        res.write(big.subarray(20_000, 40_000));
+        res.end(big.subarray(40_000));
+      }
+    });
+    const client = clientFor(origin, { maxBodyBytes: 32 * 1024 });
+    expect(await failureOf(client.request("GET", "/declared"))).toBe("too-large");
+    expect(await failureOf(client.request("GET", "/streamed"))).toBe("too-large");
+    expect(client.state().lastFailure?.kind).toBe("too-large");
+  });
+
+  it("gives up at its deadline when the answer's body never ends", async () => {
+    const origin = await serve((_req, res) => {
+      res.writeHead(200, { "Content-Type": "application/json" });
+      res.write('{"code":0,');
+    });
+    const client = clientFor(origin, { timeoutMs: 300 });
+    expect(await failureOf(client.request("GET", "/hang"))).toBe("timeout");
+  });
+
+  it("opens no more connections than its limit, however many requests wait", async () => {
+    const sockets = new Set<Socket>();
+    let most = 0;
+    const origin = await serve((req, res) => {
+      sockets.add(req.socket);
+      most = Math.max(most, sockets.size);
+      setTimeout(() => res.end("{}"), 20);
+    });
+    const client = clientFor(origin, { maxSockets: 4 });
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.request("GET", `/item/${i}`)));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(most).toBe(4);
+  });
+
+  it("sends a GET again, once, when its pooled connection was closed under it; never a PUT", async () => {
+    const seen: string[] = [];
+    const origin = await serve((req, res) => {
+      seen.push(`${req.method} ${req.url}`);
+      // The second request of a kept-alive connection finds it closed, as when the upstream's idle timer just fired.
+      const served = (req.socket as Socket & { served?: number }).served ?? 0;
+      (req.socket as Socket & { served?: number }).served = served + 1;
+      if (served === 1) req.socket.destroy();
+      else res.end('{"code":0}');
+    });
+    const client = clientFor(origin, { maxSockets: 1 });
+    expect((await client.request("GET", "/first")).status).toBe(200);
+    expect((await client.request("GET", "/second")).status).toBe(200);
+    expect(seen).toEqual(["GET /first", "GET /second", "GET /second"]);
+
+    expect((await client.request("GET", "/third")).status).toBe(200);
+    expect(await failureOf(client.request("PUT", "/reader", Buffer.from("{}")))).toBe("network");
+    expect(seen.filter((s) => s.startsWith("PUT"))).toHaveLength(1);
+  });
+});
