@@ -1,9 +1,8 @@
 /**
  * The embedded content API in a worker thread of its own. The database driver for SQLite
  * is synchronous, so its queries would otherwise hold up every request of the server
- * while they run; in their own thread they hold up only each other. The thread also
- * keeps the content API's Express app and its requests out of the isolate that serves
- * pages, whose hot paths then stay specialised for the server's own objects.
+ * while they run; in their own thread they hold up only each other, and the scheduler
+ * (or another core) keeps the server's answers flowing meanwhile.
  *
  * A first, short-lived thread migrates the database and loads the demo site into an
  * empty one (`prepareContentDb`); what loading took ends with it. The serving thread
