@@ -34,14 +34,21 @@ export interface ContentApiThreadOptions {
   onExit: (error: Error) => void;
 }
 
+/**
+ * The thread's young generation: its answers are small and short-lived, and V8's default
+ * (sized for a main thread) would keep megabytes resident for nothing.
+ */
+const THREAD_YOUNG_GENERATION_MB = 2;
+
 /** The thread running api-thread-main, built or (development, tests) from source. */
 function threadOf(workerData: ThreadData): Worker {
-  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./api-thread-main.js", import.meta.url), { workerData });
+  const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
+  if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./api-thread-main.js", import.meta.url), { workerData, resourceLimits });
   // From source, a thread needs the TypeScript loader too: the process's own flags do not register it there.
   const loader = import.meta.resolve("tsx/esm/api");
   const entry = new URL("./api-thread-main.ts", import.meta.url).href;
   const start = `import(${JSON.stringify(loader)}).then(({ register }) => { register(); return import(${JSON.stringify(entry)}); })`;
-  return new Worker(start, { eval: true, workerData });
+  return new Worker(start, { eval: true, workerData, resourceLimits });
 }
 
 const errorOf = (message: { message: string; stack?: string }) => Object.assign(new Error(message.message), { stack: message.stack });
