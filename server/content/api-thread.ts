@@ -40,6 +40,9 @@ export interface ContentApiThreadOptions {
  */
 const THREAD_YOUNG_GENERATION_MB = 2;
 
+/** How long a readiness ping waits for the thread's database. */
+const PING_TIMEOUT_MS = 2000;
+
 /** The thread running api-thread-main, built or (development, tests) from source. */
 function threadOf(workerData: ThreadData): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
@@ -95,15 +98,27 @@ export function startContentApiThread({ databaseUrl, onError, onExit }: ContentA
               if (gone) return Promise.reject(gone);
               const id = nextPing++;
               return new Promise<void>((resolve, reject) => {
-                pings.set(id, { resolve, reject });
+                // A thread busy with a long query must not leave readiness checks waiting.
+                const timer = setTimeout(() => {
+                  pings.delete(id);
+                  reject(new Error(`the content database did not answer within ${PING_TIMEOUT_MS} ms`));
+                }, PING_TIMEOUT_MS);
+                const settle = (error?: Error) => {
+                  clearTimeout(timer);
+                  if (error) reject(error);
+                  else resolve();
+                };
+                pings.set(id, { resolve: () => settle(), reject: settle });
                 post({ type: "ping", id });
               });
             },
             close() {
-              closing ??= new Promise<void>((resolve) => {
-                worker.once("exit", () => resolve());
-                post({ type: "close" });
-              });
+              closing ??= gone
+                ? Promise.resolve()
+                : new Promise<void>((resolve) => {
+                    worker.once("exit", () => resolve());
+                    post({ type: "close" });
+                  });
               return closing;
             },
           });
