@@ -35,6 +35,9 @@ beforeAll(async () => {
     "/api/portal/sys/menu/list": [],
     "/api/portal/message/news/list": { pageDataList: [message], totalCount: 1, totalPageCount: 1 },
     "/api/portal/message/news/1": message,
+    // Every call a feed or the sitemap needs: a 5xx may only ever come from what the fuzzer sent.
+    "/api/portal/message/notice/list": { pageDataList: [message], totalCount: 1, totalPageCount: 1 },
+    "/api/portal/message/notice/1": message,
     "/api/portal/reader/reader": 3,
   });
   app = createApp(testConfig({ API_BASE_URL: upstream.url, READER_RATE_PER_MIN: "100000" }), { renderer: await createSourceRenderer() });
