@@ -25,7 +25,7 @@ import { createProdRenderer } from "./render/prod-renderer.ts";
  * V8 sizes its old generation for the machine's memory and, with collections this cheap,
  * lets render garbage pile up to about four times the live heap between full ones (a
  * worker near 260 MB under rendering load here). Growing the heap by at most three
- * quarters of its live size keeps a worker, content API thread included, near 190 MB
+ * quarters of its live size keeps a worker, content API thread included, near 180 MB
  * under rendering load, for a full collection (10-30 ms) every second or so (`npm run
  * bench`). The flag is read at every collection, so setting it at startup takes effect.
  */
@@ -70,6 +70,8 @@ async function main(): Promise<void> {
       return;
     }
   }
+  // A lone process prepares the database itself; a cluster's workers find it prepared by the primary.
+  if (cluster.isPrimary) await prepareEmbeddedDatabase(config, logger);
   await serve(config, logger);
 }
 
@@ -79,8 +81,6 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   let upstreamUrl = config.apiBaseUrl;
   let classify = config.classify;
   if (!upstreamUrl) {
-    // A cluster's primary prepared the database before forking its workers.
-    if (cluster.isPrimary) await prepareEmbeddedDatabase(config, logger);
     contentApi = await startContentApiThread({
       databaseUrl: config.databaseUrl,
       onError: (err) => logger.error({ err }, "content API failed"),
