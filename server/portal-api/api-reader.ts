@@ -63,10 +63,12 @@ export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string):
   return { answer: { status: 200, body, etag: etagOf(body), json: safe }, cacheable: !forbidsStoring(res.headers) };
 }
 
-/** Upstream transport failures as the answers a visitor gets: 504 on a timeout, else 502. */
+/** Upstream transport failures as the answers a visitor gets: 504 on a timeout, 503 when every connection and the queue are taken, else 502. */
 export function httpErrorOf(err: unknown): unknown {
   if (err instanceof UpstreamError) {
-    return err.kind === "timeout" ? new HttpError(504, "upstream timed out") : new HttpError(502, "upstream is unavailable");
+    if (err.kind === "timeout") return new HttpError(504, "upstream timed out");
+    if (err.kind === "busy") return new HttpError(503, "upstream is busy; try again shortly", { "Retry-After": "1" });
+    return new HttpError(502, "upstream is unavailable");
   }
   return err;
 }

@@ -1,6 +1,8 @@
 /**
  * The one HTTP client to the upstream content API, external or embedded: a keep-alive
- * connection pool, a deadline per request, and a bound on what it will buffer.
+ * connection pool, a deadline per request, a bound on what it will buffer, and a bound on
+ * how many requests may wait for a connection: past it a request fails at once ("busy",
+ * answered 503) instead of queueing behind the others until its deadline.
  */
 import http from "node:http";
 import https from "node:https";
@@ -11,7 +13,7 @@ export interface UpstreamResponse {
   body: Buffer;
 }
 
-export type UpstreamFailure = "timeout" | "network" | "too-large";
+export type UpstreamFailure = "timeout" | "network" | "too-large" | "busy";
 
 export class UpstreamError extends Error {
   readonly kind: UpstreamFailure;
@@ -43,16 +45,22 @@ export interface UpstreamOptions {
   /** Larger answers are refused rather than buffered: nothing from outside grows memory unbounded. */
   maxBodyBytes?: number;
   maxSockets?: number;
+  /** Requests that may wait for a free connection when all `maxSockets` are busy. */
+  maxQueue?: number;
 }
 
 export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
   const secure = base.protocol === "https:";
-  const agentOptions = { keepAlive: true, maxSockets: options.maxSockets ?? 64, maxFreeSockets: 16, scheduling: "lifo" as const };
+  const maxSockets = options.maxSockets ?? 64;
+  const maxPending = maxSockets + (options.maxQueue ?? maxSockets * 4);
+  const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: 16, scheduling: "lifo" as const };
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const state: UpstreamState = { requests: 0, failures: 0 };
+  /** Requests sent or waiting for a connection, not yet settled. */
+  let pending = 0;
 
   function fail(kind: UpstreamFailure, message: string): UpstreamError {
     state.failures++;
@@ -60,7 +68,13 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
     return new UpstreamError(kind, message);
   }
 
-  function request(method: "GET" | "PUT", path: string, body?: Buffer, retried = false): Promise<UpstreamResponse> {
+  function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
+    if (pending >= maxPending) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
+    pending++;
+    return send(method, path, body, false).finally(() => pending--);
+  }
+
+  function send(method: "GET" | "PUT", path: string, body: Buffer | undefined, retried: boolean): Promise<UpstreamResponse> {
     state.requests++;
     return new Promise((resolve, reject) => {
       const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
@@ -94,7 +108,7 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
         if (!settled && !retried && method === "GET" && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
           settled = true;
           clearTimeout(timer);
-          request(method, path, body, true).then(resolve, reject);
+          send(method, path, body, true).then(resolve, reject);
           return;
         }
         settle(fail("network", `upstream request failed: ${err.message}`));

@@ -1,7 +1,7 @@
 /**
  * The upstream client against real node:http servers on loopback: its bound on what it
- * buffers, its deadline, its connection limit, and its one retry of a GET whose pooled
- * connection the upstream had closed.
+ * buffers, its deadline, its connection limit and the bound on requests waiting for one,
+ * and its one retry of a GET whose pooled connection the upstream had closed.
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -31,7 +31,7 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function clientFor(baseUrl: string, options: { timeoutMs?: number; maxBodyBytes?: number; maxSockets?: number } = {}) {
+function clientFor(baseUrl: string, options: { timeoutMs?: number; maxBodyBytes?: number; maxSockets?: number; maxQueue?: number } = {}) {
   const client = createUpstreamClient({ baseUrl, timeoutMs: options.timeoutMs ?? 2000, ...options });
   clients.push(client);
   return client;
@@ -72,7 +72,7 @@ describe("upstream client", () => {
     expect(await failureOf(client.request("GET", "/hang"))).toBe("timeout");
   });
 
-  it("opens no more connections than its limit, however many requests wait", async () => {
+  it("opens no more connections than its limit, however many requests its queue holds", async () => {
     const sockets = new Set<Socket>();
     let most = 0;
     const origin = await serve((req, res) => {
@@ -80,10 +80,35 @@ describe("upstream client", () => {
       most = Math.max(most, sockets.size);
       setTimeout(() => res.end("{}"), 20);
     });
-    const client = clientFor(origin, { maxSockets: 4 });
+    const client = clientFor(origin, { maxSockets: 4, maxQueue: 36 });
     const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => client.request("GET", `/item/${i}`)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(most).toBe(4);
+  });
+
+  it("refuses at once, as busy, a request past its connections and their queue; the others complete once the upstream answers", async () => {
+    const held: http.ServerResponse[] = [];
+    const origin = await serve((_req, res) => {
+      held.push(res);
+    });
+    const client = clientFor(origin, { maxSockets: 2, maxQueue: 3, timeoutMs: 60_000 });
+    const accepted = Array.from({ length: 5 }, (_, i) => client.request("GET", `/held/${i}`));
+    // Refused while the upstream still holds every request it got: failing fast, not at the deadline.
+    while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
+    expect(await failureOf(client.request("GET", "/one-too-many"))).toBe("busy");
+    expect(await failureOf(client.request("PUT", "/reader", Buffer.from("{}")))).toBe("busy");
+    expect(held).toHaveLength(2);
+    while (held.length < 5) {
+      for (const res of held.filter((r) => !r.writableEnded)) res.end('{"code":0}');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    for (const res of held) if (!res.writableEnded) res.end('{"code":0}');
+    expect((await Promise.all(accepted)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    // Room again once they are done.
+    const next = client.request("GET", "/after");
+    while (held.length < 6) await new Promise((r) => setTimeout(r, 5));
+    held[5]?.end('{"code":0}');
+    expect((await next).status).toBe(200);
   });
 
   it("sends a GET again, once, when its pooled connection was closed under it; never a PUT", async () => {
