@@ -52,14 +52,22 @@ export function matchesEtag(ifNoneMatch: string | undefined, etag: string): bool
 }
 
 /**
- * Compresses the body once in both codings (unless it is too small to be worth it) and
- * lays out the headers. `headers` must not hold Content-Length, Content-Encoding or ETag.
+ * How hard to compress: `max` (gzip and brotli at level 9) for answers served many times,
+ * `fast` (gzip at level 1 only) for answers anyone can make new ones of at will, such as
+ * not-found pages, where the cost of compressing is paid per request that made one.
+ */
+export type CompressionEffort = "max" | "fast";
+
+/**
+ * Compresses the body once (unless it is too small to be worth it) and lays out the
+ * headers. `headers` must not hold Content-Length, Content-Encoding or ETag.
  */
 export async function prepareAnswer(
   status: number,
   body: Buffer,
   etag: string,
   headers: readonly (readonly [string, string])[],
+  effort: CompressionEffort = "max",
 ): Promise<PreparedAnswer> {
   const base = [...headers.flat(), "ETag", etag];
   const variant = (bytes: Buffer, coding?: string): Variant => ({
@@ -68,6 +76,10 @@ export async function prepareAnswer(
   });
   const prepared: PreparedAnswer = { status, etag, identity: variant(body), notModified: base, bytes: body.length };
   if (body.length < COMPRESS_THRESHOLD) return prepared;
+  if (effort === "fast") {
+    const gz = await gzip(body, { level: 1 });
+    return { ...prepared, gzip: variant(gz, "gzip"), bytes: body.length + gz.length };
+  }
   const [gz, br] = await Promise.all([
     gzip(body, { level: 9 }),
     brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 9, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),

@@ -4,6 +4,10 @@
  * app sent with it. Byte-bounded like the API cache. An entry is fresh only as long as
  * the freshest-expiring answer it was rendered from, then served stale while one
  * re-render runs, up to the stale window.
+ *
+ * Not-found pages are kept apart, in a bound of their own (a sixteenth of the bytes) and
+ * compressed at the cheapest level: anyone can ask for endless unknown ids, and those
+ * must neither push real pages out nor cost a level-9 compression each.
  */
 import { createHash } from "node:crypto";
 import { LRUCache } from "lru-cache";
@@ -43,10 +47,14 @@ export interface PageLookup {
 
 const sizeOf = (page: CachedPage, key: string) => page.answer.bytes + key.length * 2 + 1024;
 
+/** Not-found pages get this fraction (1/n) of the byte bound, on top of it. */
+const NOT_FOUND_SHARE = 16;
+
 export class PageCache {
   readonly staleMs: number;
   readonly now: () => number;
   private readonly lru: LRUCache<string, CachedPage>;
+  private readonly notFound: LRUCache<string, CachedPage>;
   private readonly refreshing = new Set<string>();
   private readonly storing = new Set<string>();
   private hits = 0;
@@ -57,11 +65,13 @@ export class PageCache {
     this.staleMs = options.staleMs;
     this.now = options.now ?? Date.now;
     this.lru = new LRUCache({ maxSize: options.maxBytes, sizeCalculation: sizeOf });
+    this.notFound = new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / NOT_FOUND_SHARE)), sizeCalculation: sizeOf });
   }
 
   /** The entry for a key, fresh or stale. `count: false` looks without counting (the fast path counts only what it serves). */
   get(key: string, count = true): PageLookup | undefined {
-    const page = this.lru.get(key);
+    const store = this.lru.has(key) ? this.lru : this.notFound;
+    const page = store.get(key);
     const now = this.now();
     if (page && now < page.freshUntil) {
       if (count) this.hits++;
@@ -71,7 +81,7 @@ export class PageCache {
       if (count) this.stale++;
       return { page, stale: true };
     }
-    if (page) this.lru.delete(key);
+    if (page) store.delete(key);
     if (count) this.misses++;
     return undefined;
   }
@@ -97,9 +107,12 @@ export class PageCache {
   }
 
   private async compressAndStore(key: string, page: PageToStore): Promise<void> {
-    const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers);
+    const notFound = page.status === 404;
+    const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers, notFound ? "fast" : "max");
     const storedAt = this.now();
-    this.lru.set(key, {
+    // A page that turned into a not-found one (or back) leaves the other store.
+    (notFound ? this.lru : this.notFound).delete(key);
+    (notFound ? this.notFound : this.lru).set(key, {
       answer,
       headers: page.headers,
       freshUntil: storedAt + page.freshForMs,
@@ -119,8 +132,8 @@ export class PageCache {
   stats() {
     const served = this.hits + this.stale + this.misses;
     return {
-      entries: this.lru.size,
-      bytes: this.lru.calculatedSize,
+      entries: this.lru.size + this.notFound.size,
+      bytes: this.lru.calculatedSize + this.notFound.calculatedSize,
       hits: this.hits,
       stale: this.stale,
       misses: this.misses,
