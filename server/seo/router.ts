@@ -11,10 +11,10 @@
  */
 import { type Response, Router } from "express";
 import { apiKey, keys } from "../../shared/page-data.ts";
+import { GeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type ApiReader, ttlFor } from "../portal-api/api-reader.ts";
-import { GeneratedCache } from "./generated-cache.ts";
 import { robotsTxt } from "./robots.ts";
 import { buildFeed, FEEDS, type FeedKind } from "./rss.ts";
 import { collectSitemap, sitemapXml } from "./sitemap.ts";

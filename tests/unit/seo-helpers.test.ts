@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clip, isNotFound, textOfHtml } from "../../client/head/page-meta.ts";
 import { canonicalPath, imageUrl, withLang } from "../../client/head/seo-urls.ts";
 import { employmentTypeOf, jsonLdScript } from "../../client/head/structured-data.ts";
-import { GeneratedCache } from "../../server/seo/generated-cache.ts";
+import { GeneratedCache } from "../../server/cache/generated-cache.ts";
 import { rfc822Of, w3cDateOf } from "../../server/seo/message-dates.ts";
 import { robotsTxt } from "../../server/seo/robots.ts";
 import { escapeXml } from "../../server/seo/xml.ts";
