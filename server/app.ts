@@ -14,6 +14,7 @@ import { ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter } from "./http/health.ts";
+import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
@@ -72,6 +73,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   const reader = createApiReader(cache, upstream, config.cache);
   const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
+  // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
+  const missBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
 
   const app = express();
   app.disable("x-powered-by");
@@ -86,9 +89,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
-  app.use(createHealthRouter({ cache, upstream, database: deps.database }));
+  app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, now: deps.now }));
   app.use(compression({ threshold: 1024 }));
-  app.use("/api/portal", createPortalApiRouter({ config, reader, upstream, readerGuard }));
+  app.use("/api/portal", createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget }));
   app.use(
     "/portal/media",
     express.static(deps.mediaDir ?? DEMO_MEDIA_DIR, {
@@ -107,7 +110,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       ? new PageCache({ maxBytes: config.cache.maxBytes, staleMs: config.cache.staleMs, now: deps.now })
       : undefined;
   const { renderer } = deps;
-  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache }) : undefined;
+  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   if (pages) app.use("/portal", pages);
   app.use(redirectHome);

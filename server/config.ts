@@ -122,6 +122,7 @@ const envSchema = z.object({
   PORTAL_LANG: z.enum(["zh-CN", "en"], "must be zh-CN or en").default("zh-CN"),
   PORTAL_HOME_SCRIPT: z.enum(["on", "off"], "must be on or off").default("on"),
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
+  MISS_RATE_PER_MIN: integer(0, 1_000_000, "a whole number from 0 (no limit) to 1000000").default(600),
   PUBLIC_ORIGIN: origin.optional(),
   WEB_CONCURRENCY: integer(1, 64, "a whole number of worker processes from 1 to 64").default(1),
   TRUST_PROXY: trustProxy.optional(),
@@ -146,6 +147,8 @@ export interface Config {
   };
   upstreamTimeoutMs: number;
   reader: { dedupWindowMs: number; ratePerMin: number };
+  /** Requests a client may make a minute that reach the upstream or a render; 0: no limit. */
+  missRatePerMin: number;
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
   lang: "zh-CN" | "en";
@@ -189,6 +192,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     reader: { dedupWindowMs: e.READER_DEDUP_WINDOW_MS, ratePerMin: e.READER_RATE_PER_MIN },
+    missRatePerMin: e.MISS_RATE_PER_MIN,
     classify: e.PORTAL_CLASSIFY,
     lang: e.PORTAL_LANG,
     homeScript: e.PORTAL_HOME_SCRIPT === "on",

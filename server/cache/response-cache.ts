@@ -108,6 +108,13 @@ export class ResponseCache {
     return entry && freshForMs > 0 ? { answer: entry, freshForMs } : undefined;
   }
 
+  /** True when a GET of `key` now would start an upstream request: no fresh or stale entry, and no load of it under way to share. */
+  startsLoad(key: string): boolean {
+    if (this.inflight.has(key)) return false;
+    const entry = this.lru.peek(key);
+    return entry === undefined || this.now() >= entry.staleUntil;
+  }
+
   countHit(): void {
     this.hits++;
   }

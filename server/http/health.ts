@@ -2,18 +2,29 @@
  * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
  * the upstream answers and the database is open; 503 otherwise), with the cache and
  * upstream figures an operator looks at first.
+ *
+ * Readiness costs an upstream request and a database ping, so it is checked at most
+ * once a second, concurrent callers sharing one check, and each call is charged to its
+ * client's miss budget.
  */
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
+import { GeneratedCache } from "../cache/generated-cache.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
+import { type MissBudget, tooManyMisses } from "./miss-budget.ts";
 
 export interface HealthDeps {
   cache: ResponseCache;
   upstream: UpstreamClient;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
+  missBudget: MissBudget;
+  now?: () => number;
 }
+
+/** How long one readiness check answers for. */
+const READINESS_KEEP_MS = 1000;
 
 async function upstreamReachable(upstream: UpstreamClient): Promise<boolean> {
   try {
@@ -47,8 +58,15 @@ export function createHealthRouter(deps: HealthDeps): Router {
       upstream: deps.upstream.state(),
     });
   });
-  router.get("/portal/readyz", async (_req, res) => {
+  const readiness = new GeneratedCache<{ reachable: boolean; database: Awaited<ReturnType<typeof databaseState>> }>(deps.now);
+  const checkReadiness = async () => {
     const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
+    return { body: { reachable, database }, keepMs: READINESS_KEEP_MS };
+  };
+  router.get("/portal/readyz", async (req, res) => {
+    const admitted = deps.missBudget.take(req.ip);
+    if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
+    const { reachable, database } = await readiness.get("ready", checkReadiness);
     const ready = reachable && database !== "unavailable";
     res
       .status(ready ? 200 : 503)

@@ -13,6 +13,7 @@ import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { BASE_PATH, matchPage, type RouteMatch } from "../../shared/routes.ts";
 import type { Config } from "../config.ts";
+import type { MissBudget } from "../http/miss-budget.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
@@ -23,6 +24,7 @@ import type { CachedPage, PageCache, PageLookup } from "./page-cache.ts";
 import { weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
+import { sendTooManyPage } from "./too-many-page.ts";
 
 /** Answers a request before Express when it can; false leaves it to Express. */
 export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
@@ -34,6 +36,7 @@ export interface PagesDeps {
   logger: Logger;
   /** Absent: every page is rendered for its request. */
   pageCache?: PageCache;
+  missBudget: MissBudget;
 }
 
 export function publicConfigOf(config: Config): PublicConfig {
@@ -74,7 +77,14 @@ const PER_RESPONSE = new Set([
   "x-page-cache",
 ]);
 
-export function createPagesRouter({ config, reader, renderer, logger, pageCache }: PagesDeps): Router & { fastPath: RequestFastPath } {
+export function createPagesRouter({
+  config,
+  reader,
+  renderer,
+  logger,
+  pageCache,
+  missBudget,
+}: PagesDeps): Router & { fastPath: RequestFastPath } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
@@ -164,6 +174,13 @@ export function createPagesRouter({ config, reader, renderer, logger, pageCache 
       return;
     }
 
+    // A render (and whatever data it lacks) is work a client pays for from its budget, before it starts;
+    // a share of a render under way is free.
+    const admitted = page.key && rendering.has(page.key) ? { ok: true as const } : missBudget.take(req.ip);
+    if (!admitted.ok) {
+      sendTooManyPage(res, admitted.retryAfterS, page.lang);
+      return;
+    }
     const rendered = await renderOnce(page, match);
     applyPageHeaders(res, rendered, page.langInUrl);
     const store = pageCache && page.key && cacheable(rendered);

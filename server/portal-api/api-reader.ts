@@ -16,6 +16,8 @@ import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../up
 export interface ApiReader {
   /** `key` is a call path relative to /api/portal plus its normalised query. */
   get(key: string): Promise<CacheOutcome>;
+  /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
+  startsLoad(key: string): boolean;
 }
 
 /** Answers the upstream marks `no-store` or `private`, or that set a cookie, are never stored. */
@@ -89,5 +91,6 @@ export function createApiReader(cache: ResponseCache, upstream: UpstreamClient, 
         }
       });
     },
+    startsLoad: (key) => cache.startsLoad(key),
   };
 }

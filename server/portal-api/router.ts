@@ -10,6 +10,7 @@ import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { CacheOutcome } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import { type MissBudget, tooManyMisses } from "../http/miss-budget.ts";
 import { matchesEtag } from "../http/prepared-answer.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
@@ -22,6 +23,7 @@ export interface PortalApiDeps {
   reader: ApiReader;
   upstream: UpstreamClient;
   readerGuard: ReaderGuard;
+  missBudget: MissBudget;
 }
 
 const READER_BODY_LIMIT = "1kb";
@@ -49,7 +51,12 @@ function sendCached(req: Request, res: Response, outcome: CacheOutcome, staleMs:
 }
 
 export function createPortalApiRouter(deps: PortalApiDeps): Router {
-  const { config, reader, upstream, readerGuard } = deps;
+  const { config, reader, upstream, readerGuard, missBudget } = deps;
+  /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
+  const chargeMiss = (req: Request) => {
+    const admitted = missBudget.take(req.ip);
+    if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
+  };
   const classifyPaths = classifyPathsOf(config.classify);
   const router = Router();
   const parseJson = express.json({ limit: READER_BODY_LIMIT, strict: false, type: () => true });
@@ -65,9 +72,12 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router {
     }
     if (resolved.kind === "get") {
       if (resolved.call.id === "readerCount") {
+        chargeMiss(req);
         await forwardUncached(res, () => upstream.request("GET", API_PREFIX + resolved.key));
         return;
       }
+      // A cached answer (fresh or stale), or a share of a load under way, costs the upstream nothing: never charged, never refused.
+      if (reader.startsLoad(resolved.key)) chargeMiss(req);
       sendCached(req, res, await reader.get(resolved.key), config.cache.staleMs);
       return;
     }
@@ -78,6 +88,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router {
     if (!admitted.ok) {
       throw new HttpError(429, "too many reader updates; try again later", { "Retry-After": String(admitted.retryAfterS) });
     }
+    chargeMiss(req);
     parseJson(req, res, async (err?: unknown) => {
       try {
         if (err) throw err;

@@ -57,15 +57,19 @@ describe("health", () => {
     expect(res.headers["cache-control"]).toBe("no-store");
   });
 
-  it("is ready while the upstream answers, and 503 when it does not", async () => {
-    const ready = await request(app).get("/portal/readyz");
+  it("is ready while the upstream answers, and 503 when it does not (checked at most once a second)", async () => {
+    const clock = { now: 1_000_000 };
+    const timed = createApp(testConfig({ API_BASE_URL: upstream.url }), { now: () => clock.now });
+    const ready = await request(timed).get("/portal/readyz");
     expect(ready.status).toBe(200);
     expect(ready.body).toMatchObject({ status: "ready", upstream: { reachable: true }, database: "not used" });
     upstream.behaviour = "error";
-    const down = await request(app).get("/portal/readyz");
+    clock.now += 1000;
+    const down = await request(timed).get("/portal/readyz");
     expect(down.status).toBe(503);
     expect(down.body).toMatchObject({ status: "not ready", upstream: { reachable: false } });
     upstream.behaviour = "ok";
+    timed.portal.close();
   });
 
   it("is not ready when the database is closed", async () => {

@@ -12,6 +12,7 @@ describe("parseConfig", () => {
       cache: { ttlMs: 30_000, ttlOverrides: [], staleMs: 600_000, maxBytes: 64 * 1024 * 1024 },
       upstreamTimeoutMs: 5000,
       reader: { dedupWindowMs: 600_000, ratePerMin: 30 },
+      missRatePerMin: 600,
       lang: "zh-CN",
       homeScript: true,
       logLevel: "info",
@@ -41,6 +42,7 @@ describe("parseConfig", () => {
       LOG_LEVEL: "warn",
       WEB_CONCURRENCY: "4",
       PAGE_CACHE: "off",
+      MISS_RATE_PER_MIN: "0",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
     expect(config.cache.ttlOverrides).toEqual([
@@ -49,7 +51,7 @@ describe("parseConfig", () => {
     ]);
     expect(config.classify).toEqual([{ menuId: 2, api: "/api/portal/product/product/list", path: "/product" }]);
     expect(config).toMatchObject({ port: 8080, lang: "en", homeScript: false, trustProxy: 1, publicOrigin: "https://www.example.com" });
-    expect(config).toMatchObject({ webConcurrency: 4, pageCache: false });
+    expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0 });
   });
 
   it.each([
@@ -71,6 +73,9 @@ describe("parseConfig", () => {
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],
     ["PAGE_CACHE", "no", /^PAGE_CACHE must be on or off/],
+    ["MISS_RATE_PER_MIN", "-1", /^MISS_RATE_PER_MIN must be a whole number from 0 \(no limit\) to 1000000/],
+    ["MISS_RATE_PER_MIN", "lots", /^MISS_RATE_PER_MIN must be a whole number/],
+    ["MISS_RATE_PER_MIN", "1000001", /^MISS_RATE_PER_MIN must be a whole number/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {

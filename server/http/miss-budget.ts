@@ -1,0 +1,69 @@
+/**
+ * The miss budget (CONTRACT section 9, MISS_RATE_PER_MIN): each client may start at most
+ * so many requests a minute that reach the upstream or a render (cache misses, uncached
+ * calls, not-found pages, readiness). A token bucket per client, refilled evenly: it
+ * holds a tenth of the minute's budget, so a visitor's burst (a page and the calls it
+ * makes) passes, yet no minute lets through much more than the rate, and a flood's work
+ * is spread evenly instead of arriving all at once. Charged before any work starts, and
+ * only where work starts: cache hits are answered without asking it.
+ *
+ * "One client" is the reader limits' (client-key.ts). The table of buckets is a bounded
+ * LRU, so a flood of distinct addresses costs a fixed amount of memory; a client pushed
+ * out starts again with a full bucket, which only the owner of many addresses can cause.
+ */
+import { LRUCache } from "lru-cache";
+import { clientKeyOf } from "../portal-api/client-key.ts";
+import { HttpError } from "./errors.ts";
+
+export interface MissBudgetOptions {
+  /** 0: no limit. */
+  ratePerMin: number;
+  maxClients?: number;
+  now?: () => number;
+}
+
+interface Bucket {
+  tokens: number;
+  at: number;
+}
+
+export type Admission = { ok: true } | { ok: false; retryAfterS: number };
+
+const MINUTE = 60_000;
+/** The bucket holds 1/n of a minute's budget. */
+const BURST_SHARE = 10;
+
+export class MissBudget {
+  private readonly buckets: LRUCache<string, Bucket>;
+  private readonly ratePerMin: number;
+  private readonly capacity: number;
+  private readonly now: () => number;
+
+  constructor(options: MissBudgetOptions) {
+    this.ratePerMin = options.ratePerMin;
+    this.capacity = Math.max(1, Math.ceil(options.ratePerMin / BURST_SHARE));
+    this.now = options.now ?? Date.now;
+    this.buckets = new LRUCache({ max: options.maxClients ?? 100_000 });
+  }
+
+  /** Takes one request from the budget of the client at `address` (as Express reports it); the seconds to wait when it is spent. */
+  take(address: string | undefined): Admission {
+    if (this.ratePerMin === 0) return { ok: true };
+    const client = clientKeyOf(address);
+    const now = this.now();
+    const bucket = this.buckets.get(client) ?? { tokens: this.capacity, at: now };
+    bucket.tokens = Math.min(this.capacity, bucket.tokens + ((now - bucket.at) * this.ratePerMin) / MINUTE);
+    bucket.at = now;
+    this.buckets.set(client, bucket);
+    if (bucket.tokens >= 1) {
+      bucket.tokens -= 1;
+      return { ok: true };
+    }
+    return { ok: false, retryAfterS: Math.max(1, Math.ceil(((1 - bucket.tokens) * MINUTE) / this.ratePerMin / 1000)) };
+  }
+}
+
+/** The error of a spent budget, for answers the error handler writes (API calls, readiness). */
+export function tooManyMisses(retryAfterS: number): HttpError {
+  return new HttpError(429, "too many requests for uncached content; try again later", { "Retry-After": String(retryAfterS) });
+}
