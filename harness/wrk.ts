@@ -26,6 +26,8 @@ export interface WrkOptions {
   requests?: string;
   /** CPU list for taskset -c; undefined runs unpinned. */
   cpus?: string;
+  /** Extra environment for the request script. */
+  env?: Record<string, string>;
 }
 
 const REPORT_SCRIPT = path.join(import.meta.dirname, "wrk-report.lua");
@@ -44,7 +46,7 @@ export function runWrk(options: WrkOptions): Promise<WrkResult> {
     options.url,
   ];
   const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, "wrk", ...wrkArgs]] : ["wrk", wrkArgs];
-  const env = { ...process.env, WRK_REQUESTS: options.requests ?? "" };
+  const env = { ...process.env, ...options.env, WRK_REQUESTS: options.requests ?? "" };
   return new Promise((resolve, reject) => {
     const child = track(spawn(command, args as string[], { env, stdio: ["ignore", "pipe", "pipe"] }));
     let out = "";

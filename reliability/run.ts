@@ -3,11 +3,11 @@
  * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
  * proves, section by section, what the README's "Reliability" section lists: faults
  * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
- * shutdown, no lost writes on PostgreSQL. Prints one table; exits 1 on any failure
+ * miss flood, shutdown, no lost writes on PostgreSQL. Prints one table; exits 1 on any failure
  * (2 when it cannot run at all).
  *
  * Options: --short (the CI form: 20 s load, fewer fuzz cases, shorter fault phases),
- * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, shutdown, writes),
+ * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, flood, shutdown, writes),
  * --load-seconds=N (override the load duration), --keep-logs (keep the server logs and
  * memory samples even when everything passed; they are always kept on a failure).
  */
@@ -23,6 +23,7 @@ import { parseSiteFile } from "../server/content/site-file.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import type { RunContext } from "./context.ts";
 import { runFaults } from "./faults.ts";
+import { runFlood } from "./flood.ts";
 import { runInputs } from "./inputs.ts";
 import { runLoad } from "./load.ts";
 import { runPoisoning } from "./poisoning.ts";
@@ -37,6 +38,7 @@ const SECTIONS: { id: string; title: string; run: (ctx: RunContext) => Promise<S
   { id: "poisoning", title: "cache poisoning and deception", run: runPoisoning },
   { id: "xss", title: "XSS", run: runXss },
   { id: "load", title: "load", run: (ctx) => runLoad(ctx, loadSeconds(ctx)) },
+  { id: "flood", title: "miss flood", run: runFlood },
   { id: "shutdown", title: "shutdown", run: runShutdown },
   { id: "writes", title: "no lost writes", run: runWrites },
 ];
@@ -81,7 +83,9 @@ async function main(): Promise<void> {
   if (unknown.length) fatal(`unknown section ${unknown.join(", ")}; sections: ${SECTIONS.map((s) => s.id).join(", ")}`);
   if (!existsSync(SERVER_ENTRY)) fatal(`${path.relative(PROJECT_ROOT, SERVER_ENTRY)} is missing: run \`npm run build\` first`);
   const selected = SECTIONS.filter((s) => !only || only.has(s.id));
-  if (selected.some((s) => s.id === "load") && !ensureCommand("wrk")) fatal("wrk is needed for the load section: apt-get install -y wrk");
+  if (selected.some((s) => s.id === "load" || s.id === "flood") && !ensureCommand("wrk")) {
+    fatal("wrk is needed for the load and flood sections: apt-get install -y wrk");
+  }
 
   const cpus = os.availableParallelism();
   const pinned = cpus >= 2 && hasCommand("taskset");

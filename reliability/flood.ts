@@ -1,0 +1,250 @@
+/**
+ * Miss flood: one client (its own loopback address, 127.0.0.2) sends thousands of
+ * requests for keys that miss every cache (unknown news pages and API items, reader
+ * counts, readiness) at a steady rate, while 32 wrk connections (127.0.0.1) read pages
+ * and API answers cached beforehand, and other clients (127.0.0.3 and up, one address
+ * each) ask now and then for real items nobody asked for before. The server runs with
+ * the default miss budget (MISS_RATE_PER_MIN).
+ *
+ * Judged: the flooding client gets 429s (with Retry-After) and never a 5xx; the upstream
+ * receives for its keys no more than its budget allows over the flood (the bucket's
+ * burst plus the rate over the time); the cached pages' p99 under the flood stays within
+ * 2x of a quiet run of the same readers just before; the readers get no error; and every
+ * other client's cold miss answers 200.
+ */
+import http from "node:http";
+import path from "node:path";
+import { startServer } from "../harness/server-process.ts";
+import { errorCount, runWrk, type WrkResult } from "../harness/wrk.ts";
+import { logFileOf, type RunContext, round } from "./context.ts";
+import { Checks, type SectionResult } from "./report.ts";
+import { serverEnv } from "./server.ts";
+import { exchange, type Outcome, sleep, waitFor } from "./traffic.ts";
+import { startControlledUpstream } from "./upstream.ts";
+
+const READERS = 32;
+const READERS_SCRIPT = path.join(import.meta.dirname, "flood-readers.lua");
+/** The server's default (config.ts), so the run shows what a deployment gets. */
+const MISS_RATE_PER_MIN = 600;
+/** The bucket holds a tenth of the minute's budget (server/http/miss-budget.ts). */
+const BURST = MISS_RATE_PER_MIN / 10;
+/** The flooding client's requests a second, sent whatever the answers (an open loop), and the most it keeps in flight. */
+const FLOOD_PER_S = 300;
+const FLOOD_MAX_IN_FLIGHT = 256;
+const MIN_FLOOD = 1000;
+/** Ids no content has: every one a miss, and recognisable in what the upstream receives. */
+const FLOOD_ID_BASE = 7_000_000_000_000;
+const COLD_EVERY_MS = 400;
+const P99_FACTOR = 2;
+
+/** The cached pages and answers the readers read (warmed first). */
+const READ_PATHS = [
+  "/portal/index.html",
+  "/portal/about/index.html",
+  "/portal/message/news/list.html",
+  "/portal/message/news/1",
+  "/portal/message/news/2",
+  "/portal/product/1",
+  "/api/portal/sys/syscfg",
+  "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10",
+];
+
+/** The flooding client's n-th request: a rotation of the four kinds of miss. */
+function floodPath(n: number): string {
+  const id = FLOOD_ID_BASE + n;
+  switch (n % 4) {
+    case 0:
+      return `/portal/message/news/${id}`;
+    case 1:
+      return `/api/portal/message/news/${id}`;
+    case 2:
+      return `/api/portal/reader/reader?type=2&pid=${id}`;
+    default:
+      return "/portal/readyz";
+  }
+}
+
+const fromAddress = (address: string) => new http.Agent({ keepAlive: true, localAddress: address, maxSockets: FLOOD_MAX_IN_FLIGHT });
+
+/** Sends `perS` requests a second from one address until stopped; each outcome is kept. */
+function startFlood(origin: string, perS: number) {
+  const agent = fromAddress("127.0.0.2");
+  const outcomes: Outcome[] = [];
+  const t0 = Date.now();
+  let n = 0;
+  let inFlight = 0;
+  let skipped = 0;
+  const pending = new Set<Promise<void>>();
+  const timer = setInterval(() => {
+    const due = Math.floor(((Date.now() - t0) * perS) / 1000);
+    while (n < due) {
+      if (inFlight >= FLOOD_MAX_IN_FLIGHT) {
+        skipped += due - n;
+        n = due;
+        break;
+      }
+      inFlight++;
+      const sent = exchange(origin, { path: floodPath(n++) }, agent, 15_000, t0).then((outcome) => {
+        inFlight--;
+        outcomes.push(outcome);
+      });
+      pending.add(sent);
+      sent.finally(() => pending.delete(sent));
+    }
+  }, 10);
+  return {
+    outcomes,
+    skipped: () => skipped,
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(pending);
+      agent.destroy();
+      return (Date.now() - t0) / 1000;
+    },
+  };
+}
+
+/** Other clients, one address each, asking in turn for real items nobody asked for before. */
+function startColdClients(origin: string, ids: { news: number[]; notices: number[] }) {
+  const outcomes: Outcome[] = [];
+  const targets = [
+    ...ids.notices.map((id) => `/portal/message/notice/${id}`),
+    ...ids.news.filter((id) => id > 2).map((id) => `/api/portal/message/news/${id}`),
+  ];
+  let k = 0;
+  const pending: Promise<void>[] = [];
+  const timer = setInterval(() => {
+    const target = targets[k % targets.length] as string;
+    const agent = fromAddress(`127.0.0.${3 + (k % 200)}`);
+    k++;
+    pending.push(
+      exchange(origin, { path: target }, agent).then((outcome) => {
+        outcomes.push(outcome);
+        agent.destroy();
+      }),
+    );
+  }, COLD_EVERY_MS);
+  return {
+    outcomes,
+    stop: async () => {
+      clearInterval(timer);
+      await Promise.all(pending);
+    },
+  };
+}
+
+const p99Ms = (r: WrkResult) => r.p99Us / 1000;
+
+export async function runFlood(ctx: RunContext): Promise<SectionResult> {
+  const checks = new Checks();
+  const seconds = ctx.short ? 10 : 30;
+  const upstream = await startControlledUpstream(ctx.site, ctx.workDir);
+  const logFile = logFileOf(ctx, "flood");
+  const server = await startServer({
+    name: "flood server",
+    logFile,
+    cpus: ctx.serverCpus,
+    env: serverEnv({
+      API_BASE_URL: upstream.url,
+      PORTAL_CLASSIFY: upstream.classifyJson,
+      MISS_RATE_PER_MIN: String(MISS_RATE_PER_MIN),
+      // The readers' pages stay fresh through both runs: what they measure is the hot path, in quiet and in flood.
+      CACHE_TTL_MS: "600000",
+    }),
+  });
+  try {
+    const readers = () =>
+      runWrk({
+        url: server.origin,
+        durationS: seconds,
+        connections: READERS,
+        requests: READERS_SCRIPT,
+        env: { FLOOD_PATHS: READ_PATHS.join(" ") },
+        cpus: ctx.loadCpus,
+      });
+    const warmed = await waitFor(async () => {
+      const answers = await Promise.all(READ_PATHS.map((p) => exchange(server.origin, { path: p }, false)));
+      return answers.every((a) => a.answer?.headers["x-page-cache"] === "HIT" || a.answer?.headers["x-cache"] === "HIT");
+    }, 30_000);
+    checks.add("every page and answer the readers read is cached", warmed);
+
+    const quiet = await readers();
+    ctx.log(`  flood: quiet readers p99 ${round(p99Ms(quiet), 2)} ms; now the flood, ${seconds} s`);
+    upstream.clearRecords();
+    upstream.record = true;
+    const flood = startFlood(server.origin, FLOOD_PER_S);
+    const cold = startColdClients(server.origin, { news: ctx.site.news.map((m) => m.id), notices: ctx.site.notices.map((m) => m.id) });
+    const loud = await readers();
+    const floodS = await flood.stop();
+    await cold.stop();
+    upstream.record = false;
+    await sleep(100);
+
+    const answered = flood.outcomes.filter((o) => o.answer);
+    const statuses = new Map<number, number>();
+    for (const o of answered) statuses.set(o.answer?.status as number, (statuses.get(o.answer?.status as number) ?? 0) + 1);
+    const refused = answered.filter((o) => o.answer?.status === 429);
+    const admitted = answered.length - refused.length;
+    const allowance = Math.ceil(BURST + (MISS_RATE_PER_MIN / 60) * floodS);
+    const isFloodKey = (url: string) => /\/(\d{13,})(\?|$)|[?&]pid=\d{13,}/.test(url);
+    const upstreamForFlood = upstream.requests.filter((r) => isFloodKey(r.url)).length;
+    const readiness = upstream.requests.filter((r) => r.url === "/api/portal/sys/syscfg?imgScope=0").length;
+    const statusText = [...statuses].map(([status, count]) => `${count}×${status}`).join(", ");
+
+    // On a starved machine the server may answer slower than the flood comes: requests past the in-flight bound are not sent (shown).
+    checks.add(
+      "the flooding client sent thousands of misses, every one answered",
+      flood.outcomes.length >= MIN_FLOOD && answered.length === flood.outcomes.length,
+      `${flood.outcomes.length} sent in ${round(floodS, 1)} s, ${flood.outcomes.length - answered.length} unanswered, ${flood.skipped()} not sent (${FLOOD_MAX_IN_FLIGHT} in flight)`,
+    );
+    checks.add(
+      "the flooding client gets 429 with Retry-After and no-store, never a 5xx",
+      refused.length > 0 &&
+        refused.every((o) => Number(o.answer?.headers["retry-after"]) >= 1 && o.answer?.headers["cache-control"] === "no-store") &&
+        answered.every((o) => (o.answer?.status as number) < 500),
+      statusText,
+    );
+    checks.add(
+      `the upstream receives for the flooding client's keys at most its budget (${BURST} + ${MISS_RATE_PER_MIN}/min over the flood)`,
+      upstreamForFlood <= allowance && admitted <= allowance + 1,
+      `${upstreamForFlood} upstream requests for its keys, ${admitted} requests admitted, budget ${allowance}`,
+    );
+    checks.add(
+      "the readers of cached pages get no error, quiet or under the flood",
+      errorCount(quiet) === 0 && errorCount(loud) === 0 && loud.requests > 0,
+      `quiet ${JSON.stringify(quiet.errors)}, flood ${JSON.stringify(loud.errors)}`,
+    );
+    checks.add(
+      `the cached pages' p99 under the flood is within ${P99_FACTOR}x of the quiet run`,
+      p99Ms(loud) <= P99_FACTOR * p99Ms(quiet),
+      `p99 ${round(p99Ms(quiet), 2)} ms quiet, ${round(p99Ms(loud), 2)} ms under the flood`,
+    );
+    const coldOk = cold.outcomes.filter((o) => o.answer?.status === 200).length;
+    checks.add(
+      "other clients' cold misses answer 200",
+      cold.outcomes.length > 0 && coldOk === cold.outcomes.length,
+      cold.outcomes
+        .filter((o) => o.answer?.status !== 200)
+        .slice(0, 5)
+        .map((o) => `${o.spec.path}: ${o.answer?.status ?? o.error}`)
+        .join("; "),
+    );
+
+    const rate = (r: WrkResult) => Math.round(r.requests / (r.durationUs / 1e6));
+    return {
+      section: "flood",
+      headline: `miss flood held: ${flood.outcomes.length} misses from one client in ${round(floodS)} s, ${refused.length} refused (429), ${upstreamForFlood} reached the upstream (budget ${allowance}); cached p99 ${round(p99Ms(quiet), 2)} → ${round(p99Ms(loud), 2)} ms`,
+      checks: checks.list,
+      figures: [
+        `flooding client: ${flood.outcomes.length} requests at up to ${FLOOD_PER_S}/s (${statusText}; ${flood.skipped()} not sent)`,
+        `upstream requests for its keys ${upstreamForFlood}, budget ${allowance} (${BURST} + ${MISS_RATE_PER_MIN}/min × ${round(floodS, 1)} s); readiness checks reaching the upstream ${readiness}`,
+        `readers (${READERS} connections, cached): quiet ${rate(quiet)} req/s p99 ${round(p99Ms(quiet), 2)} ms, flood ${rate(loud)} req/s p99 ${round(p99Ms(loud), 2)} ms`,
+        `other clients' cold misses: ${coldOk}/${cold.outcomes.length} answered 200`,
+      ],
+      logs: [logFile],
+    };
+  } finally {
+    await server.stop();
+    await upstream.close();
+  }
+}
