@@ -1,13 +1,32 @@
 import { defineConfig } from "vitest/config";
 
+/**
+ * Three projects, so a run pays only for what it runs: `unit` (pure functions, no
+ * sockets), `integration` (real HTTP servers, SQLite files, PostgreSQL when
+ * TEST_DATABASE_URL is set, hostile input on real sockets) and `browser` (the built site
+ * in Chromium). Only `browser` builds the site: its global setup runs only when one of
+ * its files is selected.
+ */
 export default defineConfig({
   test: {
-    include: ["tests/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     // Database suites share one PostgreSQL; files run in parallel, each on its own schema or data.
     pool: "forks",
-    // The browser suites run against the built site; it is built once per run.
-    globalSetup: ["tests/browser/global-setup.ts"],
+    projects: [
+      { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
+      {
+        extends: true,
+        test: {
+          name: "integration",
+          include: ["tests/integration/**/*.test.ts", "tests/content/**/*.test.ts", "tests/reliability/**/*.test.ts"],
+        },
+      },
+      {
+        extends: true,
+        // The browser suites run against the built site; it is built once per run that includes them.
+        test: { name: "browser", include: ["tests/browser/**/*.test.ts"], globalSetup: ["tests/browser/global-setup.ts"] },
+      },
+    ],
   },
 });
