@@ -15,9 +15,9 @@
  * state script). And the payloads are really there, as text, on the pages that show
  * their fields (so passing is not for want of trying).
  */
-import { Parser } from "htmlparser2";
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../harness/chromium.ts";
+import { executablePayloads, htmlPayload, scriptOf, textPayload } from "../harness/hostile-content.ts";
 import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import type { SiteFile } from "../server/content/site-file.ts";
 import { logFileOf, type RunContext } from "./context.ts";
@@ -25,40 +25,8 @@ import { Checks, type SectionResult } from "./report.ts";
 import { serverEnv } from "./server.ts";
 import { type ControlledUpstream, startControlledUpstream } from "./upstream.ts";
 
-const run = (id: string) => `window.__xss='${id}';alert('${id}')`;
-
-/** Markup payloads, for the HTML fields (details, briefs, home html, job texts). */
-export function htmlPayload(id: string): string {
-  return [
-    `<p>XSS-${id}</p>`,
-    `<img src=x onerror="${run(id)}">`,
-    `<svg onload="${run(id)}"><circle r=1 /></svg>`,
-    `<a href="javascript:${run(id)}">xss-link-${id}</a>`,
-    `<a href=" JaVaScRiPt:${run(id)}">xss-link-case-${id}</a>`,
-    `<a href="jav&#x09;ascript:${run(id)}">xss-link-tab-${id}</a>`,
-    `<a href="data:text/html,<script>${run(id)}</script>">xss-link-data-${id}</a>`,
-    `</script><script>${run(id)}</script>`,
-    `<!--<script>${run(id)}</script>-->`,
-    `<iframe srcdoc="<script>parent.__xss='${id}'</script>"></iframe>`,
-    `<details open ontoggle="${run(id)}"><summary>x</summary></details>`,
-    `<form action="javascript:${run(id)}"><button type=submit>xss-submit-${id}</button></form>`,
-    `<object data="javascript:${run(id)}"></object><embed src="javascript:${run(id)}">`,
-    `<math><mtext><table><mglyph><style><img src=x onerror="${run(id)}"></style></mglyph></table></mtext></math>`,
-    `<noscript><p title="</noscript><img src=x onerror=${run(id)}>"></noscript>`,
-    `<div style="background:url(javascript:${run(id)})">x</div>`,
-    `<meta http-equiv="refresh" content="0;url=javascript:${run(id)}">`,
-    `<base href="javascript:${run(id)}//">`,
-    `<input autofocus onfocus="${run(id)}">`,
-    `<video><source onerror="${run(id)}"></video>`,
-    `<body onload="${run(id)}">`,
-  ].join("\n");
-}
-
-/** Plain-text payloads: rendered as text, they must stay text. */
-export const textPayload = (id: string) =>
-  `XSS-${id} "><img src=x onerror="${run(id)}"></script><script>${run(id)}</script><!--<script>${run(id)}</script>-->`;
-const urlPayload = (id: string) => `javascript:${run(id)}`;
-const imagePayload = (id: string) => `x" onerror="${run(id)}`;
+const urlPayload = (id: string) => `javascript:${scriptOf(id)}`;
+const imagePayload = (id: string) => `x" onerror="${scriptOf(id)}`;
 
 /** The demo site with hostile content in every field a page shows; `layout` 2 shows the home html. */
 export function seededSite(demo: SiteFile, layout: 1 | 2): { site: SiteFile; fields: number } {
@@ -107,11 +75,11 @@ export function seededSite(demo: SiteFile, layout: 1 | 2): { site: SiteFile; fie
       id: 9003,
       pid: top?.id ?? 0,
       title: text("menu-child"),
-      url: `data:text/html,<script>${run("menu-data-url")}</script>`,
+      url: `data:text/html,<script>${scriptOf("menu-data-url")}</script>`,
       urlType: 2,
       delflag: 0,
     },
-    { id: 9004, pid: 0, title: text("menu-quote"), url: `/x" onmouseover="${run("menu-quote-url")}`, urlType: 1, delflag: 0 },
+    { id: 9004, pid: 0, title: text("menu-quote"), url: `/x" onmouseover="${scriptOf("menu-quote-url")}`, urlType: 1, delflag: 0 },
   );
   fields += 2;
   const slide = site.slides[0];
@@ -227,71 +195,6 @@ const SHORT_FORM_CSP_PAGES = new Set([
   "/portal/job/society/1",
   "/portal/about/index.html",
 ]);
-const URL_ATTRIBUTES = new Set(["href", "src", "action", "formaction", "data", "xlink:href", "srcdoc", "poster", "background", "srcset"]);
-/** A URL a browser would run: browsers ignore spaces and control characters inside the scheme. */
-function runsScript(url: string): boolean {
-  const squeezed = [...url]
-    .filter((c) => c.charCodeAt(0) > 0x20)
-    .join("")
-    .toLowerCase();
-  return /^(javascript|vbscript):|^data:text\/html/.test(squeezed);
-}
-const DATA_SCRIPT_TYPES = new Set(["application/json", "application/ld+json"]);
-const FORBIDDEN_ELEMENTS = new Set(["iframe", "frame", "object", "embed", "base", "applet", "portal"]);
-
-/** Executable positions of a payload in the server HTML (empty when none). */
-export function executablePayloads(html: string): string[] {
-  const found: string[] = [];
-  const scripts: { attribs: Record<string, string>; text: string }[] = [];
-  let script: { attribs: Record<string, string>; text: string } | undefined;
-  const parser = new Parser(
-    {
-      onopentag(name, attribs) {
-        for (const [attr, value] of Object.entries(attribs)) {
-          if (attr.startsWith("on")) found.push(`<${name} ${attr}="${value.slice(0, 60)}">`);
-          else if (
-            attr === "srcdoc" ||
-            (URL_ATTRIBUTES.has(attr) && runsScript(value) && value.includes("__xss")) ||
-            (attr === "style" && /javascript:|expression\(/i.test(value))
-          )
-            found.push(`<${name} ${attr}="${value.slice(0, 60)}">`);
-        }
-        if (FORBIDDEN_ELEMENTS.has(name)) found.push(`<${name}>`);
-        if (name === "meta" && /refresh/i.test(attribs["http-equiv"] ?? "")) found.push("<meta http-equiv=refresh>");
-        if (name === "script") script = { attribs, text: "" };
-      },
-      ontext(text) {
-        if (script) script.text += text;
-      },
-      onclosetag(name) {
-        if (name === "script" && script) {
-          scripts.push(script);
-          script = undefined;
-        }
-      },
-    },
-    { decodeEntities: true, lowerCaseAttributeNames: true },
-  );
-  parser.write(html);
-  parser.end();
-  const states = scripts.filter((s) => s.attribs.id === "portal-state");
-  if (states.length !== 1 || states[0]?.attribs.type !== "application/json") found.push(`${states.length} state scripts`);
-  for (const s of scripts) {
-    if (DATA_SCRIPT_TYPES.has(s.attribs.type ?? "") && !s.attribs.src) {
-      // A data block is inert while it stays one: whole JSON that no payload broke out of.
-      try {
-        JSON.parse(s.text);
-      } catch {
-        found.push(`a ${s.attribs.type} script that is not whole JSON: ${s.text.slice(0, 60)}`);
-      }
-      continue;
-    }
-    if (!s.attribs.src?.startsWith("/portal/") || s.text.trim() !== "")
-      found.push(`<script ${JSON.stringify(s.attribs)}>${s.text.slice(0, 60)}`);
-  }
-  return found;
-}
-
 interface PageVerdict {
   path: string;
   custom: boolean;
