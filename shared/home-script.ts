@@ -9,9 +9,9 @@ export const HOME_SCRIPT_MARKER = "useEval|";
 export const HOME_CONTENT_ID = "home-content";
 export const HOME_CUSTOM_ID = "home-custom";
 
-/** The script body of a home html value, or undefined when it is markup. */
-export function homeScriptBody(html: string | undefined): string | undefined {
-  return html?.startsWith(HOME_SCRIPT_MARKER) ? html.slice(HOME_SCRIPT_MARKER.length) : undefined;
+/** The script body of a home html value, or undefined when it is markup or not a string at all. */
+export function homeScriptBody(html: unknown): string | undefined {
+  return typeof html === "string" && html.startsWith(HOME_SCRIPT_MARKER) ? html.slice(HOME_SCRIPT_MARKER.length) : undefined;
 }
 
 export function homeScriptSource(body: string): string {

@@ -2,30 +2,52 @@
  * Upstream answers are sanitised once, when they enter the cache, so every reader of
  * the cache (the /api/portal proxy and the page renderer) only ever sees safe HTML.
  * The fields below are the HTML ones of CONTRACT section 3; other text is rendered as
- * text and needs nothing.
+ * text and needs nothing. An HTML field leaves here as a sanitised string or not at
+ * all, whatever JSON type it came as: an array or object would otherwise reach the page
+ * unsanitised (React joins an array into markup), and a number or null is no markup.
  */
 import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
 import { sanitizeHtml } from "./sanitize-html.ts";
 
-/** HTML fields wherever they appear: item details and job texts. */
-const HTML_FIELDS = new Set(["detail", "description", "requirement", "callHr"]);
+/** HTML fields wherever they appear, at any depth: item details and job texts. */
+const HTML_FIELDS: ReadonlySet<string> = new Set(["detail", "description", "requirement", "callHr"]);
 /** HTML fields that only some calls carry: the company introduction and the home markup. */
-const HTML_FIELDS_OF_CALL: Record<string, string> = { "/plan/company": "brief", "/sys/indexhtml": "html" };
+const HTML_FIELD_OF_CALL: Record<string, string> = { "/plan/company": "brief", "/sys/indexhtml": "html" };
+/** Content nests a few levels; anything deeper than this is no content, and is dropped rather than walked. */
+const MAX_DEPTH = 32;
 
-function sanitizeItem(item: unknown, extraField: string | undefined): unknown {
-  if (item === null || typeof item !== "object" || Array.isArray(item)) return item;
-  const out: Record<string, unknown> = { ...(item as Record<string, unknown>) };
-  for (const [field, value] of Object.entries(out)) {
-    if (typeof value !== "string") continue;
-    if (field === extraField && field === "html" && value.startsWith(HOME_SCRIPT_MARKER)) continue;
-    if (HTML_FIELDS.has(field) || field === extraField) out[field] = sanitizeHtml(value);
+interface Walk {
+  htmlFields: ReadonlySet<string>;
+  /** The home markup's `useEval|` script is kept for the browser (CONTRACT section 7), only ever as a string. */
+  scriptField: string | undefined;
+}
+
+/** The sanitised HTML of a field, or undefined to drop it. */
+function safeHtmlOf(value: unknown, scriptAllowed: boolean): string | undefined {
+  if (typeof value !== "string") return undefined;
+  return scriptAllowed && value.startsWith(HOME_SCRIPT_MARKER) ? value : sanitizeHtml(value);
+}
+
+function sanitizeValue(value: unknown, walk: Walk, depth: number): unknown {
+  if (value === null || typeof value !== "object") return value;
+  if (depth > MAX_DEPTH) return null;
+  if (Array.isArray(value)) return value.map((item) => sanitizeValue(item, walk, depth + 1));
+  const entries: [string, unknown][] = [];
+  for (const [field, item] of Object.entries(value)) {
+    if (walk.htmlFields.has(field)) {
+      const html = safeHtmlOf(item, field === walk.scriptField);
+      if (html !== undefined) entries.push([field, html]);
+    } else {
+      entries.push([field, sanitizeValue(item, walk, depth + 1)]);
+    }
   }
-  if (Array.isArray(out.pageDataList)) out.pageDataList = out.pageDataList.map((entry) => sanitizeItem(entry, undefined));
-  return out;
+  // fromEntries defines own properties: a `__proto__` key stays data, never the object's prototype.
+  return Object.fromEntries(entries);
 }
 
 /** The payload of a call with its HTML fields sanitised; `callPath` is relative to /api/portal, without query. */
 export function sanitizePayload(callPath: string, data: unknown): unknown {
-  const extra = HTML_FIELDS_OF_CALL[callPath];
-  return Array.isArray(data) ? data.map((item) => sanitizeItem(item, extra)) : sanitizeItem(data, extra);
+  const extra = HTML_FIELD_OF_CALL[callPath];
+  const htmlFields = extra ? new Set([...HTML_FIELDS, extra]) : HTML_FIELDS;
+  return sanitizeValue(data, { htmlFields, scriptField: extra === "html" ? extra : undefined }, 0);
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { HOSTILE_SHAPES } from "../../harness/hostile-content.ts";
 import { sanitizeHtml } from "../../server/sanitize/sanitize-html.ts";
 import { sanitizePayload } from "../../server/sanitize/sanitize-payload.ts";
 
@@ -37,5 +38,60 @@ describe("sanitizePayload", () => {
       html: "useEval|container.textContent = '<b>'",
     });
     expect(sanitizePayload("/sys/indexhtml", { html: "<section onclick=x>hi</section>" })).toEqual({ html: "<section>hi</section>" });
+  });
+
+  describe.each(HOSTILE_SHAPES)("an HTML field sent as $name", (shape) => {
+    const bad = '<meta http-equiv="refresh" content="0;url=https://evil.example"><img src=x onerror=alert(1)>';
+    const hostile = () => shape.of(bad);
+    /** Every value under an HTML field name, at any depth. */
+    const htmlValues = (value: unknown, names: string[]): unknown[] =>
+      Array.isArray(value)
+        ? value.flatMap((item) => htmlValues(item, names))
+        : value !== null && typeof value === "object"
+          ? Object.entries(value).flatMap(([key, item]) => (names.includes(key) ? [item] : htmlValues(item, names)))
+          : [];
+
+    it.each([
+      ["/message/news/1", { id: 1, title: "t", detail: hostile() }, ["detail"]],
+      [
+        "/product/product/list",
+        [
+          { id: 1, detail: hostile() },
+          { id: 2, nested: { detail: hostile() } },
+        ],
+        ["detail"],
+      ],
+      [
+        "/job/job/list",
+        { pageDataList: [{ description: hostile(), requirement: hostile(), callHr: hostile() }] },
+        ["description", "requirement", "callHr"],
+      ],
+      ["/plan/company", { brief: hostile() }, ["brief"]],
+      ["/sys/indexhtml", { html: hostile() }, ["html"]],
+      ["/sys/indexhtml", [{ html: hostile() }], ["html"]],
+    ])("%s leaves it out, whatever it nests", (callPath, payload, names) => {
+      const out = sanitizePayload(callPath, JSON.parse(JSON.stringify(payload)));
+      for (const value of htmlValues(out, names)) expect(value, JSON.stringify(value)).toBeTypeOf("string");
+      expect(JSON.stringify(out)).not.toMatch(/http-equiv|onerror/);
+    });
+  });
+
+  it("keeps a useEval| script only when the home html is that string", () => {
+    const script = "useEval|container.textContent = '<b>'";
+    expect(sanitizePayload("/sys/indexhtml", { html: [script] })).toEqual({});
+    expect(sanitizePayload("/sys/indexhtml", { html: { toString: script } })).toEqual({});
+    // Only the home markup's call carries a script; a detail that looks like one is markup.
+    const detail = `${script}<img src=x onerror=alert(1)>`;
+    expect(sanitizePayload("/message/news/1", { detail })).toEqual({ detail: sanitizeHtml(detail) });
+  });
+
+  it("keeps an own __proto__ key as data, never as the prototype of what it returns", () => {
+    const payload = JSON.parse('{"__proto__":{"detail":"<img src=x onerror=alert(1)>","polluted":true},"id":1}');
+    const out = sanitizePayload("/message/news/1", payload) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(out.polluted).toBeUndefined();
+    expect(JSON.stringify(out)).toBe(
+      '{"__proto__":{"detail":"<img src=\\"x\\" loading=\\"lazy\\" decoding=\\"async\\" />","polluted":true},"id":1}',
+    );
   });
 });
