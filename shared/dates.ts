@@ -2,7 +2,7 @@
  * Date display rules (SPEC section 5, CONTRACT section 3): an 8-digit string shows as
  * YYYY-MM-DD, a 14-digit one as YYYY-MM-DD HH:mm, anything else as empty.
  */
-export function formatDateTime(value: string | null | undefined): string {
+export function formatDateTime(value: unknown): string {
   if (typeof value !== "string" || !/^\d+$/.test(value)) return "";
   if (value.length === 8) return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
   if (value.length === 14) {
@@ -12,14 +12,14 @@ export function formatDateTime(value: string | null | undefined): string {
 }
 
 /** A milestone's 6-digit yyyymm shows as YYYY-MM; anything else as empty. */
-export function formatYearMonth(value: string | null | undefined): string {
+export function formatYearMonth(value: unknown): string {
   if (typeof value !== "string" || !/^\d{6}$/.test(value)) return "";
   return `${value.slice(0, 4)}-${value.slice(4, 6)}`;
 }
 
 /** ISO 8601 (for machine-readable dates) of a yyyymmdd[hhmmss] string, or undefined. */
-export function toIsoDate(value: string | null | undefined): string | undefined {
+export function toIsoDate(value: unknown): string | undefined {
   const shown = formatDateTime(value);
   if (!shown) return undefined;
-  return shown.length === 10 ? shown : `${shown.replace(" ", "T")}:${value?.slice(12, 14)}+08:00`;
+  return shown.length === 10 ? shown : `${shown.replace(" ", "T")}:${String(value).slice(12, 14)}+08:00`;
 }

@@ -1,6 +1,7 @@
 import { API_PREFIX, payloadKindOf } from "../../shared/call-table.ts";
 import { payloadOf } from "../../shared/envelope.ts";
 import { ApiError } from "./api-error.ts";
+import { textOf } from "./content-values.ts";
 
 /** SWR's fetcher: GETs a key from /api/portal and returns its payload, or throws an ApiError. */
 export async function fetchPayload<T>(key: string): Promise<T> {
@@ -17,7 +18,8 @@ export async function fetchPayload<T>(key: string): Promise<T> {
     throw new ApiError(response.status || 502, "invalid answer");
   }
   if (!response.ok || envelope.code !== 0) {
-    throw new ApiError(response.ok ? 502 : response.status, String(envelope.msg ?? "request failed"), Number(envelope.code));
+    const code = typeof envelope.code === "number" ? envelope.code : undefined;
+    throw new ApiError(response.ok ? 502 : response.status, textOf(envelope.msg) || "request failed", code);
   }
   return payloadOf<T>(envelope, payloadKindOf(key) ?? "object");
 }

@@ -13,6 +13,7 @@ import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import { LANGS, type PageState } from "../../shared/page-state.ts";
 import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
+import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { openGraphTags } from "./open-graph.ts";
@@ -38,7 +39,7 @@ const FEEDS = [
 
 /** Theme mode 2 is white text on black; the others are light. */
 export function themeColorOf(config: SiteConfig | undefined): string {
-  return config?.themePortal?.split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
+  return textOf(config?.themePortal).split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
 }
 
 export interface HeadInput {
@@ -51,16 +52,18 @@ export interface HeadInput {
 export function documentHead({ match, search, state }: HeadInput, t: Translate): string {
   const read: ReadPayload = <T>(key: string) => (state.fallback[key] ?? undefined) as T | undefined;
   const config = read<SiteConfig>(keys.syscfg());
-  const meta = (name: string, content: string | undefined) => (content ? `<meta name="${name}" content="${escapeHtml(content)}">` : "");
+  const meta = (name: string, content: unknown) =>
+    textOf(content) ? `<meta name="${name}" content="${escapeHtml(textOf(content))}">` : "";
   const title = documentTitle(match, read, t);
   const description = pageDescription(match, read);
+  const ico = textOf(config?.ico);
   const tags = [
     `<title>${escapeHtml(title)}</title>`,
     meta("description", description),
     meta("keywords", config?.metaKeywords),
     ...VERIFY_METAS.map(([field, name]) => meta(name, config?.[field])),
     meta("theme-color", themeColorOf(config)),
-    config?.ico && /^(https?:\/\/|\/)/.test(config.ico) ? `<link rel="icon" href="${escapeHtml(config.ico)}">` : "",
+    /^(https?:\/\/|\/)/.test(ico) ? `<link rel="icon" href="${escapeHtml(ico)}">` : "",
     ...(isNotFound(match, state.fallback) || !match
       ? [meta("robots", "noindex")]
       : searchTags({ match, query: new URLSearchParams(search), state, read, t, title, description })),
@@ -91,7 +94,7 @@ function searchTags({ match, query, state, read, t, title, description }: Search
   const article = match.route.id === "newsDetail" || match.route.id === "noticeDetail";
   const feeds = FEEDS.filter((feed) => (feed.on as readonly string[]).includes(match.route.id)).map(
     (feed) =>
-      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([author?.name, t(feed.title)].filter(Boolean).join(" - "))}" href="${feed.href}">`,
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), t(feed.title)].filter(Boolean).join(" - "))}" href="${feed.href}">`,
   );
   return [
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
@@ -104,7 +107,7 @@ function searchTags({ match, query, state, read, t, title, description }: Search
       description,
       url: canonical,
       image,
-      siteName: author?.name || author?.fname || "",
+      siteName: textOf(author?.name) || textOf(author?.fname),
       lang: state.lang,
       published: article ? item?.dateTime : undefined,
     }),

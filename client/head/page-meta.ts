@@ -6,6 +6,7 @@
 import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product, Service, SiteConfig, Slide } from "../../shared/entities.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import { textOf } from "../data/content-values.ts";
 import type { ReadPayload } from "./page-title.ts";
 import { imageUrl } from "./seo-urls.ts";
 
@@ -64,11 +65,11 @@ export function detailItem(match: RouteMatch | null, read: ReadPayload): Item | 
  * text of its HTML; else, and whenever that is empty, the site's description.
  */
 export function pageDescription(match: RouteMatch | null, read: ReadPayload): string {
-  const site = read<SiteConfig>(keys.syscfg())?.metaDescription ?? "";
+  const site = textOf(read<SiteConfig>(keys.syscfg())?.metaDescription);
   const item = detailItem(match, read);
   if (!item) return site;
   const isMessage = match?.route.id === "newsDetail" || match?.route.id === "noticeDetail";
-  const own = isMessage ? String(item.brief ?? "") : textOfHtml(typeof item.detail === "string" ? item.detail : item.description);
+  const own = isMessage ? textOf(item.brief) : textOfHtml(textOf(item.detail) || textOf(item.description));
   return clip(own.replace(/\s+/g, " ").trim()) || site;
 }
 

@@ -7,6 +7,7 @@
 import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product } from "../../shared/entities.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 
 export type ReadPayload = <T>(key: string) => T | undefined;
@@ -16,12 +17,12 @@ export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate):
   if (id === "founders") {
     const word = t("page.founders");
     // 杭州某某有限公司创始团队, but "Acme Ltd. Founders".
-    return [read<Author>(keys.sysauthor())?.fname ?? "", word].filter(Boolean).join(/^[A-Za-z]/.test(word) ? " " : "");
+    return [textOf(read<Author>(keys.sysauthor())?.fname), word].filter(Boolean).join(/^[A-Za-z]/.test(word) ? " " : "");
   }
   const detail = detailKey(match);
   if (detail) {
     const item = read<Partial<Message & Product & Job>>(detail);
-    const own = item?.title ?? item?.name;
+    const own = textOf(item?.title) || textOf(item?.name);
     if (own) return own;
   }
   return t(`page.${id}`);
@@ -29,8 +30,8 @@ export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate):
 
 export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate): string {
   const author = read<Author>(keys.sysauthor());
-  const name = author?.name ?? "";
+  const name = textOf(author?.name);
   if (!match) return [name, t("state.notFound")].filter(Boolean).join(" - ");
-  if (match.route.id === "home") return [name, author?.fname].filter(Boolean).join(" - ");
+  if (match.route.id === "home") return [name, textOf(author?.fname)].filter(Boolean).join(" - ");
   return [name, pageHeading(match, read, t)].filter(Boolean).join(" - ");
 }

@@ -7,9 +7,10 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import { toIsoDate } from "../../shared/dates.ts";
-import type { Author, Job, JobAddr, Message } from "../../shared/entities.ts";
+import type { Author, Job, Message } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { type PageId, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { namedItemsOf, textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 import { detailItem } from "./page-meta.ts";
 import type { ReadPayload } from "./page-title.ts";
@@ -63,21 +64,21 @@ function organization(read: ReadPayload, origin: string | undefined, full: boole
   const logo = imageUrl(origin, author?.logo);
   const base = compact({
     "@type": "Organization",
-    name: author?.name || author?.fname,
+    name: textOf(author?.name) || textOf(author?.fname),
     url: absoluteUrl(origin, pageHref("home")),
     logo: logo ? { "@type": "ImageObject", url: logo } : undefined,
   });
   if (!full) return base;
   const addresses = ([1, 2, 3, 4, 5] as const)
-    .map((n) => author?.[`addr${n}`]?.trim())
+    .map((n) => textOf(author?.[`addr${n}`]).trim())
     .filter((addr): addr is string => Boolean(addr))
     .map((addr) => ({ "@type": "PostalAddress", streetAddress: addr, addressCountry: "CN" }));
   return compact({
     ...base,
     logo,
-    legalName: author?.fname,
-    email: author?.email,
-    telephone: author?.phone,
+    legalName: textOf(author?.fname),
+    email: textOf(author?.email),
+    telephone: textOf(author?.phone),
     address: addresses,
   });
 }
@@ -90,7 +91,7 @@ interface Crumb {
 /** Home > section > item, per inner page. */
 function crumbsOf({ match, read, t, lang, path }: StructuredDataInput): Crumb[] {
   const item = detailItem(match, read);
-  const own = item?.title ?? item?.name;
+  const own = textOf(item?.title) || textOf(item?.name);
   const page = (id: PageId): Crumb => ({ name: t(`page.${id}`), path: pageHref(id) });
   const about = page("about");
   const home = pageHref("home");
@@ -135,7 +136,7 @@ function newsArticle(input: StructuredDataInput, message: Partial<Message>): Jso
   return compact({
     "@context": CONTEXT,
     "@type": "NewsArticle",
-    headline: message.title,
+    headline: textOf(message.title),
     description: input.description,
     datePublished: toIsoDate(message.dateTime),
     image: input.image ? [input.image] : undefined,
@@ -148,18 +149,17 @@ function newsArticle(input: StructuredDataInput, message: Partial<Message>): Jso
 /** Campus positions are internships when their name says so, else graduate (full-time) positions. */
 export function employmentTypeOf(job: Partial<Job>): "FULL_TIME" | "INTERN" {
   if (job.type !== 2) return "FULL_TIME";
-  return /实习|intern/i.test(job.name ?? "") ? "INTERN" : "FULL_TIME";
+  return /实习|intern/i.test(textOf(job.name)) ? "INTERN" : "FULL_TIME";
 }
 
 function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
-  const addr = input.read<JobAddr[]>(keys.jobAddrs());
-  const place = Array.isArray(addr) ? addr.find((a) => a?.id === job.jobAddrId)?.name : undefined;
+  const place = namedItemsOf(input.read(keys.jobAddrs())).find((a) => a.id === job.jobAddrId)?.name;
   const description = [job.description, job.requirement].filter((html) => typeof html === "string" && html.trim()).join("\n");
   // No date: the data has none, and schema.org's datePosted must not be invented.
   return compact({
     "@context": CONTEXT,
     "@type": "JobPosting",
-    title: job.name,
+    title: textOf(job.name),
     description: description || input.description,
     hiringOrganization: organization(input.read, input.origin, false),
     jobLocation: {

@@ -6,10 +6,11 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Partner } from "../../shared/entities.ts";
+import { itemsOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
-import { itemsOf, renderResult } from "./home-helpers.tsx";
+import { renderResult } from "./home-helpers.tsx";
 import { MessageColumn } from "./message-column.tsx";
 import { type Offering, OfferingGrid } from "./offering-grid.tsx";
 import { PARTNER_MAX } from "./partner-rows.ts";

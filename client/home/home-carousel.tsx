@@ -9,10 +9,10 @@
  * dot per slide; `useCarousel` runs autoplay and follows the scroll position.
  */
 import type { Slide } from "../../shared/entities.ts";
+import { linkOf, textOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
-import { linkOf, textOf } from "./home-helpers.tsx";
 import { useCarousel } from "./use-carousel.ts";
 
 export const AUTOPLAY_MS = 6000;

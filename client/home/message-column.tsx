@@ -3,11 +3,12 @@
 import { HOME_MESSAGE_COUNT } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
+import { isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import type { ApiResult } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { isId, pagedItemsOf, renderResult, textOf } from "./home-helpers.tsx";
+import { renderResult } from "./home-helpers.tsx";
 
 export function MessageColumn({ kind, result }: { kind: "news" | "notice"; result: ApiResult<unknown> }) {
   const t = useT(HOME_MESSAGES);

@@ -1,7 +1,7 @@
 /** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (SPEC section 9). */
 import type { Product } from "../../shared/entities.ts";
+import { isId, textOf } from "../data/content-values.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { isId, textOf } from "./home-helpers.tsx";
 
 /** The products' pictures are 4:3; the CSS keeps their boxes at that ratio. */
 const PICTURE_WIDTH = 800;

@@ -9,11 +9,11 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
+import { linkOf, textOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { prefersReducedMotion } from "../routing/scroll.ts";
-import { linkOf, textOf } from "./home-helpers.tsx";
 import { partnerRows, rowMoves } from "./partner-rows.ts";
 
 /** The logos' natural size is 240x96; they show at 160x64 in 200 px slots. */

@@ -1,4 +1,5 @@
 import type { Job } from "../../shared/entities.ts";
+import { textOf } from "../data/content-values.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 
@@ -9,7 +10,7 @@ export function JobFacts({ job, typeName, addrName }: { job: Job; typeName: stri
     <dl className="job-facts">
       <div>
         <dt>{t("pages.jobs.salary")}</dt>
-        <dd className="job-salary">{job.salary || t("pages.jobs.unknown")}</dd>
+        <dd className="job-salary">{textOf(job.salary) || t("pages.jobs.unknown")}</dd>
       </div>
       <div>
         <dt>{t("pages.jobs.type")}</dt>

@@ -1,10 +1,11 @@
 /**
  * HTML from the API (details, the company introduction, job texts). The server
- * sanitises it with an allowlist before anything sees it (CONTRACT section 8), so it
- * is inserted as it is.
+ * sanitises it with an allowlist before anything sees it (CONTRACT section 8), and
+ * leaves an HTML field a string or absent; only a string is inserted, so a value of any
+ * other type can never reach the page as markup.
  */
-export function RichHtml({ html, className }: { html: string | undefined; className?: string }) {
-  if (!html) return null;
+export function RichHtml({ html, className }: { html: unknown; className?: string }) {
+  if (typeof html !== "string" || !html) return null;
   // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server with an allowlist before it reaches the page
   return <div className={className ? `rich-html ${className}` : "rich-html"} dangerouslySetInnerHTML={{ __html: html }} />;
 }

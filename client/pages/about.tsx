@@ -17,7 +17,7 @@ export default function AboutPage(_props: PageProps) {
       <article className="detail">
         <h1 className="page-title">{t("page.about")}</h1>
         {stateInstead(result) ??
-          (result.data?.brief ? (
+          (typeof result.data?.brief === "string" && result.data.brief ? (
             <RichHtml html={result.data.brief} className="detail-body" />
           ) : (
             <p className="page-empty">{t("state.empty")}</p>

@@ -2,6 +2,7 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
+import { itemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -13,7 +14,7 @@ export default function FoundersPage({ match }: PageProps) {
   const t = useT(PAGES_MESSAGES);
   const result = useApi<Founder[]>(keys.founders());
   const heading = usePageHeading(match);
-  const founders = result.data ?? [];
+  const founders = itemsOf<Founder>(result.data);
   return (
     <div className="page-wrap">
       <h1 className="page-title">{heading}</h1>
@@ -26,10 +27,12 @@ export default function FoundersPage({ match }: PageProps) {
               // Founders carry no id of their own in the contract; the list order is stable.
               // biome-ignore lint/suspicious/noArrayIndexKey: no id in the payload
               <li key={index} className="founder-card">
-                {founder.picture && <img className="founder-photo" src={founder.picture} alt={founder.name} width={160} height={160} />}
-                <h2 className="founder-name">{founder.name}</h2>
-                {founder.job && <p className="founder-job">{founder.job}</p>}
-                {founder.brief && <p className="founder-brief">{founder.brief}</p>}
+                {textOf(founder.picture) && (
+                  <img className="founder-photo" src={textOf(founder.picture)} alt={textOf(founder.name)} width={160} height={160} />
+                )}
+                <h2 className="founder-name">{textOf(founder.name)}</h2>
+                {textOf(founder.job) && <p className="founder-job">{textOf(founder.job)}</p>}
+                {textOf(founder.brief) && <p className="founder-brief">{textOf(founder.brief)}</p>}
               </li>
             ))}
           </ul>

@@ -10,11 +10,12 @@ import { useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, HomeHtml, SiteConfig, Slide } from "../../shared/entities.ts";
 import { HOME_CONTENT_ID, HOME_CUSTOM_ID, homeScriptBody } from "../../shared/home-script.ts";
+import { itemsOf, textOf } from "../data/content-values.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { DefaultSections } from "../home/default-sections.tsx";
 import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
-import { isCustomLayout, itemsOf, renderResult, textOf } from "../home/home-helpers.tsx";
+import { isCustomLayout, renderResult } from "../home/home-helpers.tsx";
 import { useHomeScript } from "../home/use-home-script.ts";
 import { useT } from "../i18n/use-t.ts";
 
@@ -26,7 +27,7 @@ export default function HomePage() {
   const slides = useApi<Slide[]>(keys.slides());
   const custom = isCustomLayout(site.data);
   const homeHtml = useApi<HomeHtml>(keys.indexHtml());
-  const html = textOf(homeHtml.data?.html);
+  const html = typeof homeHtml.data?.html === "string" ? homeHtml.data.html : "";
   const script = homeScriptBody(html);
   const content = useRef<HTMLDivElement>(null);
   useHomeScript(custom && config.homeScript ? script : undefined, content);

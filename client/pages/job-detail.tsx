@@ -7,13 +7,13 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import { JOB_KIND_OF_PAGE } from "../../shared/list-query.ts";
+import { namedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { JobFacts } from "../pages-parts/job-facts.tsx";
 import { RichHtml } from "../pages-parts/rich-html.tsx";
-
 import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
@@ -39,15 +39,15 @@ export default function JobDetailPage({ match }: PageProps) {
         (job && (
           <article className="detail">
             <header className="detail-head">
-              <h1 className="page-title">{job.name}</h1>
+              <h1 className="page-title">{textOf(job.name)}</h1>
               <JobFacts
                 job={job}
-                typeName={types.data?.find((type) => type.id === job.jobTypeId)?.name}
-                addrName={addrs.data?.find((addr) => addr.id === job.jobAddrId)?.name}
+                typeName={namedItemsOf(types.data).find((type) => type.id === job.jobTypeId)?.name}
+                addrName={namedItemsOf(addrs.data).find((addr) => addr.id === job.jobAddrId)?.name}
               />
             </header>
             {sections.map((section) =>
-              section.html ? (
+              typeof section.html === "string" && section.html ? (
                 <section key={section.title} className="job-section">
                   <h2>{section.title}</h2>
                   <RichHtml html={section.html} className="detail-body" />

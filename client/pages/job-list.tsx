@@ -8,6 +8,7 @@ import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { JOB_KIND_OF_PAGE, jobFilterOf } from "../../shared/list-query.ts";
+import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -15,7 +16,6 @@ import { stateInstead } from "../pages-parts/data-state.tsx";
 import { JobFacts } from "../pages-parts/job-facts.tsx";
 import { JobFilterDrawer, jobFilterHref } from "../pages-parts/job-filter.tsx";
 import { Pagination } from "../pages-parts/pagination.tsx";
-
 import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
@@ -32,20 +32,23 @@ export default function JobListPage({ match, query }: PageProps) {
   const addrs = useApi<JobAddr[]>(keys.jobAddrs());
   useScrollTopOnChange(key);
 
-  const typeName = new Map((types.data ?? []).map((type) => [type.id, type.name]));
-  const addrName = new Map((addrs.data ?? []).map((addr) => [addr.id, addr.name]));
+  const typeList = namedItemsOf(types.data);
+  const addrList = namedItemsOf(addrs.data);
+  const typeName = new Map(typeList.map((type) => [type.id, type.name]));
+  const addrName = new Map(addrList.map((addr) => [addr.id, addr.name]));
   const chosen = [
     ...filter.jobTypeIds.map((id) => typeName.get(id) ?? `#${id}`),
     ...filter.jobAddrIds.map((id) => addrName.get(id) ?? `#${id}`),
   ];
   const filtered = chosen.length > 0;
   const list = jobs.data;
+  const items = pagedItemsOf<Job>(list).filter((job) => isId(job.id));
 
   return (
     <div className="page-wrap">
       <h1 className="page-title">{t(kind === 1 ? "page.jobSocietyList" : "page.jobSchoolList")}</h1>
       <div className="job-toolbar">
-        <JobFilterDrawer path={path} filter={filter} types={types.data ?? []} addrs={addrs.data ?? []} />
+        <JobFilterDrawer path={path} filter={filter} types={typeList} addrs={addrList} />
         {filtered && (
           <p className="job-active">
             <span>{t("pages.jobs.active")}</span> <span className="job-active-names">{chosen.join("、")}</span>{" "}
@@ -56,14 +59,14 @@ export default function JobListPage({ match, query }: PageProps) {
       {stateInstead(jobs) ??
         (list && (
           <>
-            {list.pageDataList.length === 0 ? (
+            {items.length === 0 ? (
               <p className="page-empty">{t(filtered ? "pages.jobs.emptyFiltered" : "state.empty")}</p>
             ) : (
               <ul className="job-list">
-                {list.pageDataList.map((job) => (
+                {items.map((job) => (
                   <li key={job.id} className="job-item">
                     <h2 className="job-item-name">
-                      <PageLink to={`${base}/${job.id}`}>{job.name}</PageLink>
+                      <PageLink to={`${base}/${job.id}`}>{textOf(job.name)}</PageLink>
                     </h2>
                     <JobFacts job={job} typeName={typeName.get(job.jobTypeId)} addrName={addrName.get(job.jobAddrId)} />
                   </li>
@@ -73,8 +76,8 @@ export default function JobListPage({ match, query }: PageProps) {
             <Pagination
               path={path}
               paging={filter}
-              totalCount={list.totalCount}
-              totalPageCount={list.totalPageCount}
+              totalCount={countOf(list.totalCount)}
+              totalPageCount={countOf(list.totalPageCount)}
               keep={{ jobTypeIds: filter.jobTypeIds.join(","), jobAddrIds: filter.jobAddrIds.join(",") }}
             />
           </>

@@ -7,13 +7,13 @@
 import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
+import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { ReaderCount } from "../pages-parts/reader-count.tsx";
 import { RichHtml } from "../pages-parts/rich-html.tsx";
-
 import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
@@ -34,7 +34,7 @@ export default function MessageDetailPage({ match }: PageProps) {
         (item && (
           <article className="detail">
             <header className="detail-head">
-              <h1 className="page-title">{item.title}</h1>
+              <h1 className="page-title">{textOf(item.title)}</h1>
               <p className="detail-meta">
                 {date && (
                   <span>
@@ -45,7 +45,7 @@ export default function MessageDetailPage({ match }: PageProps) {
                 <ReaderCount type={news ? MESSAGE_KIND.news : MESSAGE_KIND.notice} pid={id} />
               </p>
             </header>
-            {item.img && <img className="detail-img" src={item.img} alt="" width={800} height={450} />}
+            {textOf(item.img) && <img className="detail-img" src={textOf(item.img)} alt="" width={800} height={450} />}
             <RichHtml html={item.detail} className="detail-body" />
           </article>
         ))}

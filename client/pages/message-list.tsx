@@ -9,11 +9,11 @@ import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
+import { countOf, isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { Pagination } from "../pages-parts/pagination.tsx";
-
 import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
@@ -28,39 +28,53 @@ export default function MessageListPage({ match, query }: PageProps) {
   useScrollTopOnChange(key);
 
   const list = result.data;
+  const items = pagedItemsOf<Message>(list).filter((item) => isId(item.id));
   return (
     <div className="page-wrap">
       <h1 className="page-title">{t(news ? "page.newsList" : "page.noticeList")}</h1>
       {stateInstead(result) ??
         (list && (
           <>
-            {list.pageDataList.length === 0 ? (
+            {items.length === 0 ? (
               <p className="page-empty">{t("state.empty")}</p>
             ) : (
               <ul className="msg-list">
-                {list.pageDataList.map((item) => (
+                {items.map((item) => (
                   <li key={item.id}>
-                    <article className={item.img ? "msg-item msg-item-with-img" : "msg-item"}>
+                    <article className={textOf(item.img) ? "msg-item msg-item-with-img" : "msg-item"}>
                       <div className="msg-item-text">
                         <h2 className="msg-item-title">
-                          <PageLink to={`${kindPath}/${item.id}`}>{item.title}</PageLink>
+                          <PageLink to={`${kindPath}/${item.id}`}>{textOf(item.title)}</PageLink>
                         </h2>
                         {formatDateTime(item.dateTime) && (
                           <time className="msg-item-date" dateTime={toIsoDate(item.dateTime)}>
                             {formatDateTime(item.dateTime)}
                           </time>
                         )}
-                        {item.brief && <p className="msg-item-brief">{item.brief}</p>}
+                        {textOf(item.brief) && <p className="msg-item-brief">{textOf(item.brief)}</p>}
                       </div>
-                      {item.img && (
-                        <img className="msg-item-img" src={item.img} alt="" width={240} height={135} loading="lazy" decoding="async" />
+                      {textOf(item.img) && (
+                        <img
+                          className="msg-item-img"
+                          src={textOf(item.img)}
+                          alt=""
+                          width={240}
+                          height={135}
+                          loading="lazy"
+                          decoding="async"
+                        />
                       )}
                     </article>
                   </li>
                 ))}
               </ul>
             )}
-            <Pagination path={`${kindPath}/list.html`} paging={paging} totalCount={list.totalCount} totalPageCount={list.totalPageCount} />
+            <Pagination
+              path={`${kindPath}/list.html`}
+              paging={paging}
+              totalCount={countOf(list.totalCount)}
+              totalPageCount={countOf(list.totalPageCount)}
+            />
           </>
         ))}
     </div>

@@ -12,13 +12,13 @@ import { formatYearMonth } from "../../shared/dates.ts";
 import type { Milestone } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
+import { countOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { withQuery } from "../pages-parts/page-query.ts";
 import { useHydrated } from "../pages-parts/use-hydrated.ts";
-
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
@@ -47,7 +47,7 @@ function Timeline({ start }: { start: number }) {
   const [more, setMore] = useState(0);
   const lastIndex = start + more;
   const last = useApi<Paged<Milestone>>(keys.milestones(lastIndex));
-  const totalPages = last.data?.totalPageCount ?? first.data?.totalPageCount ?? 0;
+  const totalPages = countOf(last.data?.totalPageCount ?? first.data?.totalPageCount);
   const hasMore = last.data !== undefined && lastIndex + 1 < totalPages;
   const sentinelRef = useRef<HTMLDivElement>(null);
 
@@ -70,7 +70,7 @@ function Timeline({ start }: { start: number }) {
 
   const instead = stateInstead(first);
   if (instead) return instead;
-  if (first.data?.pageDataList.length === 0) return <p className="page-empty">{t("state.empty")}</p>;
+  if (first.data !== undefined && pagedItemsOf(first.data).length === 0) return <p className="page-empty">{t("state.empty")}</p>;
 
   const pageIndexes = Array.from({ length: more + 1 }, (_, i) => start + i);
   const pageHref = (index: number) => withQuery(PATH, { page: index > 0 ? index + 1 : undefined });
@@ -123,13 +123,13 @@ function TimelinePage({ pageIndex }: { pageIndex: number }) {
   const { data } = useApi<Paged<Milestone>>(keys.milestones(pageIndex));
   return (
     <>
-      {(data?.pageDataList ?? []).map((milestone, index) => (
+      {pagedItemsOf<Milestone>(data).map((milestone, index) => (
         // biome-ignore lint/suspicious/noArrayIndexKey: milestones carry no id in the contract; a page's order is stable
         <li key={`${pageIndex}-${index}`} className="timeline-item">
           <time className="timeline-date" dateTime={formatYearMonth(milestone.date) || undefined}>
             {formatYearMonth(milestone.date)}
           </time>
-          <p className="timeline-brief">{milestone.brief}</p>
+          <p className="timeline-brief">{textOf(milestone.brief)}</p>
         </li>
       ))}
     </>

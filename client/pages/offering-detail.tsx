@@ -6,12 +6,12 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
+import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { RichHtml } from "../pages-parts/rich-html.tsx";
-
 import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
@@ -26,17 +26,19 @@ export default function OfferingDetailPage({ match }: PageProps) {
 
   if (id === undefined) return <NotFoundState />;
   const item = result.data;
+  const name = textOf(item?.name);
+  const picture = textOf(item?.propImg);
   return (
     <div className="page-wrap page-wrap-narrow">
       {stateInstead(result) ??
         (item && (
           <article className="detail">
             <header className="detail-head">
-              <h1 className="page-title">{item.name}</h1>
+              <h1 className="page-title">{name}</h1>
             </header>
             {/* The product's picture, unless its detail already opens with it. */}
-            {product && item.propImg && !item.detail?.includes(`src="${item.propImg}"`) && (
-              <img className="detail-img detail-img-product" src={item.propImg} alt={item.name} width={800} height={600} />
+            {product && picture && !textOf(item.detail).includes(`src="${picture}"`) && (
+              <img className="detail-img detail-img-product" src={picture} alt={name} width={800} height={600} />
             )}
             <RichHtml html={item.detail} className="detail-body" />
           </article>

@@ -3,6 +3,7 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
 import { HOME_PATH } from "../../shared/routes.ts";
+import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoadingActive } from "../routing/navigation-progress.ts";
@@ -15,8 +16,8 @@ export function Header({ mode }: { mode: MenuMode | null }) {
   const t = useT();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const loading = useLoadingActive();
-  const name = author?.name || "";
-  const logo = author?.logo;
+  const name = textOf(author?.name);
+  const logo = textOf(author?.logo);
   return (
     <header className="site-header">
       <div className={loading ? "nav-progress is-active" : "nav-progress"} aria-hidden="true" />

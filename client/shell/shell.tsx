@@ -7,6 +7,7 @@ import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
 import { keys } from "../../shared/data-keys.ts";
 import type { SiteConfig } from "../../shared/entities.ts";
+import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";
@@ -19,9 +20,7 @@ import { useMenuMode } from "./use-layout.ts";
 
 /** SPEC section 4: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
 export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
-  const mode = String(config?.themePortal ?? "")
-    .split(",")[0]
-    ?.trim();
+  const mode = textOf(config?.themePortal).split(",")[0]?.trim();
   return mode === "1" || mode === "2" ? `theme-${mode}` : "theme-default";
 }
 
