@@ -1,17 +1,20 @@
 /**
  * The author's QR codes (up to 5) with a larger preview in a native modal dialog
  * (Escape or the close button closes it; focus returns to the code). Without
- * JavaScript each code is a plain link to its image.
+ * JavaScript each code is a plain link to its image. An address that is not an http(s) or
+ * relative URL is no code at all, as for every other content link.
  */
 import { useRef, useState } from "react";
+import { linkOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
 
-export function QrCodes({ images, label }: { images: string[]; label: string }) {
+export function QrCodes({ images, label }: { images: unknown[]; label: string }) {
   const t = useT();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [shown, setShown] = useState<number | null>(null);
-  if (images.length === 0) return null;
+  const links = images.map(linkOf).filter(Boolean);
+  if (links.length === 0) return null;
 
   return (
     <section className="footer-qrcodes" aria-labelledby="footer-qrcodes-title">
@@ -19,7 +22,7 @@ export function QrCodes({ images, label }: { images: string[]; label: string }) 
         {label}
       </h2>
       <ul className="qr-list">
-        {images.map((src, index) => (
+        {links.map((src, index) => (
           // biome-ignore lint/suspicious/noArrayIndexKey: the codes are a fixed list of slots, and two may share an image.
           <li key={index}>
             <a
@@ -52,7 +55,7 @@ export function QrCodes({ images, label }: { images: string[]; label: string }) 
         <div className="qr-dialog-body">
           {shown !== null && (
             <figure className="qr-preview">
-              <img src={images[shown]} alt={fill(t("footer.qrcode"), { n: shown + 1 })} width={280} height={280} />
+              <img src={links[shown]} alt={fill(t("footer.qrcode"), { n: shown + 1 })} width={280} height={280} />
               <figcaption>{fill(t("footer.qrcode"), { n: shown + 1 })}</figcaption>
             </figure>
           )}

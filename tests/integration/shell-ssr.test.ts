@@ -275,6 +275,31 @@ describe("the footer in the server HTML", () => {
   });
 });
 
+describe("QR code links", () => {
+  it("renders a QR code only when its address is an http(s) or relative URL, as every other content link", async () => {
+    const upstream = await startStandInUpstream(
+      portalRoutes(
+        { themePortal: "0,1" },
+        {
+          name: "公司",
+          qrcode1: "javascript:alert(1)",
+          qrcode2: " JaVaScRiPt:alert(2)",
+          qrcode3: "java\tscript:alert(3)",
+          qrcode4: "data:text/html,<script>alert(4)</script>",
+          qrcode5: "/portal/media/qr-5.svg",
+        },
+      ),
+    );
+    const app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
+    const res = await request(app).get("/portal/about/index.html");
+    app.portal.close();
+    await upstream.close();
+    const footer = element(res.text, 'class="site-footer"');
+    expect([...footer.matchAll(/class="qr-link" href="([^"]*)"/g)].map((m) => m[1])).toEqual(["/portal/media/qr-5.svg"]);
+    expect(footer).not.toMatch(/script:|data:text/i);
+  });
+});
+
 describe("the theme", () => {
   it.each([
     ["1,2", "theme-1"],
