@@ -24,8 +24,12 @@ const OPTIONS: sanitize.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
-    // A link that opens a new window must not hand the opener to the other site.
-    a: (tagName, attribs) => ({ tagName, attribs: attribs.target === "_blank" ? { ...attribs, rel: "noopener noreferrer" } : attribs }),
+    // A link that may open another window (any target: a named one opens a new window too) must not hand
+    // the opener or the referrer to the other site; the content's own rel (`opener`) is never kept.
+    a: (tagName, { rel: _contentRel, ...attribs }) => ({
+      tagName,
+      attribs: attribs.target ? { ...attribs, rel: "noopener noreferrer" } : attribs,
+    }),
     // Upstream images sit in article bodies, below the fold: load them lazily.
     img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy", decoding: "async" } }),
   },

@@ -12,6 +12,20 @@ describe("sanitizeHtml", () => {
     ['<a href="JaVaScRiPt&#58;alert(1)">x</a>', "<a>x</a>"],
     ['<a href="data:text/html,<script>1</script>">x</a>', "<a>x</a>"],
     ['<a href="https://e.example" target="_blank">x</a>', '<a href="https://e.example" target="_blank" rel="noopener noreferrer">x</a>'],
+    ['<a href="https://e.example" rel="opener">x</a>', '<a href="https://e.example">x</a>'],
+    [
+      '<a href="https://e.example" target="_blank" rel="opener">x</a>',
+      '<a href="https://e.example" target="_blank" rel="noopener noreferrer">x</a>',
+    ],
+    [
+      '<a href="https://e.example" rel="opener" target="_BLANK">x</a>',
+      '<a href="https://e.example" target="_BLANK" rel="noopener noreferrer">x</a>',
+    ],
+    [
+      '<a href="https://e.example" target="other" rel="noopener">x</a>',
+      '<a href="https://e.example" target="other" rel="noopener noreferrer">x</a>',
+    ],
+    ['<a href="https://e.example" target="" rel="opener">x</a>', '<a href="https://e.example">x</a>'],
     ['<a href="mailto:a@b.example">m</a><a href="tel:+86">t</a>', '<a href="mailto:a@b.example">m</a><a href="tel:+86">t</a>'],
     ['<p id="root" style="position:fixed" class="c">x</p>', '<p class="c">x</p>'],
     ["<iframe src=//e.example></iframe><form><input></form>", ""],
