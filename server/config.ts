@@ -79,16 +79,27 @@ const databaseUrl = z
   .trim()
   .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), "must be sqlite:PATH or postgres://...");
 
-/** Express's trust-proxy: a hop count, true/false, or a comma list of addresses/subnets. */
+const TRUST_PROXY_FORMS = "a hop count (such as 1), loopback, or the proxies' addresses/subnets joined by commas";
+
+/**
+ * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets.
+ * `true` (trust every hop) is refused: any client could then name its own address in
+ * X-Forwarded-For and step past the per-client limits.
+ */
 const trustProxy = z
   .string()
   .trim()
-  .transform((raw, ctx): boolean | number | string => {
-    if (raw === "true") return true;
+  .transform((raw, ctx): false | number | string => {
     if (raw === "false") return false;
     if (/^\d{1,2}$/.test(raw)) return Number(raw);
     if (/^[0-9a-fA-F:.,/\s]+$|^(loopback|linklocal|uniquelocal)(,\s*(loopback|linklocal|uniquelocal))*$/.test(raw)) return raw;
-    ctx.addIssue({ code: "custom", message: "must be a hop count, true, false, or addresses/subnets joined by commas" });
+    ctx.addIssue({
+      code: "custom",
+      message:
+        raw.toLowerCase() === "true"
+          ? `must not be true (that trusts every hop, so any client could spoof its address): give ${TRUST_PROXY_FORMS}`
+          : `must be ${TRUST_PROXY_FORMS}`,
+    });
     return z.NEVER;
   });
 
@@ -154,7 +165,7 @@ export interface Config {
   lang: "zh-CN" | "en";
   homeScript: boolean;
   publicOrigin?: string;
-  trustProxy?: boolean | number | string;
+  trustProxy?: false | number | string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
   /** NODE_ENV=development: pages rendered through Vite from source, with reloads. */
   dev: boolean;
@@ -166,6 +177,22 @@ export interface Config {
 
 export class ConfigError extends Error {}
 
+/** Variables whose values are never shown, whatever they hold. */
+const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/i;
+
+/** Text with the credentials of any URL in it (`scheme://user:password@`, up to the last @ of the authority, as URL parsers read it) replaced by `***`. */
+export function withoutCredentials(text: string): string {
+  return text.replace(/(\/\/)[^/?#\s]*@/g, "$1***@");
+}
+
+/** A rejected value as the startup line may show it: never a secret variable's, never a URL's credentials, at most 60 characters. */
+export function shownValue(name: string, value: string | undefined): string {
+  if (value === undefined) return "";
+  if (SECRET_NAME.test(name)) return " (value not shown)";
+  const safe = withoutCredentials(value);
+  return ` (got "${safe.length > 60 ? `${safe.slice(0, 60)}…` : safe}")`;
+}
+
 /** Parses the environment; throws a ConfigError whose message is one line naming the first bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable counts as unset, as shells and service files often write them.
@@ -174,9 +201,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    const value = present[name];
-    const shown = value === undefined ? "" : ` (got "${value.length > 60 ? `${value.slice(0, 60)}…` : value}")`;
-    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${shown}`.replace(/\s+/g, " "));
+    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
   }
   const e = parsed.data;
   return {

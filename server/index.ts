@@ -15,7 +15,7 @@ import type { AddressInfo, Socket } from "node:net";
 import v8 from "node:v8";
 import { createApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
-import { type Config, ConfigError, parseConfig } from "./config.ts";
+import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
@@ -161,6 +161,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
 }
 
 main().catch((err) => {
-  process.stderr.write(`startup failed: ${err instanceof Error ? err.message : String(err)}\n`);
+  // A driver's error may quote the connection string it was given: its credentials never reach the log.
+  process.stderr.write(`startup failed: ${withoutCredentials(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });

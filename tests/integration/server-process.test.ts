@@ -23,6 +23,25 @@ describe("startup with a bad environment", () => {
     expect(lines[0]).toContain(message);
   });
 
+  it.each([
+    ["DATABASE_URL", "mysql://portal:s3cr3t-pw@db.internal/portal"],
+    ["API_BASE_URL", "https://admin:s3cr3t-pw@cms.example.com"],
+  ])("exits 1 naming %s without echoing its credentials", async (name, value) => {
+    const { code, lines } = await refusedStart({ [name]: value });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(`${name} must be`);
+    expect(lines[0]).toContain("://***@");
+    expect(lines[0]).not.toMatch(/s3cr3t|portal:|admin:/);
+  });
+
+  it("refuses TRUST_PROXY=true with one line saying what to give instead", async () => {
+    const { code, lines } = await refusedStart({ TRUST_PROXY: "true" });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^TRUST_PROXY must not be true .*hop count.*loopback.*subnets/);
+  });
+
   it("exits 1 with one line when the embedded database cannot be opened (its thread reports why)", async () => {
     const { code, lines } = await refusedStart({ DATABASE_URL: "sqlite:/dev/null/portal.db" });
     expect(code).toBe(1);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig } from "../../server/config.ts";
+import { ConfigError, parseConfig, shownValue } from "../../server/config.ts";
 
 describe("parseConfig", () => {
   it("gives the documented defaults for an empty environment", () => {
@@ -68,6 +68,12 @@ describe("parseConfig", () => {
     ["PORTAL_LANG", "fr", /^PORTAL_LANG must be zh-CN or en/],
     ["PORTAL_HOME_SCRIPT", "yes", /^PORTAL_HOME_SCRIPT must be on or off/],
     ["TRUST_PROXY", "everyone", /^TRUST_PROXY must be a hop count/],
+    [
+      "TRUST_PROXY",
+      "true",
+      /^TRUST_PROXY must not be true .*: give a hop count \(such as 1\), loopback, or the proxies' addresses\/subnets/,
+    ],
+    ["TRUST_PROXY", " TRUE ", /^TRUST_PROXY must not be true/],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL must be one of/],
     ["WEB_CONCURRENCY", "0", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
@@ -86,6 +92,28 @@ describe("parseConfig", () => {
     expect(error).toBeInstanceOf(ConfigError);
     expect((error as Error).message).toMatch(message);
     expect((error as Error).message).not.toContain("\n");
+  });
+
+  it.each([
+    ["DATABASE_URL", "mysql://portal:s3cr3t-pw@db.internal/portal", "mysql://***@db.internal/portal"],
+    ["DATABASE_URL", "postgres//portal:s3cr3t-pw@db.internal/portal", "postgres//***@db.internal/portal"],
+    ["DATABASE_URL", `mysql://portal:${"x".repeat(70)}s3cr3t-pw@db/p`, "mysql://***@db/p"],
+    ["DATABASE_URL", "mysql://portal:s3c@r3t-pw@db.internal/portal", "mysql://***@db.internal/portal"],
+    ["API_BASE_URL", "https://admin:s3cr3t-pw@cms.example.com", "https://***@cms.example.com"],
+    ["API_BASE_URL", "ftp://s3cr3t-pw@cms.example.com", "ftp://***@cms.example.com"],
+    ["PUBLIC_ORIGIN", "https://u:s3cr3t-pw@www.example.com", "https://***@www.example.com"],
+  ])("never echoes the credentials of a rejected %s", (name, value, shown) => {
+    expect(() => parseConfig({ [name]: value })).toThrow(
+      new RegExp(`^${name} .*\\(got "${shown.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"\\)$`),
+    );
+    expect(() => parseConfig({ [name]: value })).not.toThrow(/s3cr3t|r3t-pw|portal:|admin:|u:/);
+  });
+
+  it("never shows the value of a variable named like a secret", () => {
+    for (const name of ["SESSION_SECRET", "DB_PASSWORD", "API_TOKEN", "SIGNING_KEY", "api_key"]) {
+      expect(shownValue(name, "s3cr3t-pw")).toBe(" (value not shown)");
+    }
+    expect(shownValue("PORT", "eighty")).toBe(' (got "eighty")');
   });
 
   it("treats an empty variable as unset", () => {
