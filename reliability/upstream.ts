@@ -3,7 +3,9 @@
  * (server/content/) on a SQLite file of its own, loaded with a site (the demo site, or
  * one seeded with hostile content), behind a node:http front whose behaviour can be
  * switched at any moment: answer normally, be down (port closed, or connections reset),
- * answer 500, hang, answer invalid JSON or an HTML page, or answer slowly.
+ * answer 500, hang, answer invalid JSON or an HTML page, or answer slowly. Given
+ * `reshape`, every successful JSON answer's payload is rewritten by it on the way out
+ * (the shapes a database cannot hold: an array or object where a string belongs).
  */
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -44,7 +46,16 @@ export interface ControlledUpstream {
 
 const HTML_PAGE = "<!DOCTYPE html><html><head><title>502 Bad Gateway</title></head><body><h1>502 Bad Gateway</h1><hr>nginx</body></html>";
 
-export async function startControlledUpstream(site: SiteFile, workDir: string): Promise<ControlledUpstream> {
+export interface ControlledUpstreamOptions {
+  /** Rewrites the payload (`data`) of every successful JSON answer. */
+  reshape?: (data: unknown) => unknown;
+}
+
+export async function startControlledUpstream(
+  site: SiteFile,
+  workDir: string,
+  { reshape }: ControlledUpstreamOptions = {},
+): Promise<ControlledUpstream> {
   const content = await openContentDb(`sqlite:${path.join(workDir, `upstream-${process.hrtime.bigint()}.db`)}`);
   await importSite(content, site);
   const classifyJson = JSON.stringify(await getClassifyMenus(content));
@@ -58,9 +69,21 @@ export async function startControlledUpstream(site: SiteFile, workDir: string): 
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, retried = false) => {
     const headers = { ...req.headers };
     delete headers.host;
+    if (reshape) delete headers["accept-encoding"];
     const out = http.request({ host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent }, (answer) => {
-      res.writeHead(answer.statusCode ?? 502, answer.headers);
-      answer.pipe(res);
+      if (!reshape || answer.statusCode !== 200 || !String(answer.headers["content-type"]).includes("json")) {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+        return;
+      }
+      const chunks: Buffer[] = [];
+      answer.on("data", (chunk: Buffer) => chunks.push(chunk));
+      answer.on("end", () => {
+        const envelope = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+        const body = JSON.stringify(envelope?.code === 0 ? { ...envelope, data: reshape(envelope.data) } : envelope);
+        const { "content-length": _length, etag: _etag, ...kept } = answer.headers;
+        res.writeHead(200, kept).end(body);
+      });
     });
     out.on("error", () => {
       // A pooled connection the content API closed as idle just as it was reused: once more, on a new one.

@@ -14,10 +14,15 @@
  * carries a payload, and exactly our own scripts (the built modules and the one JSON
  * state script). And the payloads are really there, as text, on the pages that show
  * their fields (so passing is not for want of trying).
+ *
+ * A third server's upstream sends every string of every answer in a hostile JSON shape
+ * instead (an array, a nested one, an object, a string-like object, a `__proto__` key, a
+ * number, a boolean, null; harness/hostile-content.ts), the payloads inside: every page
+ * must still load and hydrate, and nothing may run or sit in an executable position.
  */
 import type { Browser, Page } from "playwright-core";
 import { launchChromium } from "../harness/chromium.ts";
-import { executablePayloads, htmlPayload, scriptOf, textPayload } from "../harness/hostile-content.ts";
+import { executablePayloads, HOSTILE_SHAPES, htmlPayload, reshapeStrings, scriptOf, textPayload } from "../harness/hostile-content.ts";
 import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import type { SiteFile } from "../server/content/site-file.ts";
 import { logFileOf, type RunContext } from "./context.ts";
@@ -198,6 +203,8 @@ const SHORT_FORM_CSP_PAGES = new Set([
 interface PageVerdict {
   path: string;
   custom: boolean;
+  /** Served with every string of the upstream answers in a hostile JSON shape. */
+  shapes: boolean;
   csp: boolean;
   executed: string[];
   linksClicked: number;
@@ -213,6 +220,7 @@ async function visit(
   { path, markers, follow }: PageSpec,
   csp: boolean,
   custom = false,
+  shapes = false,
 ): Promise<PageVerdict> {
   const context = await browser.newContext({ bypassCSP: !csp, viewport: { width: 1280, height: 900 } });
   const page = await context.newPage();
@@ -221,7 +229,7 @@ async function visit(
     executed.push(`dialog "${dialog.message()}"`);
     void dialog.dismiss().catch(() => {});
   });
-  const verdict: PageVerdict = { path, custom, csp, executed, linksClicked: 0, missingMarkers: [], staticFindings: [] };
+  const verdict: PageVerdict = { path, custom, shapes, csp, executed, linksClicked: 0, missingMarkers: [], staticFindings: [] };
   try {
     const response = await page.goto(origin + path, { waitUntil: "load" });
     const html = (await response?.text()) ?? "";
@@ -286,8 +294,22 @@ async function clickScriptLinks(page: Page): Promise<number> {
   });
 }
 
-async function serve(ctx: RunContext, site: SiteFile, name: string): Promise<{ upstream: ControlledUpstream; server: ServerProcess }> {
-  const upstream = await startControlledUpstream(site, ctx.workDir);
+/**
+ * Every string of every answer replaced by a hostile shape, the shapes taken in turn
+ * string after string, so each page meets all of them across its fields.
+ */
+function reshapeInTurn(data: unknown): unknown {
+  let turn = 0;
+  return reshapeStrings(data, (payload) => (HOSTILE_SHAPES[turn++ % HOSTILE_SHAPES.length] as (typeof HOSTILE_SHAPES)[number]).of(payload));
+}
+
+async function serve(
+  ctx: RunContext,
+  site: SiteFile,
+  name: string,
+  reshape?: (data: unknown) => unknown,
+): Promise<{ upstream: ControlledUpstream; server: ServerProcess }> {
+  const upstream = await startControlledUpstream(site, ctx.workDir, { reshape });
   const server = await startServer({
     name,
     logFile: logFileOf(ctx, name),
@@ -304,8 +326,12 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
   const started: { upstream: ControlledUpstream; server: ServerProcess }[] = [];
   let browser: Browser | undefined;
   try {
-    started.push(await serve(ctx, standard.site, "xss"), await serve(ctx, custom.site, "xss-custom-home"));
-    const [main, home] = started as [(typeof started)[0], (typeof started)[0]];
+    started.push(
+      await serve(ctx, standard.site, "xss"),
+      await serve(ctx, custom.site, "xss-custom-home"),
+      await serve(ctx, standard.site, "xss-shapes", reshapeInTurn),
+    );
+    const [main, home, shapes] = started as [(typeof started)[0], (typeof started)[0], (typeof started)[0]];
     browser = await launchChromium();
     // A few pages at a time: each in its own browser context, so nothing carries over between them.
     // Every page with CSP bypassed (the sanitiser and the rendering on their own); with the server's CSP,
@@ -314,6 +340,8 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
     const jobs = [
       ...PAGES.map((page) => () => visit(browser as Browser, main.server.origin, page, false)),
       () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, false, true),
+      // Non-string shapes are dropped or shown as nothing, so there are no markers to find; every page must still load.
+      ...PAGES.map((page) => () => visit(browser as Browser, shapes.server.origin, { path: page.path, markers: [] }, false, false, true)),
       ...withCsp.map((page) => () => visit(browser as Browser, main.server.origin, page, true)),
       () => visit(browser as Browser, home.server.origin, CUSTOM_HOME, true, true),
     ];
@@ -353,7 +381,7 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
       executablePayloads(`<html><body>${htmlPayload("control")}</body></html>`).length >= 10,
     );
     for (const v of verdicts) {
-      const label = `${v.path}${v.custom ? " (custom home layout)" : ""}, ${v.csp ? "with CSP" : "CSP bypassed"}`;
+      const label = `${v.path}${v.custom ? " (custom home layout)" : ""}${v.shapes ? " (strings in hostile JSON shapes)" : ""}, ${v.csp ? "with CSP" : "CSP bypassed"}`;
       checks.add(`${label}: loads, hydrates and is followed`, v.failure === undefined, v.failure);
       checks.add(`${label}: no payload executes`, v.executed.length === 0, v.executed.join("; "));
       if (!v.csp) {
@@ -378,7 +406,7 @@ export async function runXss(ctx: RunContext): Promise<SectionResult> {
       checks: checks.list,
       figures: [
         `${standard.fields} upstream fields seeded with ${htmlPayload("x").split("\n").length} markup / 3 text payloads`,
-        `${pagesLoaded} page loads in Chromium (${PAGES.length + 1} page types with CSP bypassed, ${withCsp.length + 1} with the server's CSP)`,
+        `${pagesLoaded} page loads in Chromium (${PAGES.length + 1} page types with CSP bypassed, ${withCsp.length + 1} with the server's CSP, ${PAGES.length} with every string in a hostile JSON shape)`,
         `${clicked} javascript: links clicked; ${executed} executed`,
       ],
       logs: started.map((s) => s.server.logFile),
