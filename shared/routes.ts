@@ -48,12 +48,6 @@ export const PAGE_ROUTES: readonly PageRoute[] = [
   { id: "jobSchoolDetail", path: "/job/school", detail: true },
 ];
 
-/**
- * The query parameters pages read. Any other (a tracking parameter, say) changes
- * nothing on a page: the page cache ignores it and no link carries it on.
- */
-export const PAGE_QUERY_PARAMS = ["id", "jobAddrIds", "jobTypeIds", "page", "size"] as const;
-
 export interface RouteMatch {
   route: PageRoute;
   /** A detail page's id; undefined when it is missing or not a valid id. */

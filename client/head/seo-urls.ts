@@ -12,19 +12,11 @@
 
 import { detailKey } from "../../shared/data-keys.ts";
 import type { Job } from "../../shared/entities.ts";
-import { jobFilterOf, listPagingOf } from "../../shared/list-query.ts";
+import { pageQueryOf } from "../../shared/page-address.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { withQuery } from "../../shared/with-query.ts";
 import type { ReadPayload } from "./page-title.ts";
-
-/** The query part of a URL, commas in id lists left readable as the site's links write them. */
-function withQuery(path: string, values: [string, string | number | undefined][]): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of values) if (value !== undefined && value !== "") search.set(name, String(value));
-  const text = search.toString().replace(/%2C/gi, ",");
-  return text ? `${path}?${text}` : path;
-}
 
 /**
  * The canonical path (with the base path and any query that matters, without `lang`) of
@@ -42,24 +34,12 @@ export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: R
     }
     return pageHref(route.id, match.id);
   }
-  const paging = listPagingOf(query);
-  const pagingValues: [string, number | undefined][] = [
-    ["page", paging.page > 1 ? paging.page : undefined],
-    ["size", paging.size !== DEFAULT_PAGE_SIZE ? paging.size : undefined],
-  ];
   switch (route.id) {
     case "newsList":
     case "noticeList":
-      return withQuery(pageHref(route.id), pagingValues);
     case "jobSocietyList":
-    case "jobSchoolList": {
-      const filter = jobFilterOf(query);
-      return withQuery(pageHref(route.id), [
-        ["jobTypeIds", filter.jobTypeIds.join(",")],
-        ["jobAddrIds", filter.jobAddrIds.join(",")],
-        ...pagingValues,
-      ]);
-    }
+    case "jobSchoolList":
+      return withQuery(pageHref(route.id), pageQueryOf(match, query));
     default:
       return pageHref(route.id);
   }

@@ -18,7 +18,8 @@ import { fill } from "../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { useFormLang, useGo, withQuery } from "./page-query.ts";
+import { withQuery } from "../../shared/with-query.ts";
+import { useFormLang, useGo } from "./page-query.ts";
 import { useHydrated } from "./use-hydrated.ts";
 
 export interface JobFilterProps {

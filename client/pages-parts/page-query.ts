@@ -1,20 +1,11 @@
 /**
- * Page URLs with a query, and navigation to them. Paths are relative to /portal, as
- * PageLink takes them; the language kept in the URL is added by `useLocalHref`.
+ * Navigation to page URLs with a query (shared/with-query.ts writes them). Paths are
+ * relative to /portal, as PageLink takes them; the language kept in the URL is added by
+ * `useLocalHref`.
  */
 import { useLocation } from "wouter";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useLocalHref } from "../routing/page-link.tsx";
-
-export type QueryValues = Record<string, string | number | undefined>;
-
-/** `path?name=value…`, leaving out empty values; commas stay readable in id lists. */
-export function withQuery(path: string, values: QueryValues): string {
-  const search = new URLSearchParams();
-  for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") search.set(name, String(value));
-  const text = search.toString().replace(/%2C/gi, ",");
-  return text ? `${path}?${text}` : path;
-}
 
 /** Client navigation to a path under /portal (keeping the URL's language, if any). */
 export function useGo(): (to: string) => void {

@@ -11,7 +11,8 @@ import { fill } from "../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { type QueryValues, useFormLang, useGo } from "./page-query.ts";
+import type { QueryValues } from "../../shared/with-query.ts";
+import { useFormLang, useGo } from "./page-query.ts";
 import { listHref, pageAfterResize, pageItems } from "./paging.ts";
 
 export interface PaginationProps {

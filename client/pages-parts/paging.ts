@@ -1,7 +1,7 @@
 /** The arithmetic of list paging, apart from its markup (client/pages-parts/pagination.tsx). */
 import type { ListPaging } from "../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
-import { type QueryValues, withQuery } from "./page-query.ts";
+import { type QueryValues, withQuery } from "../../shared/with-query.ts";
 
 /** The href of one page of a list: page 1 and the default size are left out. */
 export function listHref(path: string, page: number, size: number, keep: QueryValues = {}): string {

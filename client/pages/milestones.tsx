@@ -17,7 +17,7 @@ import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
-import { withQuery } from "../pages-parts/page-query.ts";
+import { withQuery } from "../../shared/with-query.ts";
 import { useHydrated } from "../pages-parts/use-hydrated.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";

@@ -9,7 +9,9 @@
 import { createContext, useContext } from "react";
 import { useLocation, useSearch } from "wouter";
 import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, PAGE_QUERY_PARAMS } from "../../shared/routes.ts";
+import { pageAddressOf } from "../../shared/page-address.ts";
+import { BASE_PATH } from "../../shared/routes.ts";
+import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { loadMessages } from "../i18n/messages.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -37,17 +39,16 @@ export function LanguageSwitch() {
   const [location] = useLocation();
   const search = useSearch();
   const next: Lang = lang === "en" ? "zh-CN" : "en";
-  // Only what the page reads, in one order: the server's page cache serves one HTML for
-  // every URL that differs otherwise, so the link must not differ either (or hydration would).
-  const current = new URLSearchParams(search);
-  const query = new URLSearchParams(PAGE_QUERY_PARAMS.flatMap((name) => current.getAll(name).map((value) => [name, value])));
-  query.set("lang", next);
+  // The page's address, not the URL's text: the server renders one HTML for every URL
+  // with the same address, so the link must not differ either (or hydration would).
+  const address = pageAddressOf(location, new URLSearchParams(search));
+  const href = withQuery(BASE_PATH + (address?.path ?? location), { ...address?.query, lang: next });
   const warm = () => void loadMessages(next).catch(() => {});
 
   return (
     <a
       className="lang-switch"
-      href={`${BASE_PATH}${location}?${query}`}
+      href={href}
       hrefLang={next}
       // The other language's strings may not be loaded yet: fetched as the pointer or focus comes near.
       onPointerEnter={warm}

@@ -11,7 +11,7 @@ import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { BASE_PATH, matchPage, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
 import type { Config } from "../config.ts";
 import type { MissBudget } from "../http/miss-budget.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
@@ -91,7 +91,9 @@ export function createPagesRouter({
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new Map<string, Promise<RenderedPage>>();
 
-  async function render(page: PageRequest, match: RouteMatch): Promise<RenderedPage> {
+  /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
+  async function render(page: PageRequest): Promise<RenderedPage> {
+    const { match } = page;
     const { state, status, freshForMs } = await loadPageState(reader, match, page.query, publicConfig, page.lang, page.langInUrl);
     const [rendered, template] = await Promise.all([
       renderer.render({ path: page.path, search: page.search, match, state }),
@@ -111,17 +113,17 @@ export function createPagesRouter({
   }
 
   /**
-   * One render per key at a time: concurrent requests for a page share it, cached or not.
+   * One render per key at a time: concurrent requests for a page share it, cached or not
+   * (the key decides everything the render reads, so sharing is safe).
    * The render starts once the requests that arrived together have been read (setImmediate
    * runs after the event loop's I/O phase), so a burst shares one render instead of
    * queueing a render each; a lone request waits one turn of the loop.
    */
-  function renderOnce(page: PageRequest, match: RouteMatch): Promise<RenderedPage> {
-    if (!page.key) return render(page, match);
-    const key = page.key;
+  function renderOnce(page: PageRequest): Promise<RenderedPage> {
+    const { key } = page;
     const inFlight = rendering.get(key);
     if (inFlight) return inFlight;
-    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => render(page, match)).finally(() => rendering.delete(key));
+    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => render(page)).finally(() => rendering.delete(key));
     rendering.set(key, run);
     return run;
   }
@@ -143,12 +145,12 @@ export function createPagesRouter({
   }
 
   /** Starts the one re-render of a stale page; it keeps its headers but the policy, which follows the new rendering (the home script may have changed). */
-  function refreshStale(cache: PageCache, page: PageRequest, match: RouteMatch, stale: CachedPage): void {
-    const key = page.key as string;
+  function refreshStale(cache: PageCache, page: PageRequest, stale: CachedPage): void {
+    const { key } = page;
     cache.refresh(
       key,
       async () => {
-        const fresh = await renderOnce(page, match);
+        const fresh = await renderOnce(page);
         const headers = stale.headers.filter(([name]) => name !== "content-security-policy");
         headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
         if (cacheable(fresh)) await cache.store(key, { ...fresh, headers });
@@ -162,37 +164,34 @@ export function createPagesRouter({
 
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url, req.headers, config.lang);
-    const match = matchPage(page.path, page.query);
-    if (!match) {
+    if (!page) {
       next();
       return;
     }
-    const cached = pageCache && page.key ? pageCache.get(page.key) : undefined;
+    const cached = pageCache?.get(page.key);
     if (pageCache && cached) {
-      if (cached.stale) refreshStale(pageCache, page, match, cached.page);
+      if (cached.stale) refreshStale(pageCache, page, cached.page);
       sendCached(req, res, pageCache, cached);
       return;
     }
 
     // A render (and whatever data it lacks) is work a client pays for from its budget, before it starts;
     // a share of a render under way is free.
-    const admitted = page.key && rendering.has(page.key) ? { ok: true as const } : missBudget.take(req.ip);
+    const admitted = rendering.has(page.key) ? { ok: true as const } : missBudget.take(req.ip);
     if (!admitted.ok) {
       sendTooManyPage(res, admitted.retryAfterS, page.lang);
       return;
     }
-    const rendered = await renderOnce(page, match);
+    const rendered = await renderOnce(page);
     applyPageHeaders(res, rendered, page.langInUrl);
-    const store = pageCache && page.key && cacheable(rendered);
+    const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
       store ? pageCacheControl(rendered.freshForMs, config.cache.staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
-      pageCache
-        .store(page.key as string, { ...rendered, headers: pageHeaders(res) })
-        .catch((err) => logger.warn({ err }, "page cache store failed"));
+      pageCache.store(page.key, { ...rendered, headers: pageHeaders(res) }).catch((err) => logger.warn({ err }, "page cache store failed"));
     }
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
@@ -212,9 +211,8 @@ export function createPagesRouter({
     if (cached.stale) {
       // Only a stale page needs its route: to re-render it.
       const page = pageRequestOf(target, req.headers, config.lang);
-      const match = matchPage(page.path, page.query);
-      if (!match) return false;
-      refreshStale(pageCache, page, match, cached.page);
+      if (!page) return false;
+      refreshStale(pageCache, page, cached.page);
     }
     pageCache.count(cached.stale);
     sendCached(req, res, pageCache, cached);

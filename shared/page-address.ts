@@ -1,0 +1,56 @@
+/**
+ * A page URL reduced to what its page renders from: the route, the form of its path,
+ * and the parameters the page reads, parsed by the functions the page parses them with
+ * and written back in one canonical form. Two URLs with the same address render the
+ * same page, so the server renders from the address (never from the URL's own text)
+ * and keys its page cache on it, and the language switch links to it.
+ */
+import { jobFilterOf, listPagingOf } from "./list-query.ts";
+import { DEFAULT_PAGE_SIZE } from "./params.ts";
+import { matchPage, type RouteMatch } from "./routes.ts";
+import type { QueryValues } from "./with-query.ts";
+
+export interface PageAddress {
+  match: RouteMatch;
+  /** Path under the base path: the route's, with a detail's id segment as the page reads it. */
+  path: string;
+  /** The parameters the page reads, normalised, in the order the site's links write them. */
+  query: QueryValues;
+}
+
+/** The query values a page reads, normalised: defaults left out, ids sorted and de-duplicated. */
+export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryValues {
+  const paging = () => {
+    const { page, size } = listPagingOf(query);
+    return { page: page > 1 ? page : undefined, size: size !== DEFAULT_PAGE_SIZE ? size : undefined };
+  };
+  switch (match.route.id) {
+    case "newsList":
+    case "noticeList":
+      return paging();
+    case "milestones":
+      return { page: paging().page };
+    case "jobSocietyList":
+    case "jobSchoolList": {
+      const filter = jobFilterOf(query);
+      return { jobTypeIds: filter.jobTypeIds.join(","), jobAddrIds: filter.jobAddrIds.join(","), ...paging() };
+    }
+    default:
+      return {};
+  }
+}
+
+/**
+ * The address of a path (under the base path) and query as the client router reads
+ * them, or null when they name no page. A detail keeps the form it was asked in
+ * (`/x/12` or `/x?id=12`), as the router's location does; one whose id does not parse
+ * is the route's not-found page, whatever the malformed id was.
+ */
+export function pageAddressOf(path: string, query: URLSearchParams): PageAddress | null {
+  const match = matchPage(path, query);
+  if (!match) return null;
+  const { route, id } = match;
+  if (!route.detail) return { match, path: route.path, query: pageQueryOf(match, query) };
+  if (path === route.path) return { match, path, query: { id } };
+  return { match, path: `${route.path}/${id ?? ""}`, query: {} };
+}
