@@ -12,7 +12,7 @@ import type { QueryValues } from "./with-query.ts";
 
 export interface PageAddress {
   match: RouteMatch;
-  /** Path under the base path: the route's, with a detail's id segment as the page reads it. */
+  /** Path under the base path: the route's, or a detail's route and id segment. */
   path: string;
   /** The parameters the page reads, normalised, in the order the site's links write them. */
   query: QueryValues;
@@ -43,14 +43,12 @@ export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryVal
 /**
  * The address of a path (under the base path) and query as the client router reads
  * them, or null when they name no page. A detail keeps the form it was asked in
- * (`/x/12` or `/x?id=12`), as the router's location does; one whose id does not parse
- * is the route's not-found page, whatever the malformed id was.
+ * (`/x/12` or `/x?id=12`), as the router's location does.
  */
 export function pageAddressOf(path: string, query: URLSearchParams): PageAddress | null {
   const match = matchPage(path, query);
   if (!match) return null;
   const { route, id } = match;
-  if (!route.detail) return { match, path: route.path, query: pageQueryOf(match, query) };
-  if (path === route.path) return { match, path, query: { id } };
-  return { match, path: `${route.path}/${id ?? ""}`, query: {} };
+  if (!route.detail) return { match, path, query: pageQueryOf(match, query) };
+  return { match, path, query: path === route.path ? { id } : {} };
 }

@@ -14,11 +14,11 @@ import type { JobAddr, JobType } from "../../shared/entities.ts";
 import { idListOf, type JobFilter } from "../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { withQuery } from "../../shared/with-query.ts";
 import { fill } from "../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { withQuery } from "../../shared/with-query.ts";
 import { useFormLang, useGo } from "./page-query.ts";
 import { useHydrated } from "./use-hydrated.ts";
 

@@ -8,8 +8,8 @@
  */
 import { createContext, useContext } from "react";
 import { useLocation, useSearch } from "wouter";
-import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
 import { pageAddressOf } from "../../shared/page-address.ts";
+import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";

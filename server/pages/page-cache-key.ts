@@ -1,17 +1,20 @@
 /**
- * What a page request renders from, and its page cache key. The key is the language
- * (with whether the URL named it: links then keep it) and the page's address
- * (shared/page-address.ts): the route and the parameters it reads, parsed as the page
- * parses them and written back canonically, never the URL's own text. The page is
- * rendered from that same address, so two requests share a key only if they render the
- * same page, and a parameter the page does not read (a tracking one, say) changes
- * neither.
+ * What a page request renders from, and its page cache key. The page is rendered from
+ * its address (shared/page-address.ts), never from the URL's own text: the route, and
+ * the parameters it reads, parsed as the page parses them and written back
+ * canonically. The key is that canonical query, the language (with whether the URL
+ * named it: links then keep it), and the request path: the address's path follows from
+ * it, and keying on it means a page is only ever served for a path the pages router
+ * itself answered (before the router, Express sends some paths a detail route would
+ * match, such as a news feed, elsewhere). So two requests share a key only if they
+ * render the same page, and a parameter the page does not read (a tracking one, say)
+ * or writes differently (`?page=03`, `?jobTypeIds=2&jobTypeIds=1`) changes neither.
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { type PageAddress, pageAddressOf } from "../../shared/page-address.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
-import { withQuery } from "../../shared/with-query.ts";
+import { searchOf } from "../../shared/with-query.ts";
 import { memoByUrl } from "../http/memo-by-url.ts";
 import { langOf } from "./lang.ts";
 import { routerTextOf } from "./router-text.ts";
@@ -29,8 +32,10 @@ export interface PageRequest {
 
 interface UrlPart {
   address: PageAddress;
-  /** The address as one URL, the part of the key the URL alone decides. */
-  href: string;
+  /** The address's query, written canonically. */
+  search: string;
+  /** The part of the key the URL alone decides: the request path and the canonical query. */
+  keyRest: string;
   /** The URL's query as the router reads it: `langOf` finds the URL's language there. */
   query: URLSearchParams;
 }
@@ -38,22 +43,30 @@ interface UrlPart {
 /** What the URL alone decides of a request (relative to the base path), or null when it names no page. */
 function urlPartOf(url: string): UrlPart | null {
   const q = url.indexOf("?");
+  const path = q === -1 ? url : url.slice(0, q);
   const query = new URLSearchParams(routerTextOf(q === -1 ? "" : url.slice(q + 1)));
-  const address = pageAddressOf(routerTextOf(q === -1 ? url : url.slice(0, q)), query);
-  return address && { address, href: withQuery(address.path, address.query), query };
+  const address = pageAddressOf(routerTextOf(path), query);
+  if (!address) return null;
+  const search = searchOf(address.query);
+  // The path holds no "?", so the key reads back one way only.
+  return { address, search, keyRest: search ? `${path}?${search}` : path, query };
 }
 
 /** The language of a request and its key: the one function both paths key with. */
 function langAndKeyOf(part: UrlPart, headers: IncomingHttpHeaders, defaultLang: Lang) {
   const { lang, inUrl } = langOf(headers, part.query, defaultLang);
-  return { lang, langInUrl: inUrl, key: `${lang}${inUrl ? "!" : ""} ${part.href}` };
+  return { lang, langInUrl: inUrl, key: `${lang}${inUrl ? "!" : ""} ${part.keyRest}` };
 }
 
 function pageRequestFrom(part: UrlPart, headers: IncomingHttpHeaders, defaultLang: Lang): PageRequest {
-  const q = part.href.indexOf("?");
-  const search = q === -1 ? "" : part.href.slice(q + 1);
-  const { match, path } = part.address;
-  return { match, path, search, query: new URLSearchParams(search), ...langAndKeyOf(part, headers, defaultLang) };
+  const { address, search } = part;
+  return {
+    match: address.match,
+    path: address.path,
+    search,
+    query: new URLSearchParams(search),
+    ...langAndKeyOf(part, headers, defaultLang),
+  };
 }
 
 /** `url` is the request target (path and query) relative to the base path; null when it names no page. */
