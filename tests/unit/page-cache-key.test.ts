@@ -1,5 +1,9 @@
+import { createElement } from "react";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { Router, useLocation, useSearch } from "wouter";
 import { createPageKeyReader, pageRequestOf } from "../../server/pages/page-cache-key.ts";
+import { routerTextOf } from "../../server/pages/router-text.ts";
 
 const URLS = [
   "/index.html",
@@ -32,5 +36,68 @@ describe("page cache key on the hot path", () => {
     expect(keys.size).toBe(5);
     // A page number past what the list reads renders the first page: it shares that page's key, not one of its own.
     expect(keyOf(URLS[7] as string, {})).toBe(keyOf("/message/news/list.html", {}));
+  });
+});
+
+describe("page cache key of URLs written differently", () => {
+  const keyOf = createPageKeyReader("zh-CN");
+  const key = (url: string) => keyOf(url, {});
+
+  it("follows what the page reads, not the URL's text: separators inside a value are part of that value", () => {
+    // "3&size=50" is not a page number: the page renders page 1 at size 20, not page 3 at size 50.
+    expect(key("/message/news/list.html?page=3%26size%3D50")).toBe(key("/message/news/list.html"));
+    expect(key("/message/news/list.html?page=3%26size%3D50")).not.toBe(key("/message/news/list.html?page=3&size=50"));
+    // "1|2" is no id list: the unfiltered list, not types 1 and 2.
+    expect(key("/job/society/index.html?jobTypeIds=1|2")).toBe(key("/job/society/index.html"));
+    expect(key("/job/society/index.html?jobTypeIds=1&jobTypeIds=2")).not.toBe(key("/job/society/index.html?jobTypeIds=1|2"));
+  });
+
+  it("is one key for every spelling of the same values", () => {
+    const same = (urls: string[]) => expect(new Set(urls.map(key)).size, urls.join(" ")).toBe(1);
+    same([
+      "/job/society/index.html?jobTypeIds=1&jobTypeIds=2",
+      "/job/society/index.html?jobTypeIds=2,1",
+      "/job/society/index.html?jobTypeIds=1%2C2&jobTypeIds=1",
+      "/job/society/index.html?jobTypeIds=1,2,x&page=1&size=20&id=4",
+    ]);
+    same([
+      "/message/news/list.html",
+      "/message/news/list.html?page=03",
+      "/message/news/list.html?page=1&size=20&size=7",
+      `/message/news/list.html?page=${"9".repeat(300)}`,
+    ]);
+    same(["/message/news?id=7", "/message/news?id=7&page=2", "/message/news?id=%37"]);
+  });
+
+  it("keeps the request path: a page is never served for a path that is not the one it was rendered for", () => {
+    // The feed answers /message/news/rss.xml before the pages do; the not-found page of rss%2Exml must not take its place.
+    expect(key("/message/news/rss%2Exml")).not.toBe(key("/message/news/rss.xml"));
+    expect(key("/message/news/12")).not.toBe(key("/message/news?id=12"));
+  });
+});
+
+describe("a page URL as the client router reads it", () => {
+  /** What wouter's own hooks give for a location, rendered on the server as the page is. */
+  function routerReads(path: string, search: string): [string, string] {
+    let read: [string, string] = ["", ""];
+    const Probe = () => {
+      const [location] = useLocation();
+      read = [location, useSearch()];
+      return null;
+    };
+    const props = { base: "/portal", ssrPath: `/portal${path}`, ssrSearch: search, children: createElement(Probe) };
+    renderToString(createElement(Router, props));
+    return read;
+  }
+
+  it("is what the server parses, so both match and load the same page", () => {
+    for (const [path, search] of [
+      ["/message/news/%31%32", "page=%32"],
+      ["/message/news/%E4%B8%AD", "page=%2532&size=%E4"],
+      ["/message/news/rss%2Exml", "jobTypeIds=1%2C2%26page%3D3"],
+      ["/about/index.html", "lang=%65n&x=%"],
+    ] as const) {
+      expect(routerReads(path, search), `${path}?${search}`).toEqual([routerTextOf(path), routerTextOf(search)]);
+    }
   });
 });
