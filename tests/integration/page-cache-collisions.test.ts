@@ -115,7 +115,10 @@ let reference: Site;
 let paired: Site;
 
 async function startSite(env: Record<string, string>): Promise<Site> {
-  const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createSourceRenderer() });
+  // One client renders hundreds of pages here: no miss budget.
+  const app = createApp(testConfig({ API_BASE_URL: upstream.url, MISS_RATE_PER_MIN: "0", ...env }), {
+    renderer: await createSourceRenderer(),
+  });
   const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return { app, server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
