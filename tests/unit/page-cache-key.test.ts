@@ -99,5 +99,7 @@ describe("a page URL as the client router reads it", () => {
     ] as const) {
       expect(routerReads(path, search), `${path}?${search}`).toEqual([routerTextOf(path), routerTextOf(search)]);
     }
+    // So /x/%31%32 is the page of item 12 on the server too, not a not-found page the browser would show as item 12.
+    expect(pageRequestOf("/message/news/%31%32", {}, "zh-CN")?.match).toMatchObject({ route: { id: "newsDetail" }, id: 12 });
   });
 });
