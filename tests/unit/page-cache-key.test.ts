@@ -76,16 +76,19 @@ describe("page cache key of URLs written differently", () => {
   });
 });
 
+/** Writes what the router's hooks read into `read`. */
+function RouterProbe({ read }: { read: [string, string] }) {
+  const [location] = useLocation();
+  read[0] = location;
+  read[1] = useSearch();
+  return null;
+}
+
 describe("a page URL as the client router reads it", () => {
   /** What wouter's own hooks give for a location, rendered on the server as the page is. */
   function routerReads(path: string, search: string): [string, string] {
-    let read: [string, string] = ["", ""];
-    const Probe = () => {
-      const [location] = useLocation();
-      read = [location, useSearch()];
-      return null;
-    };
-    const props = { base: "/portal", ssrPath: `/portal${path}`, ssrSearch: search, children: createElement(Probe) };
+    const read: [string, string] = ["", ""];
+    const props = { base: "/portal", ssrPath: `/portal${path}`, ssrSearch: search, children: createElement(RouterProbe, { read }) };
     renderToString(createElement(Router, props));
     return read;
   }
