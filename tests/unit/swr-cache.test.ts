@@ -1,0 +1,168 @@
+import { describe, expect, it } from "vitest";
+import { type Loaded, SwrCache } from "../../server/cache/swr-cache.ts";
+
+const clock = { now: 0 };
+
+function cacheOf(options: { maxBytes?: number; staleMs?: number; oneOff?: boolean } = {}) {
+  return new SwrCache<string>({
+    maxBytes: options.maxBytes ?? 10_000,
+    staleMs: options.staleMs ?? 500,
+    sizeOf: (value, key) => value.length + key.length,
+    now: () => clock.now,
+    oneOff: options.oneOff ? { share: 10, holds: (value) => value.startsWith("404") } : undefined,
+  });
+}
+
+/** A load that counts its runs and can be held open until `release`. */
+function loader(value: (run: number) => string, freshForMs = 1000) {
+  let runs = 0;
+  let release = () => {};
+  let held = false;
+  const load = async (): Promise<Loaded<string>> => {
+    const run = ++runs;
+    if (held) await new Promise<void>((resolve) => (release = resolve));
+    return { value: value(run), freshForMs };
+  };
+  return {
+    load,
+    runs: () => runs,
+    hold: () => (held = true),
+    release: () => {
+      held = false;
+      release();
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setImmediate(resolve));
+
+describe("SwrCache", () => {
+  it("misses once, then hits while fresh; concurrent misses share one load", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const { load, runs } = loader((run) => `v${run}`);
+    const first = await Promise.all([cache.get("k", load), cache.get("k", load), cache.get("k", load)]);
+    expect(first.map((o) => [o.status, o.value])).toEqual(Array(3).fill(["MISS", "v1"]));
+    clock.now = 999;
+    expect(await cache.get("k", load)).toEqual({ value: "v1", status: "HIT", freshForMs: 1 });
+    expect(runs()).toBe(1);
+    expect(cache.stats()).toMatchObject({ entries: 1, bytes: 3, hits: 1, misses: 3, stale: 0 });
+  });
+
+  it("serves a stale entry within the window while one refresh runs, then the refreshed one", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const counted = loader((run) => `v${run}`);
+    await cache.get("k", counted.load);
+    clock.now = 1200;
+    counted.hold();
+    const stale = await Promise.all([cache.get("k", counted.load), cache.get("k", counted.load)]);
+    expect(stale.map((o) => [o.status, o.value, o.freshForMs])).toEqual(Array(2).fill(["STALE", "v1", 0]));
+    expect(counted.runs()).toBe(2);
+    counted.release();
+    await settle();
+    expect(await cache.get("k", counted.load)).toMatchObject({ status: "HIT", value: "v2" });
+    expect(cache.stats()).toMatchObject({ hits: 1, stale: 2, misses: 1 });
+  });
+
+  it("keeps the stale entry when its refresh fails, and drops it once the window has passed", async () => {
+    clock.now = 0;
+    const errors: string[] = [];
+    const cache = new SwrCache<string>({
+      maxBytes: 1000,
+      staleMs: 500,
+      sizeOf: (value) => value.length,
+      now: () => clock.now,
+      onRefreshError: (key, err) => errors.push(`${key}: ${(err as Error).message}`),
+    });
+    await cache.get("k", async () => ({ value: "v1", freshForMs: 1000 }));
+    clock.now = 1100;
+    const failing = () => Promise.reject(new Error("down"));
+    expect(await cache.get("k", failing)).toMatchObject({ status: "STALE", value: "v1" });
+    await settle();
+    expect(errors).toEqual(["k: down"]);
+    expect(await cache.get("k", failing)).toMatchObject({ status: "STALE", value: "v1" });
+    clock.now = 1500;
+    await expect(cache.get("k", failing)).rejects.toThrow("down");
+    expect(cache.stats().entries).toBe(0);
+  });
+
+  it("never stores a failed load or one with no freshness", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    await expect(cache.get("k", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
+    expect(await cache.get("k", async () => ({ value: "once", freshForMs: 0 }))).toEqual({ value: "once", status: "MISS", freshForMs: 0 });
+    expect(await cache.get("k", async () => ({ value: "kept", freshForMs: 10 }))).toMatchObject({ status: "MISS", value: "kept" });
+    expect(cache.stats().entries).toBe(1);
+  });
+
+  it("reads a fresh entry synchronously for the hot path, counting only what it returns", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    expect(cache.fresh("k")).toBeUndefined();
+    await cache.get("k", async () => ({ value: "v", freshForMs: 100 }));
+    expect(cache.fresh("k")).toEqual({ value: "v", status: "HIT", freshForMs: 100 });
+    clock.now = 100;
+    expect(cache.fresh("k")).toBeUndefined();
+    expect(cache.stats()).toMatchObject({ hits: 1, misses: 1, stale: 0 });
+  });
+
+  it("says whether a get would start a load: not when cached, stale or under way", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const held = loader(() => "v");
+    held.hold();
+    expect(cache.startsLoad("k")).toBe(true);
+    const pending = cache.get("k", held.load);
+    expect(cache.startsLoad("k")).toBe(false);
+    held.release();
+    await pending;
+    clock.now = 1200;
+    expect(cache.startsLoad("k")).toBe(false);
+    clock.now = 1500;
+    expect(cache.startsLoad("k")).toBe(true);
+  });
+
+  it("fills an entry made outside get once, however many ask at the same time", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const made = loader(() => "page");
+    made.hold();
+    const fills = [cache.fill("k", made.load), cache.fill("k", made.load)];
+    made.release();
+    await Promise.all(fills);
+    expect(made.runs()).toBe(1);
+    expect(cache.lookup("k", made.load)).toMatchObject({ status: "HIT", value: "page" });
+  });
+
+  it("evicts the least recently used entries to stay within its bytes", async () => {
+    clock.now = 0;
+    const cache = cacheOf({ maxBytes: 30 });
+    for (const key of ["a", "b", "c", "d"]) await cache.get(key, async () => ({ value: "x".repeat(9), freshForMs: 100 }));
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 30 });
+    expect(cache.fresh("a")).toBeUndefined();
+    expect(cache.fresh("d")?.value).toBe("x".repeat(9));
+  });
+
+  it("keeps one-off entries in a bound of their own, so a flood of them never evicts the others", async () => {
+    clock.now = 0;
+    const cache = cacheOf({ maxBytes: 1000, oneOff: true });
+    await cache.get("page", async () => ({ value: "x".repeat(500), freshForMs: 100 }));
+    for (let i = 0; i < 50; i++) await cache.get(`unknown${i}`, async () => ({ value: "404 not found", freshForMs: 100 }));
+    expect(cache.fresh("page")?.value).toBe("x".repeat(500));
+    expect(cache.stats().bytes).toBeLessThanOrEqual(1000 + 100);
+    expect(cache.fresh("unknown49")?.value).toBe("404 not found");
+    expect(cache.fresh("unknown0")).toBeUndefined();
+  });
+
+  it("moves an entry between the bounds when it turns one-off or back", async () => {
+    clock.now = 0;
+    const cache = cacheOf({ maxBytes: 1000, oneOff: true });
+    await cache.get("k", async () => ({ value: "404 gone", freshForMs: 100 }));
+    clock.now = 700;
+    const back = await cache.get("k", async () => ({ value: "found again", freshForMs: 100 }));
+    expect(back.status).toBe("MISS");
+    expect(cache.fresh("k")?.value).toBe("found again");
+    expect(cache.stats().entries).toBe(1);
+  });
+});
