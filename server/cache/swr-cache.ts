@@ -7,7 +7,7 @@
  *   runs (a failed refresh leaves the stale entry in place, so failures are answered
  *   from it until the window closes);
  * - otherwise: MISS, and concurrent misses for one key share one load.
- * Loads that throw or come back with no freshness are never stored.
+ * Loads that throw or come back with no freshness at all are never stored.
  *
  * Entries a caller marks one-off (such as not-found answers, which anyone can make new
  * ones of at will) are kept in a bound of their own, a share of the bytes on top of the
@@ -17,10 +17,10 @@ import { LRUCache } from "lru-cache";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
-/** What a load gives: the value, and how long it stays fresh (0 or less: not stored). */
+/** What a load gives: the value, and how long it stays fresh (absent: never stored; 0: stored, stale at once). */
 export interface Loaded<V> {
   value: V;
-  freshForMs: number;
+  freshForMs?: number;
 }
 
 export interface CacheOutcome<V> {
@@ -31,6 +31,8 @@ export interface CacheOutcome<V> {
 }
 
 export type Load<V> = () => Promise<Loaded<V>>;
+/** Makes a stale entry fresh again; it is given the stale value (to keep what it need not make again). */
+export type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
 
 export interface CacheStats {
   entries: number;
@@ -95,7 +97,7 @@ export class SwrCache<V> {
    * A fresh or stale entry, counted; a stale one starts `refresh` unless a load of the
    * key is under way. Undefined (counted as a miss) when there is neither.
    */
-  lookup(key: string, refresh: Load<V>): CacheOutcome<V> | undefined {
+  lookup(key: string, refresh: Refresh<V>): CacheOutcome<V> | undefined {
     const store = this.oneOff?.has(key) ? this.oneOff : this.main;
     const entry = store.get(key);
     const now = this.now();
@@ -105,7 +107,7 @@ export class SwrCache<V> {
     }
     if (entry && now < entry.staleUntil) {
       this.stale++;
-      if (!this.inflight.has(key)) this.load(key, refresh).catch((err) => this.options.onRefreshError?.(key, err));
+      if (!this.inflight.has(key)) this.load(key, () => refresh(entry.value)).catch((err) => this.options.onRefreshError?.(key, err));
       return { value: entry.value, status: "STALE", freshForMs: 0 };
     }
     if (entry) store.delete(key);
@@ -118,7 +120,7 @@ export class SwrCache<V> {
     const cached = this.lookup(key, load);
     if (cached) return cached;
     const loaded = await (this.inflight.get(key) ?? this.load(key, load));
-    return { value: loaded.value, status: "MISS", freshForMs: Math.max(0, loaded.freshForMs) };
+    return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
   }
 
   /**
@@ -139,7 +141,7 @@ export class SwrCache<V> {
   private load(key: string, load: Load<V>): Promise<Loaded<V>> {
     const pending = load()
       .then((loaded) => {
-        if (loaded.freshForMs > 0) this.store(key, loaded);
+        if (loaded.freshForMs !== undefined) this.store(key, loaded.value, loaded.freshForMs);
         return loaded;
       })
       .finally(() => this.inflight.delete(key));
@@ -147,7 +149,7 @@ export class SwrCache<V> {
     return pending;
   }
 
-  private store(key: string, { value, freshForMs }: Loaded<V>): void {
+  private store(key: string, value: V, freshForMs: number): void {
     const storedAt = this.now();
     const entry = { value, freshUntil: storedAt + freshForMs, staleUntil: storedAt + freshForMs + this.staleMs };
     const oneOff = this.oneOff && this.options.oneOff?.holds(value);

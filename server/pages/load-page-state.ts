@@ -39,7 +39,7 @@ export async function loadPageState(
       return;
     }
     freshForMs = Math.min(freshForMs, outcome.value.freshForMs);
-    const { status, json } = outcome.value.answer;
+    const { status, json } = outcome.value.value;
     const envelope = json as { code?: number; data?: unknown };
     if (status === 404) state.fallback[key] = null;
     else if (envelope.code !== 0) state.failures[key] = 502;

@@ -6,16 +6,20 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
-import type { CacheOutcome, LoadResult, ResponseCache } from "../cache/response-cache.ts";
+import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
 import { etagOf } from "../cache/response-cache.ts";
+import type { CacheOutcome } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import { prepareAnswer } from "../http/prepared-answer.ts";
 import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
 import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
 
 export interface ApiReader {
   /** `key` is a call path relative to /api/portal plus its normalised query. */
-  get(key: string): Promise<CacheOutcome>;
+  get(key: string): Promise<CacheOutcome<CachedAnswer>>;
+  /** The hot path's read: a fresh answer, counted as a hit, or undefined. */
+  fresh(key: string): CacheOutcome<CachedAnswer> | undefined;
   /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
   startsLoad(key: string): boolean;
 }
@@ -38,13 +42,19 @@ function parseEnvelope(body: Buffer): { code: number } | undefined {
 
 const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
 
+/** An upstream answer as the cache keeps it (not yet laid out for HTTP), and whether it may be kept. */
+interface ClassifiedAnswer {
+  answer: Omit<CachedAnswer, "ready">;
+  cacheable: boolean;
+}
+
 /**
  * What an upstream answer means (CONTRACT section 2): 2xx is success (stored, with its
  * HTML fields sanitised, when its code is 0), 404 is "no such item" (stored, so scans
  * for unknown ids do not each reach the upstream), anything else or a body that is not
  * an envelope is a failure.
  */
-export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): LoadResult {
+function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): ClassifiedAnswer {
   if (res.status === 404) {
     const envelope = parseEnvelope(res.body);
     const body = envelope ? res.body : NOT_FOUND_BODY;
@@ -80,17 +90,31 @@ export function ttlFor(path: string, cache: Config["cache"]): number {
   return cache.ttlOverrides.find((o) => path.startsWith(o.prefix))?.ttlMs ?? cache.ttlMs;
 }
 
-export function createApiReader(cache: ResponseCache, upstream: UpstreamClient, cacheConfig: Config["cache"]): ApiReader {
+/**
+ * `answerHeaders` are what every /api/portal answer carries: each answer is laid out for
+ * HTTP once, when it is loaded, so every answer of it is a lookup and one write.
+ */
+export function createApiReader(
+  cache: ResponseCache,
+  upstream: UpstreamClient,
+  cacheConfig: Config["cache"],
+  answerHeaders: readonly (readonly [string, string])[],
+): ApiReader {
   return {
     get(key) {
-      return cache.getOrFetch(key, ttlFor(key, cacheConfig), async () => {
+      return cache.get(key, async () => {
+        let classified: ClassifiedAnswer;
         try {
-          return classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
+          classified = classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
         } catch (err) {
           throw httpErrorOf(err);
         }
+        const { answer, cacheable } = classified;
+        const ready = await prepareAnswer(answer.status, answer.body, answer.etag, answerHeaders);
+        return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
       });
     },
+    fresh: (key) => cache.fresh(key),
     startsLoad: (key) => cache.startsLoad(key),
   };
 }

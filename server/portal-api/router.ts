@@ -2,21 +2,26 @@
  * /api/portal: the allowlisted, validated, cached proxy of CONTRACT section 4.
  * GET answers come from the response cache; reader PUTs pass the reader guard and
  * are forwarded uncached; anything else is refused before the upstream hears of it.
+ *
+ * Fresh cache hits are answered before Express runs (`fastPath`, the hot path); what
+ * it leaves to Express carries the call it resolved, so no request is resolved twice.
  */
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
-import type { CacheOutcome } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import { memoByUrl } from "../http/memo-by-url.ts";
 import { type MissBudget, tooManyMisses } from "../http/miss-budget.ts";
-import { matchesEtag } from "../http/prepared-answer.ts";
+import type { RequestFastPath } from "../http/request-fast-path.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
 import { clientKeyOf } from "./client-key.ts";
 import type { ReaderGuard } from "./reader-guard.ts";
-import { classifyPathsOf, resolveApiRequest } from "./resolve-request.ts";
+import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
+import { sendApiAnswer } from "./send-api-answer.ts";
 
 export interface PortalApiDeps {
   config: Config;
@@ -24,46 +29,35 @@ export interface PortalApiDeps {
   upstream: UpstreamClient;
   readerGuard: ReaderGuard;
   missBudget: MissBudget;
+  /** Longer request targets are Express's to refuse. */
+  maxUrlLength: number;
 }
 
 const READER_BODY_LIMIT = "1kb";
 
-export function apiCacheControl(outcome: Pick<CacheOutcome, "status" | "freshForMs">, staleMs: number): string {
-  const staleS = Math.floor(staleMs / 1000);
-  if (outcome.status === "STALE") return `public, max-age=0, stale-while-revalidate=${staleS}, stale-if-error=${staleS}`;
-  if (outcome.freshForMs <= 0) return "no-store";
-  return `public, max-age=${Math.floor(outcome.freshForMs / 1000)}, stale-while-revalidate=${staleS}, stale-if-error=${staleS}`;
-}
-
-function sendCached(req: Request, res: Response, outcome: CacheOutcome, staleMs: number): void {
-  const { answer } = outcome;
-  res.set({
-    "X-Cache": outcome.status,
-    "Cache-Control": apiCacheControl(outcome, staleMs),
-    ETag: answer.etag,
-    "Content-Type": "application/json; charset=utf-8",
-  });
-  if (answer.status === 200 && matchesEtag(req.get("if-none-match"), answer.etag)) {
-    res.status(304).end();
-    return;
-  }
-  res.status(answer.status).send(answer.body);
-}
-
-export function createPortalApiRouter(deps: PortalApiDeps): Router {
-  const { config, reader, upstream, readerGuard, missBudget } = deps;
+export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath: RequestFastPath } {
+  const { config, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
   /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
   const chargeMiss = (req: Request) => {
     const admitted = missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
   const classifyPaths = classifyPathsOf(config.classify);
+  /** `line` is the method and the request target relative to /api/portal; clients repeat a few, so each is resolved once. */
+  const resolveLine = memoByUrl((line): ResolvedRequest => {
+    const space = line.indexOf(" ");
+    const q = line.indexOf("?");
+    const path = line.slice(space + 1, q === -1 ? undefined : q);
+    return resolveApiRequest(line.slice(0, space), path, new URLSearchParams(q === -1 ? "" : line.slice(q + 1)), classifyPaths);
+  });
+  // What the hot path resolved and left to Express, for the router below.
+  const carried = new WeakMap<IncomingMessage, ResolvedRequest>();
   const router = Router();
   const parseJson = express.json({ limit: READER_BODY_LIMIT, strict: false, type: () => true });
 
   router.use(async (req, res, next) => {
-    const rawQuery = req.originalUrl.includes("?") ? req.originalUrl.slice(req.originalUrl.indexOf("?") + 1) : "";
-    const resolved = resolveApiRequest(req.method, req.path, new URLSearchParams(rawQuery), classifyPaths);
+    // Inside the router the target is relative to /api/portal, as the hot path sees it.
+    const resolved = carried.get(req) ?? resolveLine(`${req.method} ${req.url}`);
 
     if (resolved.kind === "refused") {
       if (resolved.allow) res.set("Allow", resolved.allow);
@@ -78,7 +72,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router {
       }
       // A cached answer (fresh or stale), or a share of a load under way, costs the upstream nothing: never charged, never refused.
       if (reader.startsLoad(resolved.key)) chargeMiss(req);
-      sendCached(req, res, await reader.get(resolved.key), config.cache.staleMs);
+      sendApiAnswer(req, res, await reader.get(resolved.key), config.cache.staleMs);
       return;
     }
 
@@ -113,7 +107,21 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router {
       }
     });
   });
-  return router;
+
+  const prefix = `${API_PREFIX}/`;
+  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
+    const url = req.url ?? "";
+    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix) || url.length > maxUrlLength) return false;
+    const resolved = resolveLine(`${req.method} ${url.slice(API_PREFIX.length)}`);
+    const hit = resolved.kind === "get" && resolved.call.id !== "readerCount" ? reader.fresh(resolved.key) : undefined;
+    if (!hit) {
+      carried.set(req, resolved);
+      return false;
+    }
+    sendApiAnswer(req, res, hit, config.cache.staleMs);
+    return true;
+  };
+  return Object.assign(router, { fastPath });
 }
 
 /** Reader calls are never cached: the upstream's answer goes back as it came, failures as 502/504. */

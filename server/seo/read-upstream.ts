@@ -9,7 +9,7 @@ import type { ApiReader } from "../portal-api/api-reader.ts";
 
 /** The payload of a call, or a throw when the call failed or did not answer code 0. */
 export async function readPayload<T>(reader: ApiReader, key: string, kind: "object" | "list" | "paged"): Promise<T> {
-  const { answer } = await reader.get(key);
+  const { value: answer } = await reader.get(key);
   const envelope = answer.json as { code?: number; data?: unknown } | null;
   if (answer.status !== 200 || envelope?.code !== 0) throw new Error(`${key} answered ${answer.status} code ${envelope?.code}`);
   return payloadOf<T>(envelope, kind);

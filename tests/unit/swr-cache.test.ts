@@ -87,12 +87,14 @@ describe("SwrCache", () => {
     expect(cache.stats().entries).toBe(0);
   });
 
-  it("never stores a failed load or one with no freshness", async () => {
+  it("never stores a failed load or one with no freshness; one fresh for 0 ms is served stale", async () => {
     clock.now = 0;
     const cache = cacheOf();
     await expect(cache.get("k", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
-    expect(await cache.get("k", async () => ({ value: "once", freshForMs: 0 }))).toEqual({ value: "once", status: "MISS", freshForMs: 0 });
-    expect(await cache.get("k", async () => ({ value: "kept", freshForMs: 10 }))).toMatchObject({ status: "MISS", value: "kept" });
+    expect(await cache.get("k", async () => ({ value: "once" }))).toEqual({ value: "once", status: "MISS", freshForMs: 0 });
+    expect(cache.stats().entries).toBe(0);
+    expect(await cache.get("k", async () => ({ value: "kept", freshForMs: 0 }))).toMatchObject({ status: "MISS", value: "kept" });
+    expect(await cache.get("k", async () => ({ value: "next", freshForMs: 0 }))).toMatchObject({ status: "STALE", value: "kept" });
     expect(cache.stats().entries).toBe(1);
   });
 
