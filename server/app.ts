@@ -10,7 +10,7 @@
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express, { type Express } from "express";
-import { ResponseCache } from "./cache/response-cache.ts";
+import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter } from "./http/health.ts";
@@ -19,13 +19,12 @@ import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { PageCache } from "./pages/page-cache.ts";
+import { createPageCache, type PageCache } from "./pages/page-cache.ts";
 import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
-import { createApiFastPath } from "./portal-api/fast-path.ts";
 import { ReaderGuard } from "./portal-api/reader-guard.ts";
-import { classifyPathsOf } from "./portal-api/resolve-request.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
+import { apiAnswerHeaders } from "./portal-api/send-api-answer.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSeoRouter } from "./seo/router.ts";
@@ -65,13 +64,14 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const logger = deps.logger ?? createLogger(config.logLevel);
   const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
-  const cache = new ResponseCache({
+  const cache = createResponseCache({
     maxBytes: config.cache.maxBytes,
     staleMs: config.cache.staleMs,
     now: deps.now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "background refresh failed"),
   });
-  const reader = createApiReader(cache, upstream, config.cache);
+  const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
+  const reader = createApiReader(cache, upstream, config.cache, apiAnswerHeaders(commonHeaders));
   const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
   // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
   const missBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
@@ -86,12 +86,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use((req, _res, next) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
-  const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
   app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, now: deps.now }));
   app.use(compression({ threshold: 1024 }));
-  app.use("/api/portal", createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget }));
+  const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH });
+  app.use("/api/portal", api);
   app.use(
     "/portal/media",
     express.static(deps.mediaDir ?? DEMO_MEDIA_DIR, {
@@ -107,7 +107,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Development renders from changing sources, so it never keeps pages.
   const pageCache =
     deps.renderer && config.pageCache && !config.dev
-      ? new PageCache({ maxBytes: config.cache.maxBytes, staleMs: config.cache.staleMs, now: deps.now })
+      ? createPageCache({
+          maxBytes: config.cache.maxBytes,
+          staleMs: config.cache.staleMs,
+          now: deps.now,
+          onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
+        })
       : undefined;
   const { renderer } = deps;
   const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
@@ -116,15 +121,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
-  const apiFastPath = createApiFastPath({
-    cache,
-    classifyPaths: classifyPathsOf(config.classify),
-    commonHeaders,
-    staleMs: config.cache.staleMs,
-    maxUrlLength: MAX_URL_LENGTH,
-  });
   const handle: RequestListener = (req, res) => {
-    if (!apiFastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
+    if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
   return Object.assign(app, {
     portal: { cache, pageCache, upstream, logger, handle, close: () => upstream.close() },

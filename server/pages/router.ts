@@ -12,22 +12,20 @@ import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
+import type { Loaded } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import type { MissBudget } from "../http/miss-budget.ts";
+import type { RequestFastPath } from "../http/request-fast-path.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
-import type { CachedPage, PageCache, PageLookup } from "./page-cache.ts";
-import { weakEtagOf } from "./page-cache.ts";
+import { type CachedPage, cachedPageOf, type PageCache, weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
-
-/** Answers a request before Express when it can; false leaves it to Express. */
-export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => boolean;
 
 export interface PagesDeps {
   config: Config;
@@ -144,23 +142,20 @@ export function createPagesRouter({
     res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
   }
 
-  /** Starts the one re-render of a stale page; it keeps its headers but the policy, which follows the new rendering (the home script may have changed). */
-  function refreshStale(cache: PageCache, page: PageRequest, stale: CachedPage): void {
-    const { key } = page;
-    cache.refresh(
-      key,
-      async () => {
-        const fresh = await renderOnce(page);
-        const headers = stale.headers.filter(([name]) => name !== "content-security-policy");
-        headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
-        if (cacheable(fresh)) await cache.store(key, { ...fresh, headers });
-      },
-      (err) => logger.warn({ err, key }, "page re-render failed"),
-    );
-  }
+  /** The re-render of a stale page; it keeps its headers but the policy, which follows the new rendering (the home script may have changed). */
+  const reRender =
+    (page: PageRequest) =>
+    async (stale: CachedPage): Promise<Loaded<CachedPage>> => {
+      const fresh = await renderOnce(page);
+      // Not kept: the stale page goes on answering.
+      if (!cacheable(fresh)) return { value: stale };
+      const headers = stale.headers.filter(([name]) => name !== "content-security-policy");
+      headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
+      return { value: await cachedPageOf({ ...fresh, headers }), freshForMs: fresh.freshForMs };
+    };
 
-  const sendCached = (req: IncomingMessage, res: ServerResponse, cache: PageCache, cached: PageLookup) =>
-    sendCachedPage(req, res, cached.page, { now: cache.now(), staleMs: cache.staleMs, cacheStatus: cached.stale ? "STALE" : "HIT" });
+  // Requests the hot path looked up in the page cache and left to Express: their miss is counted already.
+  const lookedUp = new WeakSet<IncomingMessage>();
 
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url, req.headers, config.lang);
@@ -168,10 +163,9 @@ export function createPagesRouter({
       next();
       return;
     }
-    const cached = pageCache?.get(page.key);
-    if (pageCache && cached) {
-      if (cached.stale) refreshStale(pageCache, page, cached.page);
-      sendCached(req, res, pageCache, cached);
+    const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page));
+    if (cached) {
+      sendCachedPage(req, res, cached, config.cache.staleMs);
       return;
     }
 
@@ -191,7 +185,10 @@ export function createPagesRouter({
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
-      pageCache.store(page.key, { ...rendered, headers: pageHeaders(res) }).catch((err) => logger.warn({ err }, "page cache store failed"));
+      const headers = pageHeaders(res);
+      pageCache
+        .fill(page.key, async () => ({ value: await cachedPageOf({ ...rendered, headers }), freshForMs: rendered.freshForMs }))
+        .catch((err) => logger.warn({ err }, "page cache store failed"));
     }
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
@@ -206,16 +203,18 @@ export function createPagesRouter({
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return false;
     const target = url.slice(BASE_PATH.length);
     const key = pageKeyOf(target, req.headers);
-    const cached = key ? pageCache.get(key, false) : undefined;
-    if (!cached) return false;
-    if (cached.stale) {
+    if (key === undefined) return false;
+    const cached = pageCache.lookup(key, (stale) => {
       // Only a stale page needs its route: to re-render it.
       const page = pageRequestOf(target, req.headers, config.lang);
-      if (!page) return false;
-      refreshStale(pageCache, page, cached.page);
+      if (!page) throw new Error(`no page at ${target}`);
+      return reRender(page)(stale);
+    });
+    if (!cached) {
+      lookedUp.add(req);
+      return false;
     }
-    pageCache.count(cached.stale);
-    sendCached(req, res, pageCache, cached);
+    sendCachedPage(req, res, cached, config.cache.staleMs);
     return true;
   };
   return Object.assign(router, { fastPath });

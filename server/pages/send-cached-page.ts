@@ -1,9 +1,10 @@
 /**
- * Writes a cached page straight to the Node response: used both before Express runs
- * (fresh hits, the hot path) and by the pages router (stale hits). The headers were
- * prepared once per entry; only freshness and the cache status are per response.
+ * Writes a cached page straight to the Node response, before Express runs (the hot path)
+ * and inside it alike. The headers were prepared once per entry; only freshness and the
+ * cache status are per response.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CacheOutcome } from "../cache/swr-cache.ts";
 import { sendPrepared } from "../http/prepared-answer.ts";
 import type { CachedPage } from "./page-cache.ts";
 
@@ -13,16 +14,11 @@ export function pageCacheControl(freshForMs: number, staleMs: number): string {
   return `public, max-age=0, s-maxage=${Math.max(0, Math.floor(freshForMs / 1000))}, stale-while-revalidate=${stale}, stale-if-error=${stale}`;
 }
 
-export function sendCachedPage(
-  req: IncomingMessage,
-  res: ServerResponse,
-  page: CachedPage,
-  options: { now: number; staleMs: number; cacheStatus: "HIT" | "STALE" },
-): void {
-  sendPrepared(req, res, page.answer, [
+export function sendCachedPage(req: IncomingMessage, res: ServerResponse, cached: CacheOutcome<CachedPage>, staleMs: number): void {
+  sendPrepared(req, res, cached.value.answer, [
     "Cache-Control",
-    pageCacheControl(page.freshUntil - options.now, options.staleMs),
+    pageCacheControl(cached.freshForMs, staleMs),
     "X-Page-Cache",
-    options.cacheStatus,
+    cached.status,
   ]);
 }
