@@ -1,37 +1,18 @@
 /**
- * Keeps a generated result (a sitemap, a feed, the readiness check) for a while, so
- * clients asking again and again get the same one instead of making it regenerate per
- * request; requests that arrive while it is being generated share that one generation.
- * A failed generation is not kept.
+ * Generated results (a sitemap, a feed, the readiness check), kept a while in the one
+ * cache (swr-cache.ts), so clients asking again and again get the same one instead of
+ * making it regenerate per request; requests that arrive while it is being generated
+ * share that one generation. A failed generation is not kept, and nothing is served
+ * stale: a result past its time is made again.
  */
-export interface Generated<T> {
-  body: T;
-  /** How long this result may be reused; a partial result asks for less. */
-  keepMs: number;
-}
+import { SwrCache } from "./swr-cache.ts";
 
-export class GeneratedCache<T = string> {
-  private readonly entries = new Map<string, { body: T; until: number }>();
-  private readonly inflight = new Map<string, Promise<T>>();
-  private readonly now: () => number;
+/** A handful of keys; the bound only stops a runaway result from growing without limit. */
+const MAX_BYTES = 64 * 1024 * 1024;
 
-  constructor(now: () => number = Date.now) {
-    this.now = now;
-  }
+/** Text by its length; anything else (a small object) at a flat kilobyte. */
+const sizeOf = (value: unknown, key: string) => (typeof value === "string" ? value.length * 2 : 1024) + key.length * 2;
 
-  get(key: string, generate: () => Promise<Generated<T>>): Promise<T> {
-    const entry = this.entries.get(key);
-    if (entry && this.now() < entry.until) return Promise.resolve(entry.body);
-    const pending = this.inflight.get(key);
-    if (pending) return pending;
-    const started = generate()
-      .then(({ body, keepMs }) => {
-        if (keepMs > 0) this.entries.set(key, { body, until: this.now() + keepMs });
-        else this.entries.delete(key);
-        return body;
-      })
-      .finally(() => this.inflight.delete(key));
-    this.inflight.set(key, started);
-    return started;
-  }
+export function createGeneratedCache<T>(now?: () => number): SwrCache<T> {
+  return new SwrCache<T>({ maxBytes: MAX_BYTES, staleMs: 0, sizeOf, now });
 }

@@ -9,7 +9,7 @@
  */
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
-import { GeneratedCache } from "../cache/generated-cache.ts";
+import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type MissBudget, tooManyMisses } from "./miss-budget.ts";
@@ -58,15 +58,15 @@ export function createHealthRouter(deps: HealthDeps): Router {
       upstream: deps.upstream.state(),
     });
   });
-  const readiness = new GeneratedCache<{ reachable: boolean; database: Awaited<ReturnType<typeof databaseState>> }>(deps.now);
+  const readiness = createGeneratedCache<{ reachable: boolean; database: Awaited<ReturnType<typeof databaseState>> }>(deps.now);
   const checkReadiness = async () => {
     const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
-    return { body: { reachable, database }, keepMs: READINESS_KEEP_MS };
+    return { value: { reachable, database }, freshForMs: READINESS_KEEP_MS };
   };
   router.get("/portal/readyz", async (req, res) => {
     const admitted = deps.missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
-    const { reachable, database } = await readiness.get("ready", checkReadiness);
+    const { reachable, database } = (await readiness.get("ready", checkReadiness)).value;
     const ready = reachable && database !== "unavailable";
     res
       .status(ready ? 200 : 503)

@@ -11,7 +11,7 @@
  */
 import { type Response, Router } from "express";
 import { apiKey, keys } from "../../shared/page-data.ts";
-import { GeneratedCache } from "../cache/generated-cache.ts";
+import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type ApiReader, ttlFor } from "../portal-api/api-reader.ts";
@@ -47,7 +47,7 @@ function unavailable(res: Response, what: string): void {
 export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Router {
   const router = Router();
   const origin = config.publicOrigin;
-  const generated = new GeneratedCache(now);
+  const generated = createGeneratedCache<string>(now);
   const keepFor = (callKeys: string[]) =>
     Math.max(MIN_KEEP_MS, Math.min(...callKeys.map((key) => ttlFor(key.split("?")[0] as string, config.cache))));
 
@@ -67,16 +67,17 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     warnRelative();
     let xml: string;
     try {
-      xml = await generated.get("sitemap", async () => {
+      const made = await generated.get("sitemap", async () => {
         const sitemap = await collectSitemap(reader);
         if (sitemap.failed.length === sitemap.sections) throw new Error("every upstream list failed");
         if (sitemap.failed.length > 0) logger.warn({ failed: sitemap.failed }, "sitemap is missing sections whose upstream calls failed");
         if (sitemap.truncated) logger.warn("sitemap holds more than 50000 URLs and was cut");
         return {
-          body: sitemapXml(sitemap.entries, origin),
-          keepMs: sitemap.failed.length ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
+          value: sitemapXml(sitemap.entries, origin),
+          freshForMs: sitemap.failed.length ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
         };
       });
+      xml = made.value;
     } catch (err) {
       logger.warn({ err: err instanceof Error ? err.message : String(err) }, "sitemap unavailable");
       unavailable(res, "sitemap");
@@ -91,10 +92,11 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
       warnRelative();
       let xml: string;
       try {
-        xml = await generated.get(`rss:${kind}`, async () => {
+        const made = await generated.get(`rss:${kind}`, async () => {
           const feed = await buildFeed(reader, kind, origin, config.lang);
-          return { body: feed.xml, keepMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
+          return { value: feed.xml, freshForMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
         });
+        xml = made.value;
       } catch (err) {
         logger.warn({ err: err instanceof Error ? err.message : String(err), kind }, "feed unavailable");
         unavailable(res, "feed");

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { clip, isNotFound, textOfHtml } from "../../client/head/page-meta.ts";
 import { canonicalPath, imageUrl, withLang } from "../../client/head/seo-urls.ts";
 import { employmentTypeOf, jsonLdScript } from "../../client/head/structured-data.ts";
-import { GeneratedCache } from "../../server/cache/generated-cache.ts";
+import { createGeneratedCache } from "../../server/cache/generated-cache.ts";
 import { rfc822Of, w3cDateOf } from "../../server/seo/message-dates.ts";
 import { robotsTxt } from "../../server/seo/robots.ts";
 import { escapeXml } from "../../server/seo/xml.ts";
@@ -130,18 +130,19 @@ describe("generated documents", () => {
   it("shares one generation between concurrent requests and keeps it for its time", async () => {
     let now = 0;
     let runs = 0;
-    const cache = new GeneratedCache(() => now);
-    const generate = async () => ({ body: `v${++runs}`, keepMs: 1000 });
-    expect(await Promise.all([cache.get("k", generate), cache.get("k", generate)])).toEqual(["v1", "v1"]);
+    const cache = createGeneratedCache<string>(() => now);
+    const generate = async () => ({ value: `v${++runs}`, freshForMs: 1000 });
+    const generatedOf = async (key: string) => (await cache.get(key, generate)).value;
+    expect(await Promise.all([generatedOf("k"), generatedOf("k")])).toEqual(["v1", "v1"]);
     now = 999;
-    expect(await cache.get("k", generate)).toBe("v1");
+    expect(await generatedOf("k")).toBe("v1");
     now = 1000;
-    expect(await cache.get("k", generate)).toBe("v2");
+    expect(await generatedOf("k")).toBe("v2");
   });
 
   it("does not keep a failure", async () => {
-    const cache = new GeneratedCache(() => 0);
+    const cache = createGeneratedCache<string>(() => 0);
     await expect(cache.get("k", () => Promise.reject(new Error("down")))).rejects.toThrow("down");
-    expect(await cache.get("k", async () => ({ body: "ok", keepMs: 10 }))).toBe("ok");
+    expect((await cache.get("k", async () => ({ value: "ok", freshForMs: 10 }))).value).toBe("ok");
   });
 });
