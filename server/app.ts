@@ -1,7 +1,8 @@
 /**
- * createApp builds the whole HTTP application from a config and its collaborators; it
- * never reads the environment and never listens (server/index.ts does both), so tests
- * run it under supertest against stand-in upstreams.
+ * createApp builds the whole HTTP application from a config and its collaborators: the
+ * request listener production serves, fresh cache hits answered first, then the Express
+ * app. It never reads the environment and never listens (server/index.ts does both), so
+ * tests run that same listener under supertest against stand-in upstreams.
  *
  * Mount order follows the request path: request id and log, size limits, security
  * headers, fixed redirects and health, compression, /api/portal, static media, robots,
@@ -9,7 +10,7 @@
  */
 import type { RequestListener } from "node:http";
 import compression from "compression";
-import express, { type Express } from "express";
+import express from "express";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
@@ -46,15 +47,14 @@ export interface AppDeps {
 export interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
-  /** The request listener to serve: fresh API and page cache hits first, then the Express app. */
-  handle: RequestListener;
   upstream: UpstreamClient;
   logger: Logger;
   /** Releases the upstream connection pool. */
   close(): void;
 }
 
-export type PortalApp = Express & { portal: PortalServices };
+/** What production serves: fresh API and page cache hits first, then the Express app. */
+export type PortalApp = RequestListener & { portal: PortalServices };
 
 /** Longer request targets get 414 before any routing work. */
 const MAX_URL_LENGTH = 8 * 1024;
@@ -124,7 +124,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const handle: RequestListener = (req, res) => {
     if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
-  return Object.assign(app, {
-    portal: { cache, pageCache, upstream, logger, handle, close: () => upstream.close() },
+  return Object.assign(handle, {
+    portal: { cache, pageCache, upstream, logger, close: () => upstream.close() },
   });
 }

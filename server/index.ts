@@ -111,8 +111,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     } else {
       latest.set(req.socket, res);
     }
-    // Fresh cache hits are answered before Express; everything else goes to the app.
-    app.portal.handle(req, res);
+    app(req, res);
   };
   const server: Server = createServer(handle).listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;

@@ -306,7 +306,7 @@ async function startStandInSite(routes: Record<string, unknown>, env: Record<str
   const upstream = await startStandInUpstream(routes);
   const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createProdRenderer(inject("testDist")) });
   const server: Server = await new Promise((resolve) => {
-    const listening = createServer(app.portal.handle).listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer(app).listen(0, "127.0.0.1", () => resolve(listening));
   });
   return {
     origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,

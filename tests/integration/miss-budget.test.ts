@@ -31,7 +31,7 @@ async function build(env: Record<string, string>): Promise<PortalApp> {
 
 /** A GET from the client at `address` (behind the trusted loopback proxy), through the hot paths and Express. */
 const get = (portal: PortalApp, path: string, address: string, headers: Record<string, string> = {}) =>
-  request(portal.portal.handle).get(path).set("X-Forwarded-For", address).set(headers);
+  request(portal).get(path).set("X-Forwarded-For", address).set(headers);
 
 /** Waits until a page's rendering has been compressed and stored: the next request for it is a hit. */
 async function untilCached(portal: PortalApp, path: string, address: string): Promise<void> {
@@ -76,10 +76,7 @@ describe("the miss budget of /api/portal", () => {
     expect(refused.body).toMatchObject({ code: 429, msg: expect.stringMatching(/too many requests/), data: null });
     // Never cached, so never free: reader counts are charged too.
     expect((await get(portal, "/api/portal/reader/reader?type=2&pid=1", ATTACKER)).status).toBe(429);
-    const put = await request(portal.portal.handle)
-      .put("/api/portal/reader/reader")
-      .set("X-Forwarded-For", ATTACKER)
-      .send({ type: 2, pid: 1 });
+    const put = await request(portal).put("/api/portal/reader/reader").set("X-Forwarded-For", ATTACKER).send({ type: 2, pid: 1 });
     expect(put.status).toBe(429);
     expect(upstream.count()).toBe(before);
 

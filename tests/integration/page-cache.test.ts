@@ -55,10 +55,10 @@ afterEach(async () => {
 describe("page cache", () => {
   it("answers a repeated page from the cache, before Express, without reaching the upstream", async () => {
     await build();
-    const first = await request(app.portal.handle).get(ABOUT);
+    const first = await request(app).get(ABOUT);
     await settle();
     const before = upstream.count();
-    const second = await request(app.portal.handle).get(`${ABOUT}?utm_source=mail`);
+    const second = await request(app).get(`${ABOUT}?utm_source=mail`);
     expect(first.headers["x-page-cache"]).toBe("MISS");
     expect(second.headers["x-page-cache"]).toBe("HIT");
     expect(second.text).toBe(first.text);
@@ -73,7 +73,7 @@ describe("page cache", () => {
 
   it("sends brotli and gzip prepared once per entry, and 304 for a matching ETag", async () => {
     await build();
-    const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
+    const server = createServer(app).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
@@ -89,7 +89,7 @@ describe("page cache", () => {
       expect(br.body.length).toBeLessThan(plain.body.length / 3);
       const etag = br.headers.etag as string;
       expect(etag).toMatch(/^W\/"/);
-      const revalidated = await request(app.portal.handle).get(ABOUT).set("If-None-Match", etag);
+      const revalidated = await request(app).get(ABOUT).set("If-None-Match", etag);
       expect(revalidated.status).toBe(304);
     } finally {
       server.close();
@@ -98,11 +98,11 @@ describe("page cache", () => {
 
   it("never keeps a page past the freshness of its data: stale, one re-render, then the new page", async () => {
     await build();
-    await request(app.portal.handle).get(ABOUT);
+    await request(app).get(ABOUT);
     await settle();
     upstream.routes.set("/api/portal/plan/company", { brief: "<p>第二版介绍</p>" });
     clock.now += 11_000;
-    const stale = await request(app.portal.handle).get(ABOUT);
+    const stale = await request(app).get(ABOUT);
     expect(stale.headers["x-page-cache"]).toBe("STALE");
     expect(stale.text).toContain("第一版介绍");
     // Stale pages are answered before Express too, while their one re-render runs.
@@ -110,9 +110,9 @@ describe("page cache", () => {
     await settle();
     // The API entry was stale too, so the first re-render may still see the old data; once it refreshes, the page follows.
     clock.now += 1;
-    await request(app.portal.handle).get(ABOUT);
+    await request(app).get(ABOUT);
     await settle();
-    const fresh = await request(app.portal.handle).get(ABOUT);
+    const fresh = await request(app).get(ABOUT);
     expect(fresh.text).toContain("第二版介绍");
   });
 
@@ -126,8 +126,8 @@ describe("page cache", () => {
       return renderer.render(input);
     };
     app = createApp(testConfig({ API_BASE_URL: upstream.url, PAGE_CACHE: "off" }), { renderer: { ...renderer, render: slowRender } });
-    await request(app.portal.handle).get(ABOUT);
-    const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
+    await request(app).get(ABOUT);
+    const server = createServer(app).listen(0, "127.0.0.1");
     await new Promise((resolve) => server.once("listening", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
     try {
@@ -148,10 +148,10 @@ describe("page cache", () => {
 
   it("keeps languages apart: the cookie's language never leaks into another visitor's page", async () => {
     await build();
-    const zh = await request(app.portal.handle).get(ABOUT);
+    const zh = await request(app).get(ABOUT);
     await settle();
-    const en = await request(app.portal.handle).get(ABOUT).set("Cookie", "portal_lang=en");
-    const zhAgain = await request(app.portal.handle).get(ABOUT);
+    const en = await request(app).get(ABOUT).set("Cookie", "portal_lang=en");
+    const zhAgain = await request(app).get(ABOUT);
     expect(zh.text).toContain('<html lang="zh-CN">');
     expect(en.text).toContain('<html lang="en">');
     expect(zhAgain.text).toContain('<html lang="zh-CN">');
@@ -162,9 +162,9 @@ describe("page cache", () => {
   it("does not keep a page whose data failed", async () => {
     await build();
     upstream.behaviour = "error";
-    const failed = await request(app.portal.handle).get(ABOUT);
+    const failed = await request(app).get(ABOUT);
     upstream.behaviour = "ok";
-    const next = await request(app.portal.handle).get(ABOUT);
+    const next = await request(app).get(ABOUT);
     expect(failed.status).toBe(502);
     expect(failed.headers["cache-control"]).toBe("no-store");
     expect(next.status).toBe(200);
@@ -173,15 +173,15 @@ describe("page cache", () => {
 
   it("can be switched off", async () => {
     await build({ PAGE_CACHE: "off" });
-    await request(app.portal.handle).get(ABOUT);
-    const again = await request(app.portal.handle).get(ABOUT);
+    await request(app).get(ABOUT);
+    const again = await request(app).get(ABOUT);
     expect(again.headers["x-page-cache"]).toBeUndefined();
     expect(again.headers["cache-control"]).toBe("no-cache");
   });
 
   it("renders once for concurrent misses of one page", async () => {
     await build();
-    const answers = await Promise.all(Array.from({ length: 20 }, () => request(app.portal.handle).get(ABOUT)));
+    const answers = await Promise.all(Array.from({ length: 20 }, () => request(app).get(ABOUT)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(upstream.count("/api/portal/plan/company")).toBe(1);
   });

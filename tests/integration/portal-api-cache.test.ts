@@ -239,7 +239,7 @@ describe("/api/portal fresh hits before Express", () => {
   /** Asks until the answer comes from the prepared entry (no request id: Express never ran). */
   async function preparedHit(path: string, headers: Record<string, string> = {}) {
     for (let i = 0; i < 50; i++) {
-      const res = await request(app.portal.handle).get(path).set(headers);
+      const res = await request(app).get(path).set(headers);
       if (res.headers["x-request-id"] === undefined) return res;
       await new Promise((r) => setTimeout(r, 5));
     }
@@ -249,8 +249,8 @@ describe("/api/portal fresh hits before Express", () => {
   it("sends the same status, headers and body as the app, without reaching the upstream again", async () => {
     build();
     const list = "/api/portal/message/news/list?pageIndex=0&pageMaxCount=20";
-    await request(app.portal.handle).get(list);
-    const viaExpress = await request(app.portal.handle).get(list);
+    await request(app).get(list);
+    const viaExpress = await request(app).get(list);
     const direct = await preparedHit(list);
     expect(viaExpress.headers["x-cache"]).toBe("HIT");
     expect(direct.status).toBe(200);
@@ -265,10 +265,10 @@ describe("/api/portal fresh hits before Express", () => {
     const items = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, logo: `/logo-${i}.svg`, url: `https://partner-${i}.example` }));
     upstream.routes.set(PARTNERS, items);
     build();
-    const plain = await request(app.portal.handle).get(PARTNERS);
+    const plain = await request(app).get(PARTNERS);
     expect(plain.headers["x-cache"]).toBe("MISS");
     await preparedHit(PARTNERS);
-    const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
+    const server = createServer(app).listen(0, "127.0.0.1");
     await once(server, "listening");
     try {
       const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PARTNERS}`;
@@ -290,7 +290,7 @@ describe("/api/portal fresh hits before Express", () => {
     } finally {
       server.close();
     }
-    const head = await request(app.portal.handle).head(PARTNERS);
+    const head = await request(app).head(PARTNERS);
     expect(head.status).toBe(200);
     expect(head.headers["x-request-id"]).toBeUndefined();
     expect(upstream.count(PARTNERS)).toBe(1);
@@ -298,13 +298,13 @@ describe("/api/portal fresh hits before Express", () => {
 
   it("leaves stale entries, refusals and reader counts to the app", async () => {
     build();
-    await request(app.portal.handle).get(SYSCFG);
+    await request(app).get(SYSCFG);
     await preparedHit(SYSCFG);
     clock.now += 1500;
-    const stale = await request(app.portal.handle).get(SYSCFG);
+    const stale = await request(app).get(SYSCFG);
     expect(stale.headers["x-cache"]).toBe("STALE");
     expect(stale.headers["x-request-id"]).toBeDefined();
-    const refused = await request(app.portal.handle).get("/api/portal/message/news/list?pageIndex=-1");
+    const refused = await request(app).get("/api/portal/message/news/list?pageIndex=-1");
     expect(refused.status).toBe(400);
     await settle();
     expect(upstream.count(SYSCFG)).toBe(2);

@@ -44,7 +44,7 @@ beforeAll(async () => {
   app = createApp(testConfig({ API_BASE_URL: upstream.url, READER_RATE_PER_MIN: "100000", MISS_RATE_PER_MIN: "0" }), {
     renderer: await createSourceRenderer(),
   });
-  server = createServer(app.portal.handle);
+  server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   port = (server.address() as AddressInfo).port;
 });

@@ -38,7 +38,7 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
     { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
   );
   const server: Server = await new Promise((resolve) => {
-    const listening = createServer(app.portal.handle).listen(0, "127.0.0.1", () => resolve(listening));
+    const listening = createServer(app).listen(0, "127.0.0.1", () => resolve(listening));
   });
   const { port } = server.address() as AddressInfo;
   return {
