@@ -29,6 +29,8 @@ export interface CallEntry {
   query: Partial<Record<QueryParam, CallParam>>;
   /** A detail call: a 404 or an empty payload means "no such item". */
   detail?: boolean;
+  /** Never cached: every request is answered by the upstream (a reader count changes with each visit). */
+  uncached?: boolean;
 }
 
 const imgScope = { imgScope: { fallback: 0 } };
@@ -65,8 +67,8 @@ export const CALL_TABLE: readonly CallEntry[] = [
   get("jobAddrList", "/job/jobaddr/list", "list"),
   get("jobList", "/job/job/list", "paged", { ...paging, jobTypeIds: {}, jobAddrIds: {}, type: {} }),
   get("job", "/job/job/{id}", "object"),
-  get("readerCount", "/reader/reader", "number", { type: { required: true }, pid: { required: true } }),
-  { id: "readerPut", method: "PUT", path: "/reader/reader", payload: "object", query: {} },
+  { ...get("readerCount", "/reader/reader", "number", { type: { required: true }, pid: { required: true } }), uncached: true },
+  { id: "readerPut", method: "PUT", path: "/reader/reader", payload: "object", query: {}, uncached: true },
 ];
 
 export function findCallEntry(id: string): CallEntry {

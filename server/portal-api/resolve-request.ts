@@ -8,7 +8,7 @@ import { parseId } from "../../shared/params.ts";
 
 export type ResolvedRequest =
   | { kind: "get"; call: ApiCall /** path + normalised query: the cache key and upstream path */; key: string }
-  | { kind: "reader-put" }
+  | { kind: "reader-put"; call: ApiCall }
   | { kind: "refused"; status: 400 | 404 | 405; message: string; allow?: string };
 
 /** A configured classify path that is not one of the section 3 calls: a list with no parameters. */
@@ -32,7 +32,7 @@ export function resolveApiRequest(
     const allow = [...new Set(matches.flatMap((m) => (m.call.method === "GET" ? ["GET", "HEAD"] : [m.call.method])))].join(", ");
     return { kind: "refused", status: 405, message: `method ${method} is not allowed here; use ${allow}`, allow };
   }
-  if (match.call.method === "PUT") return { kind: "reader-put" };
+  if (match.call.method === "PUT") return { kind: "reader-put", call: match.call };
 
   let concretePath = path;
   if (match.rawId !== undefined) {

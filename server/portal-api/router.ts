@@ -65,7 +65,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       return;
     }
     if (resolved.kind === "get") {
-      if (resolved.call.id === "readerCount") {
+      if (resolved.call.uncached) {
         chargeMiss(req);
         await forwardUncached(res, () => upstream.request("GET", API_PREFIX + resolved.key));
         return;
@@ -98,7 +98,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
         await forwardUncached(res, () =>
           readerGuard.forwardOnce(
             dedupKey,
-            () => upstream.request("PUT", `${API_PREFIX}/reader/reader`, payload),
+            () => upstream.request("PUT", API_PREFIX + resolved.call.path, payload),
             (answer) => answer.status >= 200 && answer.status <= 299,
           ),
         );
@@ -113,7 +113,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     const url = req.url ?? "";
     if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix) || url.length > maxUrlLength) return false;
     const resolved = resolveLine(`${req.method} ${url.slice(API_PREFIX.length)}`);
-    const hit = resolved.kind === "get" && resolved.call.id !== "readerCount" ? reader.fresh(resolved.key) : undefined;
+    const hit = resolved.kind === "get" && !resolved.call.uncached ? reader.fresh(resolved.key) : undefined;
     if (!hit) {
       carried.set(req, resolved);
       return false;
