@@ -71,6 +71,16 @@ describe("page cache", () => {
     expect(second.headers["cache-control"]).toMatch(/^public, max-age=0, s-maxage=\d+, stale-while-revalidate=60, stale-if-error=60$/);
   });
 
+  it("counts each answer once in the figures an operator reads: one miss, then hits and stale answers", async () => {
+    await build();
+    await request(app).get(ABOUT);
+    await settle();
+    await request(app).get(ABOUT);
+    clock.now += 15_000;
+    await request(app).get(ABOUT);
+    expect(app.portal.pageCache?.stats()).toMatchObject({ misses: 1, hits: 1, stale: 1, entries: 1 });
+  });
+
   it("sends brotli and gzip prepared once per entry, and 304 for a matching ETag", async () => {
     await build();
     const server = createServer(app).listen(0, "127.0.0.1");
