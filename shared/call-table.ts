@@ -31,25 +31,35 @@ export interface CallEntry {
   detail?: boolean;
   /** Never cached: every request is answered by the upstream (a reader count changes with each visit). */
   uncached?: boolean;
+  /** Fields that hold HTML in this call's payload only, beside `HTML_FIELDS`. */
+  html?: readonly string[];
 }
 
 const imgScope = { imgScope: { fallback: 0 } };
 const paging = { pageIndex: { fallback: 0 }, pageMaxCount: { fallback: DEFAULT_PAGE_SIZE } };
 
-const get = (id: string, path: string, payload: PayloadKind, query: CallEntry["query"] = {}): CallEntry => ({
+const get = (id: string, path: string, payload: PayloadKind, query: CallEntry["query"] = {}, html?: readonly string[]): CallEntry => ({
   id,
   method: "GET",
   path,
   payload,
   query,
   detail: path.endsWith("{id}"),
+  ...(html ? { html } : {}),
 });
+
+/**
+ * Fields that hold HTML wherever they appear, in any call's payload and at any depth (item
+ * details and job texts); the server sanitises them, and a call's own `html` fields, when
+ * an answer enters its cache. Other text is rendered as text.
+ */
+export const HTML_FIELDS: readonly string[] = ["detail", "description", "requirement", "callHr"];
 
 export const CALL_TABLE: readonly CallEntry[] = [
   get("syscfg", "/sys/syscfg", "object", imgScope),
   get("sysauthor", "/sys/sysauthor", "object", imgScope),
   get("menuList", "/sys/menu/list", "list"),
-  get("indexHtml", "/sys/indexhtml", "object"),
+  get("indexHtml", "/sys/indexhtml", "object", {}, ["html"]),
   get("slideList", "/message/indexslide/list", "list"),
   get("productList", "/product/product/list", "list"),
   get("product", "/product/product/{id}", "object"),
@@ -60,7 +70,7 @@ export const CALL_TABLE: readonly CallEntry[] = [
   get("noticeList", "/message/notice/list", "paged", paging),
   get("notice", "/message/notice/{id}", "object"),
   get("partnerList", "/crm/partner/list", "list"),
-  get("company", "/plan/company", "object"),
+  get("company", "/plan/company", "object", {}, ["brief"]),
   get("founderList", "/plan/member/joblevel/1/list", "list"),
   get("milestoneList", "/plan/milepost/list", "paged", paging),
   get("jobTypeList", "/job/jobtype/list", "list"),
@@ -77,12 +87,17 @@ export function findCallEntry(id: string): CallEntry {
   return call;
 }
 
-/** The payload kind of a GET key (a call path, with or without its query); a fixed path wins over an `{id}` pattern. */
-export function payloadKindOf(key: string): PayloadKind | undefined {
+/** The GET call of a key (a call path, with or without its query); a fixed path wins over an `{id}` pattern. */
+export function getCallOf(key: string): CallEntry | undefined {
   const path = key.split("?")[0] ?? "";
   const gets = CALL_TABLE.filter((c) => c.method === "GET");
   const idOf = (c: CallEntry) => (c.detail && path.startsWith(c.path.slice(0, -4)) ? path.slice(c.path.length - 4) : "");
-  return (gets.find((c) => c.path === path) ?? gets.find((c) => /^[^/]+$/.test(idOf(c))))?.payload;
+  return gets.find((c) => c.path === path) ?? gets.find((c) => /^[^/]+$/.test(idOf(c)));
+}
+
+/** The payload kind of a GET key. */
+export function payloadKindOf(key: string): PayloadKind | undefined {
+  return getCallOf(key)?.payload;
 }
 
 /**

@@ -1,18 +1,17 @@
 /**
  * Upstream answers are sanitised once, when they enter the cache, so every reader of
  * the cache (the /api/portal proxy and the page renderer) only ever sees safe HTML.
- * The fields below are the HTML ones of CONTRACT section 3; other text is rendered as
- * text and needs nothing. An HTML field leaves here as a sanitised string or not at
+ * Which fields hold HTML is the call table's to say (`html` in shared/call-table.ts);
+ * other text is rendered as text and needs nothing. An HTML field leaves here as a sanitised string or not at
  * all, whatever JSON type it came as: an array or object would otherwise reach the page
  * unsanitised (React joins an array into markup), and a number or null is no markup.
  */
+import { getCallOf, HTML_FIELDS } from "../../shared/call-table.ts";
 import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
 import { sanitizeHtml } from "./sanitize-html.ts";
 
-/** HTML fields wherever they appear, at any depth: item details and job texts. */
-const HTML_FIELDS: ReadonlySet<string> = new Set(["detail", "description", "requirement", "callHr"]);
-/** HTML fields that only some calls carry: the company introduction and the home markup. */
-const HTML_FIELD_OF_CALL: Record<string, string> = { "/plan/company": "brief", "/sys/indexhtml": "html" };
+/** The home markup's field: it may instead hold the `useEval|` script the browser runs. */
+const SCRIPT_FIELD = "html";
 /** Content nests a few levels; anything deeper than this is no content, and is dropped rather than walked. */
 const MAX_DEPTH = 32;
 
@@ -45,9 +44,8 @@ function sanitizeValue(value: unknown, walk: Walk, depth: number): unknown {
   return Object.fromEntries(entries);
 }
 
-/** The payload of a call with its HTML fields sanitised; `callPath` is relative to /api/portal, without query. */
+/** The payload of a call with its HTML fields, at any depth, sanitised; `callPath` is relative to /api/portal. */
 export function sanitizePayload(callPath: string, data: unknown): unknown {
-  const extra = HTML_FIELD_OF_CALL[callPath];
-  const htmlFields = extra ? new Set([...HTML_FIELDS, extra]) : HTML_FIELDS;
-  return sanitizeValue(data, { htmlFields, scriptField: extra === "html" ? extra : undefined }, 0);
+  const htmlFields = new Set([...HTML_FIELDS, ...(getCallOf(callPath)?.html ?? [])]);
+  return sanitizeValue(data, { htmlFields, scriptField: htmlFields.has(SCRIPT_FIELD) ? SCRIPT_FIELD : undefined }, 0);
 }
