@@ -170,4 +170,10 @@ export class SwrCache<V> {
       hitRatio: served === 0 ? 0 : Math.round(((this.hits + this.stale) / served) * 1000) / 1000,
     };
   }
+
+  /** Forgets every entry (figures stay). */
+  clear(): void {
+    this.main.clear();
+    this.oneOff?.clear();
+  }
 }

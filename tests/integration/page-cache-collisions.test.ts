@@ -119,7 +119,7 @@ async function startSite(env: Record<string, string>): Promise<Site> {
   const app = createApp(testConfig({ API_BASE_URL: upstream.url, MISS_RATE_PER_MIN: "0", ...env }), {
     renderer: await createSourceRenderer(),
   });
-  const server = createServer(app.portal.handle).listen(0, "127.0.0.1");
+  const server = createServer(app).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));
   return { app, server, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
 }
@@ -149,7 +149,7 @@ const withoutCacheStatus = ({ cache: _, ...answer }: Answer & { cache: string | 
 /** Waits (on the cache's state, a bounded number of loop turns) until a rendered page is stored. */
 async function untilStored(site: Site, key: string | undefined): Promise<void> {
   const pageCache = site.app.portal.pageCache;
-  for (let turn = 0; key && pageCache && turn < 500 && !pageCache.get(key, false); turn++) {
+  for (let turn = 0; key && pageCache && turn < 500 && !pageCache.fresh(key); turn++) {
     await new Promise((resolve) => setImmediate(resolve));
   }
 }

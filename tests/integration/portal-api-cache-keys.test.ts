@@ -62,7 +62,7 @@ let reference: PortalApp;
 let paired: PortalApp;
 
 const answerOf = async (app: PortalApp, url: string): Promise<Answer> => {
-  const res = await request(app.portal.handle).get(url);
+  const res = await request(app).get(url);
   return { status: res.status, type: res.headers["content-type"], body: res.text };
 };
 
