@@ -171,6 +171,16 @@ export class SwrCache<V> {
     };
   }
 
+  /** Loads and refreshes under way. */
+  get loading(): number {
+    return this.inflight.size;
+  }
+
+  /** Resolves once no load is under way, counting loads that start while it waits. */
+  async idle(): Promise<void> {
+    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight.values()]);
+  }
+
   /** Forgets every entry (figures stay). */
   clear(): void {
     this.main.clear();

@@ -5,6 +5,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { testConfig } from "../support/config.ts";
+import { settled } from "../support/settled.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -21,10 +22,7 @@ async function build(env: Record<string, string> = {}): Promise<PortalApp> {
   return app;
 }
 
-/** Lets background work finish: compressing and storing a rendered page, or a re-render after a STALE answer. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 40; i++) await new Promise((r) => setTimeout(r, 5));
-}
+const settle = () => settled(app);
 
 /** The bytes as sent, with no client-side decoding. */
 function rawGet(url: string, acceptEncoding: string): Promise<{ headers: IncomingHttpHeaders; body: Buffer }> {

@@ -6,6 +6,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { testConfig } from "../support/config.ts";
+import { settled } from "../support/settled.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SYSCFG = "/api/portal/sys/syscfg";
@@ -22,10 +23,7 @@ function build(env: Record<string, string> = {}): PortalApp {
   return app;
 }
 
-/** Lets the background refresh started by a STALE answer reach the upstream and land. */
-async function settle(): Promise<void> {
-  for (let i = 0; i < 20; i++) await new Promise((r) => setTimeout(r, 5));
-}
+const settle = () => settled(app);
 
 beforeEach(async () => {
   clock.now = 1_000_000;

@@ -167,4 +167,19 @@ describe("SwrCache", () => {
     expect(cache.fresh("k")?.value).toBe("found again");
     expect(cache.stats().entries).toBe(1);
   });
+  it("is idle only once the load under way has landed and been stored", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const first = loader((run) => `v${run}`);
+    first.hold();
+    const pending = cache.get("k", first.load);
+    let idle = false;
+    const waiting = cache.idle().then(() => (idle = true));
+    await settle();
+    expect([cache.loading, idle]).toEqual([1, false]);
+    first.release();
+    await pending;
+    await waiting;
+    expect([cache.loading, idle, cache.fresh("k")?.value]).toEqual([0, true, "v1"]);
+  });
 });
