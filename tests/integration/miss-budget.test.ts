@@ -9,6 +9,7 @@ import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { testConfig } from "../support/config.ts";
+import { settled } from "../support/settled.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -33,13 +34,11 @@ async function build(env: Record<string, string>): Promise<PortalApp> {
 const get = (portal: PortalApp, path: string, address: string, headers: Record<string, string> = {}) =>
   request(portal).get(path).set("X-Forwarded-For", address).set(headers);
 
-/** Waits until a page's rendering has been compressed and stored: the next request for it is a hit. */
+/** Asks for a page and waits until its rendering has been compressed and stored: the next request for it is a hit. */
 async function untilCached(portal: PortalApp, path: string, address: string): Promise<void> {
-  for (let i = 0; i < 200; i++) {
-    if ((await get(portal, path, address)).headers["x-page-cache"] === "HIT") return;
-    await new Promise((r) => setTimeout(r, 5));
-  }
-  throw new Error(`${path} was never stored`);
+  await get(portal, path, address);
+  await settled(portal);
+  if ((await get(portal, path, address)).headers["x-page-cache"] !== "HIT") throw new Error(`${path} was never stored`);
 }
 
 beforeEach(async () => {

@@ -127,19 +127,23 @@ describe("page cache", () => {
   it("renders a page once for a burst of concurrent requests, even with the page cache off", async () => {
     const renderer = await createSourceRenderer();
     let renders = 0;
-    // A render slow enough that the whole burst arrives while it runs, as under real load.
+    let arrived = 0;
+    let burst = 0;
+    // A render that lasts until the whole burst has arrived, as under real load.
     const slowRender: typeof renderer.render = async (input) => {
       renders++;
-      await new Promise((r) => setTimeout(r, 100));
+      while (arrived < burst) await new Promise((r) => setImmediate(r));
       return renderer.render(input);
     };
     app = createApp(testConfig({ API_BASE_URL: upstream.url, PAGE_CACHE: "off" }), { renderer: { ...renderer, render: slowRender } });
     await request(app).get(ABOUT);
     const server = createServer(app).listen(0, "127.0.0.1");
+    server.on("request", () => arrived++);
     await new Promise((resolve) => server.once("listening", resolve));
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
     try {
       renders = 0;
+      burst = 20;
       const answers = await Promise.all(Array.from({ length: 20 }, () => rawGet(url, "identity")));
       expect(answers.map((a) => a.body.toString().includes("第一版介绍"))).toEqual(Array(20).fill(true));
       expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
@@ -147,6 +151,7 @@ describe("page cache", () => {
       expect(renders).toBe(1);
       // Later requests get a new render: nothing is kept once the burst is answered.
       renders = 0;
+      burst = arrived + 1;
       await rawGet(url, "identity");
       expect(renders).toBe(1);
     } finally {
