@@ -51,22 +51,7 @@ export const keys = {
   readerCount: (type: 1 | 2, pid: number) => apiKey("readerCount", { query: { type, pid } }),
 };
 
-/** The key whose "no such item" makes the page a 404, for detail pages. */
+/** The key whose "no such item" makes the page a 404, for detail pages with a valid id. */
 export function detailKey(match: RouteMatch): string | undefined {
-  if (match.id === undefined) return undefined;
-  switch (match.route.id) {
-    case "newsDetail":
-      return keys.news(match.id);
-    case "noticeDetail":
-      return keys.notice(match.id);
-    case "productDetail":
-      return keys.product(match.id);
-    case "serviceDetail":
-      return keys.service(match.id);
-    case "jobSocietyDetail":
-    case "jobSchoolDetail":
-      return keys.job(match.id);
-    default:
-      return undefined;
-  }
+  return match.id === undefined ? undefined : match.route.detail?.key(match.id);
 }

@@ -1,10 +1,9 @@
 /**
- * What a list page reads from its own URL (`?page=&size=`, the job filter's ids) and the
- * job pages' kind. Only the list pages and the server use these, so they live apart
- * from the data keys every page needs.
+ * What a list page reads from its own URL (`?page=&size=`, the job filter's ids). Only
+ * the list pages and the server use these, so they live apart from the data keys every
+ * page needs.
  */
 import { DEFAULT_PAGE_SIZE } from "./params.ts";
-import type { PageId } from "./routes.ts";
 
 export const PAGE_SIZES = [1, 10, 20, 50, 100] as const;
 
@@ -22,6 +21,12 @@ export function listPagingOf(query: URLSearchParams): ListPaging {
     page: /^[1-9]\d{0,5}$/.test(query.get("page") ?? "") && page <= 100_001 ? page : 1,
     size: (PAGE_SIZES as readonly number[]).includes(size) && /^[1-9]\d*$/.test(query.get("size") ?? "") ? size : DEFAULT_PAGE_SIZE,
   };
+}
+
+/** `?page=` and `?size=` as a page's address holds them: the defaults left out. */
+export function listPagingQuery(query: URLSearchParams): { page?: number; size?: number } {
+  const { page, size } = listPagingOf(query);
+  return { page: page > 1 ? page : undefined, size: size !== DEFAULT_PAGE_SIZE ? size : undefined };
 }
 
 /** Ids from a comma list of the page URL; malformed entries are dropped rather than refused. */
@@ -49,10 +54,3 @@ export function jobFilterOf(query: URLSearchParams): JobFilter {
   const ids = (name: string) => idListOf(query.getAll(name).join(","));
   return { ...listPagingOf(query), jobTypeIds: ids("jobTypeIds"), jobAddrIds: ids("jobAddrIds") };
 }
-
-export const JOB_KIND_OF_PAGE: Partial<Record<PageId, 1 | 2>> = {
-  jobSocietyList: 1,
-  jobSocietyDetail: 1,
-  jobSchoolList: 2,
-  jobSchoolDetail: 2,
-};

@@ -1,13 +1,12 @@
 /**
  * A page URL reduced to what its page renders from: the route, the form of its path,
- * and the parameters the page reads, parsed by the functions the page parses them with
+ * and the parameters the page reads, parsed by its route module (shared/page-route.ts)
  * and written back in one canonical form. Two URLs with the same address render the
  * same page, so the server renders from the address (never from the URL's own text)
  * and keys its page cache on it, and the language switch links to it.
  */
-import { jobFilterOf, listPagingOf } from "./list-query.ts";
-import { DEFAULT_PAGE_SIZE } from "./params.ts";
-import { matchPage, type RouteMatch } from "./routes.ts";
+import type { PageRoute } from "./page-route.ts";
+import { matchPage, PAGE_ROUTES, type RouteMatch } from "./routes.ts";
 import type { QueryValues } from "./with-query.ts";
 
 export interface PageAddress {
@@ -20,24 +19,7 @@ export interface PageAddress {
 
 /** The query values a page reads, normalised: defaults left out, ids sorted and de-duplicated. */
 export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryValues {
-  const paging = () => {
-    const { page, size } = listPagingOf(query);
-    return { page: page > 1 ? page : undefined, size: size !== DEFAULT_PAGE_SIZE ? size : undefined };
-  };
-  switch (match.route.id) {
-    case "newsList":
-    case "noticeList":
-      return paging();
-    case "milestones":
-      return { page: paging().page };
-    case "jobSocietyList":
-    case "jobSchoolList": {
-      const filter = jobFilterOf(query);
-      return { jobTypeIds: filter.jobTypeIds.join(","), jobAddrIds: filter.jobAddrIds.join(","), ...paging() };
-    }
-    default:
-      return {};
-  }
+  return match.route.query?.(query) ?? {};
 }
 
 /**
@@ -45,8 +27,8 @@ export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryVal
  * them, or null when they name no page. A detail keeps the form it was asked in
  * (`/x/12` or `/x?id=12`), as the router's location does.
  */
-export function pageAddressOf(path: string, query: URLSearchParams): PageAddress | null {
-  const match = matchPage(path, query);
+export function pageAddressOf(path: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): PageAddress | null {
+  const match = matchPage(path, query, routes);
   if (!match) return null;
   const { route, id } = match;
   if (!route.detail) return { match, path, query: pageQueryOf(match, query) };

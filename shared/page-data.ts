@@ -3,13 +3,12 @@
  * exactly these before rendering and hands them to the browser, which asks for the
  * same keys as it renders.
  */
-import { classifyKey, detailKey, keys } from "./data-keys.ts";
+import { classifyKey, keys } from "./data-keys.ts";
 import type { ClassifyMenu } from "./entities.ts";
-import { JOB_KIND_OF_PAGE, jobFilterOf, listPagingOf } from "./list-query.ts";
 import type { RouteMatch } from "./routes.ts";
 
 export { apiKey, classifyKey, detailKey, HOME_MESSAGE_COUNT, keys, MILESTONE_PAGE_SIZE, pagingQuery } from "./data-keys.ts";
-export { idListOf, JOB_KIND_OF_PAGE, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
+export { idListOf, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
 
 /**
  * The fields pages use of lists whose items also carry long HTML that only their detail
@@ -37,29 +36,7 @@ export function shellKeys(classify: readonly ClassifyMenu[]): string[] {
   return [keys.syscfg(), keys.sysauthor(), keys.menus(), ...classify.map(classifyKey)];
 }
 
-/** The calls a page's content needs, beyond the shell's. */
+/** The calls a page's content needs, beyond the shell's: its route module says which. */
 export function pageKeys(match: RouteMatch, query: URLSearchParams): string[] {
-  const detail = detailKey(match);
-  switch (match.route.id) {
-    case "home":
-      return [keys.slides(), keys.indexHtml(), keys.products(), keys.services(), keys.homeNews(), keys.homeNotices(), keys.partners()];
-    case "about":
-      return [keys.company()];
-    case "founders":
-      return [keys.founders()];
-    case "milestones":
-      return [keys.milestones(listPagingOf(query).page - 1)];
-    case "newsList":
-      return [keys.newsList(listPagingOf(query))];
-    case "noticeList":
-      return [keys.noticeList(listPagingOf(query))];
-    case "jobSocietyList":
-    case "jobSchoolList":
-      return [keys.jobTypes(), keys.jobAddrs(), keys.jobs(JOB_KIND_OF_PAGE[match.route.id] as 1 | 2, jobFilterOf(query))];
-    case "jobSocietyDetail":
-    case "jobSchoolDetail":
-      return detail ? [detail, keys.jobTypes(), keys.jobAddrs()] : [];
-    default:
-      return detail ? [detail] : [];
-  }
+  return match.route.dataKeys(match.id, query);
 }

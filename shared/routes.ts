@@ -1,52 +1,47 @@
 /**
- * The page route table of SPEC section 2, under the base path /portal. Both the
- * server (status, data, title) and the client router read it.
+ * The table of the site's pages, under the base path /portal: one line per route
+ * module (shared/pages/). Matching a URL to its page and every page's href derive from
+ * it; see docs/behaviour.md, "Adding a page".
  */
+
+import type { PageRoute } from "./page-route.ts";
+import { about, founders, milestones } from "./pages/about-pages.ts";
+import { home } from "./pages/home.ts";
+import { jobSchoolDetail, jobSchoolList, jobSocietyDetail, jobSocietyList } from "./pages/job-pages.ts";
+import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
+import { productDetail, serviceDetail } from "./pages/offering-pages.ts";
 import { parseId } from "./params.ts";
 
+export type { PageRoute } from "./page-route.ts";
+
 export const BASE_PATH = "/portal";
-export const HOME_PATH = "/index.html";
+export const HOME_PATH = home.path;
 
-export type PageId =
-  | "home"
-  | "about"
-  | "founders"
-  | "milestones"
-  | "newsList"
-  | "noticeList"
-  | "newsDetail"
-  | "noticeDetail"
-  | "productDetail"
-  | "serviceDetail"
-  | "jobSocietyList"
-  | "jobSchoolList"
-  | "jobSocietyDetail"
-  | "jobSchoolDetail";
+export const PAGE_ROUTES = [
+  home,
+  about,
+  founders,
+  milestones,
+  newsList,
+  noticeList,
+  newsDetail,
+  noticeDetail,
+  productDetail,
+  serviceDetail,
+  jobSocietyList,
+  jobSchoolList,
+  jobSocietyDetail,
+  jobSchoolDetail,
+] as const;
 
-export interface PageRoute {
-  id: PageId;
-  /** Fixed path, relative to the base path. */
-  path: string;
-  /** Detail pages also answer at `${path}/{id}`; `${path}?id=` is the other form. */
-  detail?: boolean;
-}
+export type PageId = (typeof PAGE_ROUTES)[number]["id"];
 
-export const PAGE_ROUTES: readonly PageRoute[] = [
-  { id: "home", path: "/index.html" },
-  { id: "about", path: "/about/index.html" },
-  { id: "founders", path: "/about/member/index.html" },
-  { id: "milestones", path: "/about/milepost/index.html" },
-  { id: "newsList", path: "/message/news/list.html" },
-  { id: "noticeList", path: "/message/notice/list.html" },
-  { id: "newsDetail", path: "/message/news", detail: true },
-  { id: "noticeDetail", path: "/message/notice", detail: true },
-  { id: "productDetail", path: "/product", detail: true },
-  { id: "serviceDetail", path: "/service", detail: true },
-  { id: "jobSocietyList", path: "/job/society/index.html" },
-  { id: "jobSchoolList", path: "/job/school/index.html" },
-  { id: "jobSocietyDetail", path: "/job/society", detail: true },
-  { id: "jobSchoolDetail", path: "/job/school", detail: true },
-];
+/** The route module of each page id. */
+export const PAGES = Object.fromEntries(PAGE_ROUTES.map((route) => [route.id, route])) as {
+  [Id in PageId]: Extract<(typeof PAGE_ROUTES)[number], { id: Id }>;
+};
+
+export const isHome = (route: PageRoute): boolean => route === home;
 
 export interface RouteMatch {
   route: PageRoute;
@@ -55,11 +50,12 @@ export interface RouteMatch {
 }
 
 /**
- * The page a path (relative to the base path) names, or null for "any other path".
- * A detail page with a missing or malformed id still matches: it renders not-found.
+ * The page a path (relative to the base path) names in a table of routes, or null for
+ * "any other path". A detail page with a missing or malformed id still matches: it
+ * renders not-found.
  */
-export function matchPage(path: string, query: URLSearchParams): RouteMatch | null {
-  for (const route of PAGE_ROUTES) {
+export function matchPage(path: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
+  for (const route of routes) {
     if (path === route.path) {
       if (!route.detail) return { route };
       const parsed = parseId("id", query.get("id") ?? undefined);
@@ -75,10 +71,9 @@ export function matchPage(path: string, query: URLSearchParams): RouteMatch | nu
   return null;
 }
 
-/** The canonical href of a page, including the base path. */
-export function pageHref(id: PageId, itemId?: number): string {
-  const route = PAGE_ROUTES.find((r) => r.id === id);
-  if (!route) throw new Error(`unknown page ${id}`);
+/** The canonical href of a page (by its module or its id), including the base path. */
+export function pageHref(page: PageRoute | PageId, itemId?: number): string {
+  const route: PageRoute = typeof page === "string" ? PAGES[page] : page;
   if (route.detail) return `${BASE_PATH}${route.path}/${itemId ?? ""}`;
   return `${BASE_PATH}${route.path}`;
 }

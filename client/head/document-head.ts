@@ -9,17 +9,19 @@
  * apart from its title, which is what crawlers and link previews read anyway.
  */
 
+import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
+import { FEEDS } from "../../shared/feeds.ts";
 import { LANGS, type PageState } from "../../shared/page-state.ts";
-import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
+import type { RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { openGraphTags } from "./open-graph.ts";
 import { detailItem, isNotFound, pageDescription, pageImage } from "./page-meta.ts";
 import { documentTitle, type ReadPayload } from "./page-title.ts";
-import { absoluteUrl, canonicalPath, withLang } from "./seo-urls.ts";
+import { canonicalPath, withLang } from "./seo-urls.ts";
 import { jsonLdScript, structuredData } from "./structured-data.ts";
 
 export { escapeHtml };
@@ -30,12 +32,6 @@ const VERIFY_METAS: [keyof SiteConfig, string][] = [
   ["tencentVerify", "sogou_site_verification"],
   ["googleVerify", "google-site-verification"],
 ];
-
-/** The RSS feeds (server/seo/rss.ts) and the pages that announce them. */
-const FEEDS = [
-  { href: `${BASE_PATH}/message/news/rss.xml`, title: "page.newsList", on: ["home", "newsList"] },
-  { href: `${BASE_PATH}/message/notice/rss.xml`, title: "page.noticeList", on: ["home", "noticeList"] },
-] as const;
 
 /** Theme mode 2 is white text on black; the others are light. */
 export function themeColorOf(config: SiteConfig | undefined): string {
@@ -54,7 +50,7 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
   const config = read<SiteConfig>(keys.syscfg());
   const meta = (name: string, content: unknown) =>
     textOf(content) ? `<meta name="${name}" content="${escapeHtml(textOf(content))}">` : "";
-  const title = documentTitle(match, read, t);
+  const title = documentTitle(match, read, t, state.lang);
   const description = pageDescription(match, read);
   const ico = textOf(config?.ico);
   const tags = [
@@ -66,7 +62,7 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
     /^(https?:\/\/|\/)/.test(ico) ? `<link rel="icon" href="${escapeHtml(ico)}">` : "",
     ...(isNotFound(match, state.fallback) || !match
       ? [meta("robots", "noindex")]
-      : searchTags({ match, query: new URLSearchParams(search), state, read, t, title, description })),
+      : searchTags({ match, query: new URLSearchParams(search), state, read, title, description })),
   ];
   return tags.filter(Boolean).join("\n    ");
 }
@@ -76,13 +72,12 @@ interface SearchTagsInput {
   query: URLSearchParams;
   state: PageState;
   read: ReadPayload;
-  t: Translate;
   title: string;
   description: string;
 }
 
 /** Canonical, alternates, feeds, Open Graph and JSON-LD of a page that was found. */
-function searchTags({ match, query, state, read, t, title, description }: SearchTagsInput): string[] {
+function searchTags({ match, query, state, read, title, description }: SearchTagsInput): string[] {
   const path = canonicalPath(match, query, read);
   if (!path) return [];
   const origin = state.config.publicOrigin;
@@ -91,10 +86,10 @@ function searchTags({ match, query, state, read, t, title, description }: Search
   const author = read<Author>(keys.sysauthor());
   const image = pageImage(match, read, origin);
   const item = detailItem(match, read) as Partial<Message> | undefined;
-  const article = match.route.id === "newsDetail" || match.route.id === "noticeDetail";
-  const feeds = FEEDS.filter((feed) => (feed.on as readonly string[]).includes(match.route.id)).map(
-    (feed) =>
-      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), t(feed.title)].filter(Boolean).join(" - "))}" href="${feed.href}">`,
+  const article = match.route.detail?.kind === "message";
+  const feeds = (match.route.feeds ?? []).map(
+    (kind) =>
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), FEEDS[kind].list.title[state.lang]].filter(Boolean).join(" - "))}" href="${FEEDS[kind].href}">`,
   );
   return [
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
@@ -111,6 +106,6 @@ function searchTags({ match, query, state, read, t, title, description }: Search
       lang: state.lang,
       published: article ? item?.dateTime : undefined,
     }),
-    ...structuredData({ match, read, t, lang: state.lang, origin, canonical, path, image, description }).map(jsonLdScript),
+    ...structuredData({ match, read, lang: state.lang, origin, canonical, path, image, description }).map(jsonLdScript),
   ];
 }

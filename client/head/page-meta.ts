@@ -5,7 +5,7 @@
 
 import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product, Service, SiteConfig, Slide } from "../../shared/entities.ts";
-import type { RouteMatch } from "../../shared/routes.ts";
+import { isHome, type RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
 import type { ReadPayload } from "./page-title.ts";
 import { imageUrl } from "./seo-urls.ts";
@@ -68,7 +68,7 @@ export function pageDescription(match: RouteMatch | null, read: ReadPayload): st
   const site = textOf(read<SiteConfig>(keys.syscfg())?.metaDescription);
   const item = detailItem(match, read);
   if (!item) return site;
-  const isMessage = match?.route.id === "newsDetail" || match?.route.id === "noticeDetail";
+  const isMessage = match?.route.detail?.kind === "message";
   const own = isMessage ? textOf(item.brief) : textOfHtml(textOf(item.detail) || textOf(item.description));
   return clip(own.replace(/\s+/g, " ").trim()) || site;
 }
@@ -77,7 +77,7 @@ export function pageDescription(match: RouteMatch | null, read: ReadPayload): st
 export function pageImage(match: RouteMatch | null, read: ReadPayload, origin: string | undefined): string | undefined {
   const logo = imageUrl(origin, read<Author>(keys.sysauthor())?.logo);
   if (!match) return logo;
-  if (match.route.id === "home") {
+  if (isHome(match.route)) {
     const slides = read<Slide[]>(keys.slides());
     return (
       (Array.isArray(slides)

@@ -1,21 +1,23 @@
 /**
- * The document title (SPEC section 2): on the home page the company name plus its full
- * name; elsewhere the name plus the page title (a detail page's own title when known;
- * the founders page's is the full name plus the word for founders).
+ * The document title (docs/behaviour.md, "Pages"): on the home page the company name
+ * plus its full name; elsewhere the name plus the page's heading: a detail page's own
+ * title when known, else the page's name from its route module (with the company's
+ * full name in front when the module asks for it, as the founders page does).
  */
 
 import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product } from "../../shared/entities.ts";
-import type { RouteMatch } from "../../shared/routes.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { isHome, type RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 
 export type ReadPayload = <T>(key: string) => T | undefined;
 
-export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate): string {
-  const id = match.route.id;
-  if (id === "founders") {
-    const word = t("page.founders");
+export function pageHeading(match: RouteMatch, read: ReadPayload, lang: Lang): string {
+  const { route } = match;
+  if (route.headingWithFullName) {
+    const word = route.title[lang];
     // 杭州某某有限公司创始团队, but "Acme Ltd. Founders".
     return [textOf(read<Author>(keys.sysauthor())?.fname), word].filter(Boolean).join(/^[A-Za-z]/.test(word) ? " " : "");
   }
@@ -25,13 +27,13 @@ export function pageHeading(match: RouteMatch, read: ReadPayload, t: Translate):
     const own = textOf(item?.title) || textOf(item?.name);
     if (own) return own;
   }
-  return t(`page.${id}`);
+  return route.title[lang];
 }
 
-export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate): string {
+export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate, lang: Lang): string {
   const author = read<Author>(keys.sysauthor());
   const name = textOf(author?.name);
   if (!match) return [name, t("state.notFound")].filter(Boolean).join(" - ");
-  if (match.route.id === "home") return [name, textOf(author?.fname)].filter(Boolean).join(" - ");
-  return [name, pageHeading(match, read, t)].filter(Boolean).join(" - ");
+  if (isHome(match.route)) return [name, textOf(author?.fname)].filter(Boolean).join(" - ");
+  return [name, pageHeading(match, read, lang)].filter(Boolean).join(" - ");
 }

@@ -3,16 +3,17 @@
  * forms of paths and images. Absolute URLs come from PUBLIC_ORIGIN only (never the
  * request's Host); without it they stay root-relative.
  *
- * Canonical: one URL per page. A detail's is `/x/{id}` (its `?id=` form points there; a
- * job's follows the job's own kind); a list's drops the defaults (page 1, size 20) and
- * keeps a later page, another size and the job filters, in the order the site's own
- * links write them. `?lang=` is kept when the URL named it, so each language version is
+ * Canonical: one URL per page. A detail's is `/x/{id}` (its `?id=` form points there;
+ * its route module may name another page for the item, as a job's own kind does); any
+ * other page's keeps the query its route module reads, written as its address writes
+ * it (defaults dropped, in the order the site's own links write them), unless the
+ * module leaves the query out of its canonical URL. `?lang=` is kept when the URL named it, so each language version is
  * its own canonical URL, as hreflang alternates must be; the URL without it is x-default.
  */
 
-import { detailKey } from "../../shared/data-keys.ts";
-import type { Job } from "../../shared/entities.ts";
+import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { pageQueryOf } from "../../shared/page-address.ts";
+import type { PageItem } from "../../shared/page-route.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
@@ -23,36 +24,19 @@ import type { ReadPayload } from "./page-title.ts";
  * a page, or undefined for a detail without a valid id.
  */
 export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: ReadPayload): string | undefined {
-  const { route } = match;
+  const { route, id } = match;
   if (route.detail) {
-    if (match.id === undefined) return undefined;
-    if (route.id === "jobSocietyDetail" || route.id === "jobSchoolDetail") {
-      const key = detailKey(match);
-      const type = key ? read<Job>(key)?.type : undefined;
-      const page = type === 1 ? "jobSocietyDetail" : type === 2 ? "jobSchoolDetail" : route.id;
-      return pageHref(page, match.id);
-    }
-    return pageHref(route.id, match.id);
+    if (id === undefined) return undefined;
+    const item = read<PageItem>(route.detail.key(id));
+    return pageHref(route.detail.canonicalFor?.(item) ?? route, id);
   }
-  switch (route.id) {
-    case "newsList":
-    case "noticeList":
-    case "jobSocietyList":
-    case "jobSchoolList":
-      return withQuery(pageHref(route.id), pageQueryOf(match, query));
-    default:
-      return pageHref(route.id);
-  }
+  return route.canonicalWithoutQuery ? pageHref(route) : withQuery(pageHref(route), pageQueryOf(match, query));
 }
 
 /** A path with `?lang=` added (the interface language the server renders it in). */
 export function withLang(path: string, lang: Lang | undefined): string {
   if (!lang) return path;
   return `${path}${path.includes("?") ? "&" : "?"}lang=${lang}`;
-}
-
-export function absoluteUrl(origin: string | undefined, path: string): string {
-  return origin ? origin + path : path;
 }
 
 /**

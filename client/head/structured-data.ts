@@ -5,16 +5,17 @@
  * details, and a BreadcrumbList on every inner page.
  */
 
+import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { keys } from "../../shared/data-keys.ts";
 import { toIsoDate } from "../../shared/dates.ts";
 import type { Author, Job, Message } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import { type PageId, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { home } from "../../shared/pages/home.ts";
+import { BASE_PATH, isHome, pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
-import type { Translate } from "../i18n/use-t.ts";
 import { detailItem } from "./page-meta.ts";
 import type { ReadPayload } from "./page-title.ts";
-import { absoluteUrl, imageUrl } from "./seo-urls.ts";
+import { imageUrl } from "./seo-urls.ts";
 
 type JsonLd = Record<string, unknown>;
 
@@ -32,7 +33,6 @@ export function jsonLdScript(data: JsonLd): string {
 export interface StructuredDataInput {
   match: RouteMatch;
   read: ReadPayload;
-  t: Translate;
   lang: Lang;
   origin: string | undefined;
   /** The page's canonical URL (absolute when the origin is known). */
@@ -45,12 +45,6 @@ export interface StructuredDataInput {
 }
 
 const CONTEXT = "https://schema.org";
-
-/** Section names the page titles do not give (products and services live on the home page). */
-const SECTION_NAMES: Record<Lang, { products: string; services: string }> = {
-  "zh-CN": { products: "产品中心", services: "服务与方案" },
-  en: { products: "Products", services: "Services" },
-};
 
 /** Drops empty values so the data says nothing rather than something blank. */
 function compact<T extends JsonLd>(data: T): T {
@@ -65,7 +59,7 @@ function organization(read: ReadPayload, origin: string | undefined, full: boole
   const base = compact({
     "@type": "Organization",
     name: textOf(author?.name) || textOf(author?.fname),
-    url: absoluteUrl(origin, pageHref("home")),
+    url: absoluteUrl(origin, pageHref(home)),
     logo: logo ? { "@type": "ImageObject", url: logo } : undefined,
   });
   if (!full) return base;
@@ -83,36 +77,22 @@ function organization(read: ReadPayload, origin: string | undefined, full: boole
   });
 }
 
-interface Crumb {
+interface NamedCrumb {
   name: string;
   path?: string;
 }
 
-/** Home > section > item, per inner page. */
-function crumbsOf({ match, read, t, lang, path }: StructuredDataInput): Crumb[] {
+/** Home, the trail its route module gives (the page itself by default), then a detail's item. */
+function crumbsOf({ match, read, lang, path }: StructuredDataInput): NamedCrumb[] {
+  const { route } = match;
   const item = detailItem(match, read);
   const own = textOf(item?.title) || textOf(item?.name);
-  const page = (id: PageId): Crumb => ({ name: t(`page.${id}`), path: pageHref(id) });
-  const about = page("about");
-  const home = pageHref("home");
-  const sections: Partial<Record<PageId, Crumb[]>> = {
-    about: [about],
-    founders: [about, page("founders")],
-    milestones: [about, page("milestones")],
-    newsList: [page("newsList")],
-    noticeList: [page("noticeList")],
-    jobSocietyList: [page("jobSocietyList")],
-    jobSchoolList: [page("jobSchoolList")],
-    newsDetail: [page("newsList")],
-    noticeDetail: [page("noticeList")],
-    productDetail: [{ name: SECTION_NAMES[lang].products, path: `${home}#product-list` }],
-    serviceDetail: [{ name: SECTION_NAMES[lang].services, path: `${home}#service-list` }],
-    jobSocietyDetail: [page(item?.type === 2 ? "jobSchoolList" : "jobSocietyList")],
-    jobSchoolDetail: [page(item?.type === 1 ? "jobSocietyList" : "jobSchoolList")],
-  };
-  const trail = [{ name: t("page.home"), path: home }, ...(sections[match.route.id] ?? [])];
-  if (match.route.detail && own) trail.push({ name: own, path });
-  return trail;
+  const trail = route.breadcrumb?.(item) ?? (route.detail ? [] : [route]);
+  const crumbs = [home, ...trail].map((step) =>
+    "id" in step ? { name: step.title[lang], path: pageHref(step) } : { name: step.name[lang], path: BASE_PATH + step.href },
+  );
+  if (route.detail && own) crumbs.push({ name: own, path });
+  return crumbs;
 }
 
 function breadcrumbList(input: StructuredDataInput): JsonLd {
@@ -167,7 +147,7 @@ function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
       address: compact({ "@type": "PostalAddress", addressLocality: place, addressCountry: "CN" }),
     },
     // A job without its own kind is of the kind of the page it is shown on.
-    employmentType: employmentTypeOf({ ...job, type: job.type ?? (input.match.route.id === "jobSchoolDetail" ? 2 : 1) }),
+    employmentType: employmentTypeOf({ ...job, type: job.type ?? input.match.route.jobKind ?? 1 }),
     url: input.canonical,
   });
 }
@@ -175,11 +155,12 @@ function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
 /** The JSON-LD objects of a page found and rendered (not for the not-found state). */
 export function structuredData(input: StructuredDataInput): JsonLd[] {
   const { match } = input;
-  if (match.route.id === "home") return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true) }];
+  if (isHome(match.route)) return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true) }];
   const blocks: JsonLd[] = [];
   const item = detailItem(match, input.read);
-  if (item && (match.route.id === "newsDetail" || match.route.id === "noticeDetail")) blocks.push(newsArticle(input, item));
-  if (item && (match.route.id === "jobSocietyDetail" || match.route.id === "jobSchoolDetail")) blocks.push(jobPosting(input, item));
+  const kind = match.route.detail?.kind;
+  if (item && kind === "message") blocks.push(newsArticle(input, item));
+  if (item && kind === "job") blocks.push(jobPosting(input, item));
   blocks.push(breadcrumbList(input));
   return blocks;
 }

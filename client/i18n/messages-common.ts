@@ -1,19 +1,5 @@
-/** Words any page may show: page names and the states of a page's data. */
+/** Words any page may show: the states of a page's data (page names are their route modules' titles). */
 export const COMMON_MESSAGES = {
-  "page.home": "首页",
-  "page.about": "公司简介",
-  "page.founders": "创始团队",
-  "page.milestones": "发展历程",
-  "page.newsList": "新闻动态",
-  "page.noticeList": "通知公告",
-  "page.newsDetail": "新闻详情",
-  "page.noticeDetail": "公告详情",
-  "page.productDetail": "产品详情",
-  "page.serviceDetail": "服务详情",
-  "page.jobSocietyList": "社会招聘",
-  "page.jobSchoolList": "校园招聘",
-  "page.jobSocietyDetail": "社会招聘职位",
-  "page.jobSchoolDetail": "校园招聘职位",
   "state.loading": "加载中…",
   "state.error": "内容暂时无法加载",
   "state.errorTimeout": "加载超时，请稍后再试",

@@ -11,20 +11,6 @@ type Key = keyof typeof COMMON_MESSAGES | keyof typeof SHELL_MESSAGES | keyof ty
 
 export const ENGLISH: Record<Key, string> = {
   // Shared words (messages-common.ts)
-  "page.home": "Home",
-  "page.about": "About us",
-  "page.founders": "Founders",
-  "page.milestones": "Milestones",
-  "page.newsList": "News",
-  "page.noticeList": "Notices",
-  "page.newsDetail": "News",
-  "page.noticeDetail": "Notice",
-  "page.productDetail": "Product",
-  "page.serviceDetail": "Service",
-  "page.jobSocietyList": "Experienced hires",
-  "page.jobSchoolList": "Campus recruitment",
-  "page.jobSocietyDetail": "Experienced hire position",
-  "page.jobSchoolDetail": "Campus position",
   "state.loading": "Loading…",
   "state.error": "This content could not be loaded",
   "state.errorTimeout": "Loading timed out; please try again",

@@ -4,15 +4,19 @@
  * title itself is kept by the shell.)
  */
 import { useSWRConfig } from "swr";
-import type { RouteMatch } from "../../shared/routes.ts";
+import type { PageRoute, RouteMatch } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { pageHeading, type ReadPayload } from "../head/page-title.ts";
-import { useT } from "../i18n/use-t.ts";
 
 /** Its own item's title or name, the founders' rule (full name + 创始团队), else the page's name. */
 export function usePageHeading(match: RouteMatch): string {
   const { cache } = useSWRConfig();
-  const { fallback } = usePageState();
+  const { fallback, lang } = usePageState();
   const read: ReadPayload = <T>(key: string) => (cache.get(key)?.data ?? fallback[key] ?? undefined) as T | undefined;
-  return pageHeading(match, read, useT());
+  return pageHeading(match, read, lang);
+}
+
+/** A page's name (its route module's title) in the language shown. */
+export function usePageName(route: PageRoute): string {
+  return route.title[usePageState().lang];
 }

@@ -17,10 +17,11 @@ import { DefaultSections } from "../home/default-sections.tsx";
 import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
 import { isCustomLayout, renderResult } from "../home/home-helpers.tsx";
 import { useHomeScript } from "../home/use-home-script.ts";
-import { useT } from "../i18n/use-t.ts";
+import { usePageName } from "../pages-parts/use-page-title.ts";
+import type { PageProps } from "./page-props.ts";
 
-export default function HomePage() {
-  const t = useT();
+export default function HomePage({ match }: PageProps) {
+  const pageName = usePageName(match.route);
   const { config } = usePageState();
   const site = useApi<SiteConfig>(keys.syscfg());
   const author = useApi<Author>(keys.sysauthor());
@@ -34,7 +35,7 @@ export default function HomePage() {
 
   return (
     <div className="home">
-      <h1 className="visually-hidden">{textOf(author.data?.fname) || textOf(author.data?.name) || t("page.home")}</h1>
+      <h1 className="visually-hidden">{textOf(author.data?.fname) || textOf(author.data?.name) || pageName}</h1>
       {renderResult(slides, (data) => (
         <HomeCarousel slides={itemsOf<Slide>(data, MAX_SLIDES)} />
       ))}

@@ -6,7 +6,6 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
-import { JOB_KIND_OF_PAGE } from "../../shared/list-query.ts";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
@@ -20,7 +19,7 @@ import type { PageProps } from "./page-props.ts";
 
 export default function JobDetailPage({ match }: PageProps) {
   const t = useT(PAGES_MESSAGES);
-  const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
+  const kind = match.route.jobKind ?? 1;
   const id = match.id;
   const result = useApi<Job>(id === undefined ? null : keys.job(id), { detail: true });
   const types = useApi<JobType[]>(keys.jobTypes());

@@ -7,7 +7,7 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
-import { JOB_KIND_OF_PAGE, jobFilterOf } from "../../shared/list-query.ts";
+import { jobFilterOf } from "../../shared/list-query.ts";
 import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
@@ -16,13 +16,15 @@ import { stateInstead } from "../pages-parts/data-state.tsx";
 import { JobFacts } from "../pages-parts/job-facts.tsx";
 import { JobFilterDrawer, jobFilterHref } from "../pages-parts/job-filter.tsx";
 import { Pagination } from "../pages-parts/pagination.tsx";
+import { usePageName } from "../pages-parts/use-page-title.ts";
 import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobListPage({ match, query }: PageProps) {
+  const pageName = usePageName(match.route);
   const t = useT(PAGES_MESSAGES);
-  const kind = JOB_KIND_OF_PAGE[match.route.id] ?? 1;
+  const kind = match.route.jobKind ?? 1;
   const base = kind === 1 ? "/job/society" : "/job/school";
   const path = `${base}/index.html`;
   const filter = jobFilterOf(query);
@@ -46,7 +48,7 @@ export default function JobListPage({ match, query }: PageProps) {
 
   return (
     <div className="page-wrap">
-      <h1 className="page-title">{t(kind === 1 ? "page.jobSocietyList" : "page.jobSchoolList")}</h1>
+      <h1 className="page-title">{pageName}</h1>
       <div className="job-toolbar">
         <JobFilterDrawer path={path} filter={filter} types={typeList} addrs={addrList} />
         {filtered && (

@@ -14,11 +14,13 @@ import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { Pagination } from "../pages-parts/pagination.tsx";
+import { usePageName } from "../pages-parts/use-page-title.ts";
 import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function MessageListPage({ match, query }: PageProps) {
+  const pageName = usePageName(match.route);
   const t = useT();
   const news = match.route.id === "newsList";
   const paging = listPagingOf(query);
@@ -31,7 +33,7 @@ export default function MessageListPage({ match, query }: PageProps) {
   const items = pagedItemsOf<Message>(list).filter((item) => isId(item.id));
   return (
     <div className="page-wrap">
-      <h1 className="page-title">{t(news ? "page.newsList" : "page.noticeList")}</h1>
+      <h1 className="page-title">{pageName}</h1>
       {stateInstead(result) ??
         (list && (
           <>

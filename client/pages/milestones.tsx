@@ -19,6 +19,7 @@ import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { stateInstead } from "../pages-parts/data-state.tsx";
 import { useHydrated } from "../pages-parts/use-hydrated.ts";
+import { usePageName } from "../pages-parts/use-page-title.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
@@ -27,12 +28,12 @@ const PATH = "/about/milepost/index.html";
 /** How far below the viewport the sentinel may be when the next page starts loading. */
 const PRELOAD_MARGIN = "0px 0px 600px 0px";
 
-export default function MilestonesPage({ query }: PageProps) {
-  const t = useT(PAGES_MESSAGES);
+export default function MilestonesPage({ match, query }: PageProps) {
+  const pageName = usePageName(match.route);
   const start = listPagingOf(query).page - 1;
   return (
     <div className="page-wrap page-wrap-narrow">
-      <h1 className="page-title">{t("page.milestones")}</h1>
+      <h1 className="page-title">{pageName}</h1>
       {/* A new first page starts a new timeline. */}
       <Timeline key={start} start={start} />
     </div>

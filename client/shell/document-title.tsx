@@ -6,6 +6,7 @@
 import { useEffect } from "react";
 import { useSWRConfig } from "swr";
 import { detailKey } from "../../shared/data-keys.ts";
+import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { documentTitle, type ReadPayload } from "../head/page-title.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -18,7 +19,7 @@ export function DocumentTitle() {
   // Subscribes to the detail (the page reads the same key, so nothing more is fetched) to re-render when it arrives.
   useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
   const read: ReadPayload = <T,>(key: string) => (cache.get(key)?.data ?? fallback[key] ?? undefined) as T | undefined;
-  const title = documentTitle(match, read, t);
+  const title = documentTitle(match, read, t, usePageState().lang);
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -8,7 +8,8 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, SiteConfig } from "../../shared/entities.ts";
-import { BASE_PATH, type PageId, pageHref } from "../../shared/routes.ts";
+import { BASE_PATH, PAGES, type PageId, pageHref } from "../../shared/routes.ts";
+import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import type { MessageKey } from "../i18n/messages.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -66,6 +67,7 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
 
 export function Footer({ mode }: { mode: MenuMode | null }) {
   const t = useT();
+  const { lang } = usePageState();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const config = useApi<Partial<SiteConfig>>(keys.syscfg()).data;
   const wide = mode === "horizontal";
@@ -96,7 +98,7 @@ export function Footer({ mode }: { mode: MenuMode | null }) {
             <FooterGroup key={title} title={t(title)} wide={wide}>
               {pages.map((page) => (
                 <li key={page}>
-                  <PageLink to={pageHref(page).slice(BASE_PATH.length)}>{t(`page.${page}`)}</PageLink>
+                  <PageLink to={pageHref(page).slice(BASE_PATH.length)}>{PAGES[page].title[lang]}</PageLink>
                 </li>
               ))}
             </FooterGroup>

@@ -13,7 +13,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { type PageAddress, pageAddressOf } from "../../shared/page-address.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import type { RouteMatch } from "../../shared/routes.ts";
+import { PAGE_ROUTES, type PageRoute, type RouteMatch } from "../../shared/routes.ts";
 import { searchOf } from "../../shared/with-query.ts";
 import { memoByUrl } from "../http/memo-by-url.ts";
 import { langOf } from "./lang.ts";
@@ -40,12 +40,12 @@ interface UrlPart {
   query: URLSearchParams;
 }
 
-/** What the URL alone decides of a request (relative to the base path), or null when it names no page. */
-function urlPartOf(url: string): UrlPart | null {
+/** What the URL alone decides of a request (relative to the base path), or null when it names no page of `routes`. */
+function urlPartOf(url: string, routes: readonly PageRoute[] = PAGE_ROUTES): UrlPart | null {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
   const query = new URLSearchParams(routerTextOf(q === -1 ? "" : url.slice(q + 1)));
-  const address = pageAddressOf(routerTextOf(path), query);
+  const address = pageAddressOf(routerTextOf(path), query, routes);
   if (!address) return null;
   const search = searchOf(address.query);
   // The path holds no "?", so the key reads back one way only.
@@ -70,8 +70,13 @@ function pageRequestFrom(part: UrlPart, headers: IncomingHttpHeaders, defaultLan
 }
 
 /** `url` is the request target (path and query) relative to the base path; null when it names no page. */
-export function pageRequestOf(url: string, headers: IncomingHttpHeaders, defaultLang: Lang): PageRequest | null {
-  const part = urlPartOf(url);
+export function pageRequestOf(
+  url: string,
+  headers: IncomingHttpHeaders,
+  defaultLang: Lang,
+  routes: readonly PageRoute[] = PAGE_ROUTES,
+): PageRequest | null {
+  const part = urlPartOf(url, routes);
   return part && pageRequestFrom(part, headers, defaultLang);
 }
 

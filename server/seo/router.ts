@@ -1,5 +1,6 @@
 /**
- * What search engines and feed readers ask for around the pages (CONTRACT section 8):
+ * What search engines and feed readers ask for around the pages (docs/behaviour.md,
+ * "Search engines" and "Feeds"):
  * /robots.txt, the sitemap (at the origin root and under /portal) and the news and
  * notice RSS feeds. Mounted before the pages router, which would otherwise take
  * /portal/message/news/rss.xml for a news detail with an invalid id.
@@ -10,14 +11,15 @@
  * Retry-After: never a 404 or a redirect, which a crawler would take as final.
  */
 import { type Response, Router } from "express";
+import { FEEDS, type FeedKind } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { type ApiReader, ttlFor } from "../portal-api/api-reader.ts";
 import { robotsTxt } from "./robots.ts";
-import { buildFeed, FEEDS, type FeedKind } from "./rss.ts";
-import { collectSitemap, sitemapXml } from "./sitemap.ts";
+import { buildFeed } from "./rss.ts";
+import { collectSitemap, sitemapCalls, sitemapXml } from "./sitemap.ts";
 
 export interface SeoDeps {
   config: Config;
@@ -33,8 +35,6 @@ const RETRY_AFTER_S = 60;
 const PARTIAL_KEEP_MS = 5000;
 /** Even with CACHE_TTL_MS=0 a document is reused for a second, so a burst of crawlers makes one. */
 const MIN_KEEP_MS = 1000;
-
-const SITEMAP_CALLS = ["newsList", "noticeList", "productList", "serviceList", "jobList"];
 
 function unavailable(res: Response, what: string): void {
   res
@@ -62,7 +62,7 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     res.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(robotsTxt(origin));
   });
 
-  const sitemapKeep = keepFor(SITEMAP_CALLS.map((id) => apiKey(id)));
+  const sitemapKeep = keepFor(sitemapCalls().map((id) => apiKey(id)));
   router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (_req, res) => {
     warnRelative();
     let xml: string;
@@ -87,8 +87,8 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
   });
 
   for (const kind of Object.keys(FEEDS) as FeedKind[]) {
-    const keep = keepFor([apiKey(FEEDS[kind].call), keys.syscfg(), keys.sysauthor()]);
-    router.get(FEEDS[kind].self, async (_req, res) => {
+    const keep = keepFor([apiKey(FEEDS[kind].detail.detail.items.call), keys.syscfg(), keys.sysauthor()]);
+    router.get(FEEDS[kind].href, async (_req, res) => {
       warnRelative();
       let xml: string;
       try {

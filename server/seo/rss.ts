@@ -4,39 +4,19 @@
  * relative link is still answered without it), with the plain-text brief as its
  * description and the China-time dateTime as an RFC 822 pubDate.
  */
+import { absoluteUrl } from "../../shared/absolute-url.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
+import { FEEDS, type FeedKind } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import { type PageId, pageHref } from "../../shared/routes.ts";
+import { pageHref } from "../../shared/routes.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import { rfc822Of } from "./message-dates.ts";
 import { readPayload } from "./read-upstream.ts";
-import { absoluteUrl } from "./sitemap.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
 export const FEED_ITEM_COUNT = 50;
-
-export type FeedKind = "news" | "notice";
-
-interface FeedPages {
-  call: string;
-  list: PageId;
-  detail: PageId;
-  /** Where the feed itself is served. */
-  self: string;
-}
-
-export const FEEDS: Record<FeedKind, FeedPages> = {
-  news: { call: "newsList", list: "newsList", detail: "newsDetail", self: "/portal/message/news/rss.xml" },
-  notice: { call: "noticeList", list: "noticeList", detail: "noticeDetail", self: "/portal/message/notice/rss.xml" },
-};
-
-// The list pages' titles (client/i18n messages-common); the server bundle does not import client code.
-const FEED_TITLES: Record<Lang, Record<FeedKind, string>> = {
-  "zh-CN": { news: "新闻动态", notice: "通知公告" },
-  en: { news: "News", notice: "Notices" },
-};
 
 export interface FeedChannel {
   title: string;
@@ -109,13 +89,13 @@ export async function buildFeed(
   lang: Lang,
 ): Promise<{ xml: string; complete: boolean }> {
   const feed = FEEDS[kind];
-  const listKey = apiKey(feed.call, { query: { pageIndex: 0, pageMaxCount: FEED_ITEM_COUNT } });
+  const listKey = apiKey(feed.detail.detail.items.call, { query: { pageIndex: 0, pageMaxCount: FEED_ITEM_COUNT } });
   const [list, config, author] = await Promise.all([
     readPayload<Paged<Message>>(reader, listKey, "paged"),
     readPayload<SiteConfig>(reader, keys.syscfg(), "object").catch(() => undefined),
     readPayload<Author>(reader, keys.sysauthor(), "object").catch(() => undefined),
   ]);
-  const pageTitle = FEED_TITLES[lang][kind];
+  const pageTitle = feed.list.title[lang];
   const messages = (list.pageDataList ?? []).filter((m) => Number.isSafeInteger(m?.id) && m.id > 0);
   const items = newestFirst(messages)
     .slice(0, FEED_ITEM_COUNT)
@@ -131,7 +111,7 @@ export async function buildFeed(
       link: absoluteUrl(origin, pageHref(feed.list)),
       description: config?.metaDescription || pageTitle,
       language: lang === "en" ? "en" : "zh-cn",
-      self: absoluteUrl(origin, feed.self),
+      self: absoluteUrl(origin, feed.href),
     },
     items,
   );

@@ -1,16 +1,17 @@
 /**
- * /sitemap.xml (sitemaps.org 0.9): every page of SPEC section 2 and every detail page
- * the upstream knows, at its canonical URL (`/portal/message/news/{id}`, never `?id=`).
+ * /sitemap.xml (sitemaps.org 0.9): every page of the route table (shared/routes.ts)
+ * and every detail page the upstream knows, at its canonical URL (`/portal/message/news/{id}`, never `?id=`).
  *
  * Locations are absolute, from PUBLIC_ORIGIN only (never the Host header, which any
  * client can set). Without PUBLIC_ORIGIN the sitemap still answers, with root-relative
- * locations: the protocol wants absolute URLs, but CONTRACT section 8 rules out a 404
+ * locations: the protocol wants absolute URLs, but docs/behaviour.md rules out a 404
  * or a redirect, and a relative sitemap is still useful to tools that know the host.
  * The router logs once that PUBLIC_ORIGIN should be set.
  */
-import type { Job, Message, Product, Service } from "../../shared/entities.ts";
-import { keys } from "../../shared/page-data.ts";
-import { type PageId, pageHref } from "../../shared/routes.ts";
+import { absoluteUrl } from "../../shared/absolute-url.ts";
+import { apiKey } from "../../shared/data-keys.ts";
+import type { ItemList, PageDetail, PageItem } from "../../shared/page-route.ts";
+import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import { w3cDateOf } from "./message-dates.ts";
 import { readAllPages, readPayload } from "./read-upstream.ts";
@@ -24,21 +25,6 @@ export interface SitemapEntry {
 
 /** The sitemaps.org limit for one file; beyond it the list is cut (a sitemap index would be the next step). */
 export const MAX_SITEMAP_URLS = 50_000;
-
-export const STATIC_PAGES: readonly PageId[] = [
-  "home",
-  "about",
-  "founders",
-  "milestones",
-  "newsList",
-  "noticeList",
-  "jobSocietyList",
-  "jobSchoolList",
-];
-
-export function absoluteUrl(origin: string | undefined, path: string): string {
-  return origin ? origin + path : path;
-}
 
 export function sitemapXml(entries: readonly SitemapEntry[], origin: string | undefined): string {
   const urls = entries.map((entry) => {
@@ -64,55 +50,63 @@ function newestOf(dates: (string | undefined)[]): string | undefined {
   return dates.filter((d): d is string => d !== undefined).sort((a, b) => (a < b ? 1 : -1))[0];
 }
 
-export async function collectSitemap(reader: ApiReader): Promise<CollectedSitemap> {
+/** The items of a detail page's list call: every page of a paged call, or its one answer. */
+function readItems(reader: ApiReader, list: ItemList): Promise<{ items: PageItem[]; truncated: boolean }> {
+  if (list.paged) return readAllPages<PageItem>(reader, list.call, list.query, MAX_SITEMAP_URLS);
+  return readPayload<PageItem[]>(reader, apiKey(list.call, { query: list.query }), "list").then((items) => ({ items, truncated: false }));
+}
+
+/**
+ * The entries of the pages of a table of routes that are not details, in the table's
+ * order; a list page is dated by the newest entry of the detail page its route module names.
+ */
+export function pageEntriesOf(routes: readonly PageRoute[], detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>): SitemapEntry[] {
+  return routes
+    .filter((route) => !route.detail)
+    .map((route) => {
+      const dated = route.sitemapLastmodFrom?.();
+      const lastmod = dated && newestOf((detailEntries.get(dated) ?? []).map((e) => e.lastmod));
+      return lastmod ? { path: pageHref(route), lastmod } : { path: pageHref(route) };
+    });
+}
+
+/**
+ * The sitemap of a table of routes: every page that is not a detail (a list page dated
+ * by its newest item, when its route module names that item's detail page), then every
+ * item of each detail page's list call, messages dated by their dateTime.
+ */
+export async function collectSitemap(reader: ApiReader, routes: readonly PageRoute[] = PAGE_ROUTES): Promise<CollectedSitemap> {
   const failed: string[] = [];
   let truncated = false;
-  const section = async <T>(name: string, load: () => Promise<T[]>): Promise<T[]> => {
-    try {
-      return await load();
-    } catch {
-      failed.push(name);
-      return [];
-    }
-  };
-  const paged = <T>(callId: string, query: Record<string, number> = {}) =>
-    readAllPages<T>(reader, callId, query, MAX_SITEMAP_URLS).then((r) => {
-      truncated ||= r.truncated;
-      return r.items;
-    });
-
-  const [news, notices, products, services, societyJobs, schoolJobs] = await Promise.all([
-    section("news", () => paged<Message>("newsList")),
-    section("notices", () => paged<Message>("noticeList")),
-    section("products", () => readPayload<Product[]>(reader, keys.products(), "list")),
-    section("services", () => readPayload<Service[]>(reader, keys.services(), "list")),
-    section("society jobs", () => paged<Job>("jobList", { type: 1 })),
-    section("school jobs", () => paged<Job>("jobList", { type: 2 })),
-  ]);
-
-  const messages = (page: PageId, list: Message[]) =>
-    list.filter((m) => isId(m?.id)).map((m) => ({ path: pageHref(page, m.id), lastmod: w3cDateOf(m.dateTime) }));
-  const items = (page: PageId, list: { id: number }[]) =>
-    list.filter((item) => isId(item?.id)).map((item) => ({ path: pageHref(page, item.id) }));
-  const newsEntries = messages("newsDetail", news);
-  const noticeEntries = messages("noticeDetail", notices);
-  const lastmodOf: Partial<Record<PageId, string>> = {
-    newsList: newestOf(newsEntries.map((e) => e.lastmod)),
-    noticeList: newestOf(noticeEntries.map((e) => e.lastmod)),
-  };
-
-  const all: SitemapEntry[] = [
-    ...STATIC_PAGES.map((page) => ({ path: pageHref(page), lastmod: lastmodOf[page] })),
-    ...newsEntries,
-    ...noticeEntries,
-    ...items("productDetail", products),
-    ...items("serviceDetail", services),
-    ...items("jobSocietyDetail", societyJobs),
-    ...items("jobSchoolDetail", schoolJobs),
-  ];
+  const details = routes.filter((route) => route.detail);
+  const detailEntries = await Promise.all(
+    details.map(async (route): Promise<SitemapEntry[]> => {
+      const detail = route.detail as PageDetail;
+      try {
+        const read = await readItems(reader, detail.items);
+        truncated ||= read.truncated;
+        return read.items
+          .filter((item) => isId(item?.id))
+          .map((item) => ({
+            path: pageHref(route, item.id),
+            lastmod: detail.kind === "message" ? w3cDateOf(item.dateTime) : undefined,
+          }));
+      } catch {
+        failed.push(route.id);
+        return [];
+      }
+    }),
+  );
+  const entriesOf = new Map(details.map((route, index) => [route, detailEntries[index] as SitemapEntry[]]));
+  const all: SitemapEntry[] = [...pageEntriesOf(routes, entriesOf), ...detailEntries.flat()];
   // An upstream list may repeat an item across pages when content changes while it is read.
   const seen = new Set<string>();
   const entries = all.filter((entry) => !seen.has(entry.path) && seen.add(entry.path));
   if (entries.length > MAX_SITEMAP_URLS) truncated = true;
-  return { entries: entries.slice(0, MAX_SITEMAP_URLS), failed, sections: 6, truncated };
+  return { entries: entries.slice(0, MAX_SITEMAP_URLS), failed, sections: details.length, truncated };
+}
+
+/** The calls the sitemap reads: each detail page's list call. */
+export function sitemapCalls(routes: readonly PageRoute[] = PAGE_ROUTES): string[] {
+  return [...new Set(routes.flatMap((route) => (route.detail ? [route.detail.items.call] : [])))];
 }
