@@ -1,0 +1,101 @@
+/**
+ * Adding a page is one route module and one line in the route table: a page declared
+ * here, in a table that holds it, reaches every place derived from the table without
+ * any other change (matching, the page cache key, the server's data keys, the canonical
+ * URL, the head, the breadcrumb, the sitemap).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { documentHead } from "../../client/head/document-head.ts";
+import { canonicalPath } from "../../client/head/seo-urls.ts";
+import { loadMessages } from "../../client/i18n/messages.ts";
+import { translatorFor } from "../../client/i18n/use-t.ts";
+import { pageRequestOf } from "../../server/pages/page-cache-key.ts";
+import { pageEntriesOf } from "../../server/seo/sitemap.ts";
+import { keys, pageKeys } from "../../shared/page-data.ts";
+import { type Crumb, definePage } from "../../shared/page-route.ts";
+import type { PageState } from "../../shared/page-state.ts";
+import { about } from "../../shared/pages/about-pages.ts";
+import { matchPage, PAGE_ROUTES, pageHref, type RouteMatch } from "../../shared/routes.ts";
+
+/** A page of the company's awards, read by `?year=` (a four-digit year; anything else is all years). */
+const awards = definePage({
+  id: "awards",
+  path: "/about/awards/index.html",
+  title: { "zh-CN": "荣誉资质", en: "Awards" },
+  query: (query) => ({ year: /^(19|20)\d\d$/.test(query.get("year") ?? "") ? Number(query.get("year")) : undefined }),
+  dataKeys: () => [keys.company()],
+  breadcrumb: (): Crumb[] => [about, awards],
+  feeds: ["news"],
+});
+const routes = [...PAGE_ROUTES, awards];
+
+const state = (fallback: Record<string, unknown>): PageState => ({
+  lang: "en",
+  langInUrl: false,
+  config: { defaultLang: "zh-CN", classify: [], homeScript: false, publicOrigin: "https://www.example.com" },
+  fallback,
+  failures: {},
+});
+
+function matched(path: string, query: URLSearchParams): RouteMatch {
+  const match = matchPage(path, query, routes);
+  if (!match) throw new Error(`${path} matched no page`);
+  return match;
+}
+
+describe("a page added to the route table", () => {
+  beforeAll(() => loadMessages("en"));
+  const query = new URLSearchParams("year=2024&utm_source=mail");
+
+  it("is matched at its path, and only by a table that holds it", () => {
+    expect(matched("/about/awards/index.html", query).route).toBe(awards);
+    expect(matchPage("/about/awards/index.html", query)).toBeNull();
+  });
+
+  it("is keyed in the page cache by the parameters its module reads, parsed as it parses them", () => {
+    const key = (url: string) => pageRequestOf(url, {}, "zh-CN", routes)?.key;
+    expect(key("/about/awards/index.html?year=2024&utm_source=mail")).toBe("zh-CN /about/awards/index.html?year=2024");
+    expect(key("/about/awards/index.html?year=24")).toBe("zh-CN /about/awards/index.html");
+    expect(pageRequestOf("/about/awards/index.html?year=2024", {}, "zh-CN")).toBeNull();
+  });
+
+  it("has the server load the data keys its module names, beside the shell's", () => {
+    expect(pageKeys(matched("/about/awards/index.html", query), query)).toEqual([keys.company()]);
+  });
+
+  it("has a canonical URL keeping the parameters it reads and nothing else", () => {
+    expect(canonicalPath(matched("/about/awards/index.html", query), query, () => undefined)).toBe(
+      "/portal/about/awards/index.html?year=2024",
+    );
+    expect(pageHref(awards)).toBe("/portal/about/awards/index.html");
+  });
+
+  it("has a head with its title, canonical URL, the feeds it announces and its breadcrumb", () => {
+    const head = documentHead(
+      {
+        match: matched("/about/awards/index.html", query),
+        search: query.toString(),
+        state: state({ [keys.sysauthor()]: { name: "Acme" } }),
+      },
+      translatorFor("en"),
+    );
+    expect(head).toContain("<title>Acme - Awards</title>");
+    expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/about/awards/index.html?year=2024">');
+    expect(head).toContain('title="Acme - News" href="/portal/message/news/rss.xml"');
+    const breadcrumb = head.match(
+      /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BreadcrumbList".*?)<\/script>/,
+    );
+    const trail = JSON.parse(breadcrumb?.[1] ?? "null") as { itemListElement: { name: string; item: string }[] };
+    expect(trail.itemListElement.map((crumb) => [crumb.name, crumb.item])).toEqual([
+      ["Home", "https://www.example.com/portal/index.html"],
+      ["About us", "https://www.example.com/portal/about/index.html"],
+      ["Awards", "https://www.example.com/portal/about/awards/index.html"],
+    ]);
+  });
+
+  it("is listed in the sitemap after the pages before it in the table", () => {
+    const paths = pageEntriesOf(routes, new Map()).map((entry) => entry.path);
+    expect(paths.at(-1)).toBe("/portal/about/awards/index.html");
+    expect(pageEntriesOf(PAGE_ROUTES, new Map()).map((entry) => entry.path)).not.toContain("/portal/about/awards/index.html");
+  });
+});
