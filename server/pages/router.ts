@@ -11,7 +11,7 @@ import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { BASE_PATH, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
 import type { Loaded } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import type { MissBudget } from "../http/miss-budget.ts";
@@ -48,7 +48,7 @@ export function publicConfigOf(config: Config): PublicConfig {
 
 /** The exact text of the home page's `useEval|` script, when the operator allows one and the page has one. */
 function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
-  if (match.route.id !== "home" || !state.config.homeScript) return undefined;
+  if (!isHome(match.route) || !state.config.homeScript) return undefined;
   const body = homeScriptBody((state.fallback[keys.indexHtml()] as HomeHtml | undefined)?.html);
   return body === undefined ? undefined : homeScriptSource(body);
 }
