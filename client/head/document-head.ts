@@ -1,6 +1,6 @@
 /**
  * The <head> content of a server-rendered page, from the state it was rendered with
- * (CONTRACT sections 3 and 8): title, description, keywords, the search engines'
+ * (docs/behaviour.md, "Page head"): title, description, keywords, the search engines'
  * verification metas, favicon and theme colour; then, for search engines and sharing,
  * `noindex` on the not-found state, or else the canonical URL, the language alternates,
  * the feeds, Open Graph and Twitter metas and JSON-LD structured data.

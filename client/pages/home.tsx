@@ -1,5 +1,5 @@
 /**
- * The home page (SPEC section 2, CONTRACT section 7): the carousel, then the content
+ * The home page (docs/behaviour.md, "Home page"): the carousel, then the content
  * container `#home-content`. By the layout mode (the second number of the site config's
  * themePortal) it holds either the default sections (1, or anything else) or, for the
  * custom layout (2), nothing of ours: `#home-custom` follows it with the home html as

@@ -1,6 +1,6 @@
 /**
  * The news and notice lists (/message/news/list.html, /message/notice/list.html):
- * newest first, paged by `?page=&size=` (SPEC section 9), each item linking to its
+ * newest first, paged by `?page=&size=` (docs/behaviour.md, "List pages"), each item linking to its
  * detail page.
  */
 

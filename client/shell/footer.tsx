@@ -1,5 +1,5 @@
 /**
- * The footer (SPEC section 2): link groups, the contact block, QR codes, and the
+ * The footer (docs/behaviour.md, "The shell"): link groups, the contact block, QR codes, and the
  * copyright and registration lines. Each group is a native <details>: at 768 px or
  * less an accordion (closed at first paint, usable without JavaScript); wider, the
  * stylesheet shows every group's content whatever its state, and once hydrated the
@@ -23,7 +23,7 @@ export const ICP_SITE = "https://beian.miit.gov.cn/";
 export const POLICE_SITE = "https://beian.mps.gov.cn/";
 const SLOTS = [1, 2, 3, 4, 5] as const;
 
-/** The footer's groups of links to pages (SPEC section 2), each labelled by its page's name. */
+/** The footer's groups of links to pages (docs/behaviour.md, "The shell"), each labelled by its page's name. */
 const PAGE_GROUPS: [MessageKey, PageId[]][] = [
   ["footer.messages", ["newsList", "noticeList"]],
   ["footer.about", ["about", "founders", "milestones"]],
