@@ -1,7 +1,7 @@
 /**
  * The news and notice lists (/message/news/list.html, /message/notice/list.html):
- * newest first, paged by `?page=&size=` (docs/behaviour.md, "List pages"), each item linking to its
- * detail page.
+ * newest first, paged by `?page=&size=` (docs/behaviour.md, "List pages"), each item
+ * linking to its detail page.
  */
 
 import { keys } from "../../shared/data-keys.ts";
