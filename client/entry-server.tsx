@@ -7,10 +7,10 @@ import { renderToString } from "react-dom/server";
 import type { RenderInput, RenderResult } from "../shared/page-state.ts";
 import { BASE_PATH } from "../shared/routes.ts";
 import { App } from "./app.tsx";
-import { documentHead } from "./head/document-head.ts";
 import { loadMessages } from "./i18n/messages.ts";
 import { translatorFor } from "./i18n/use-t.ts";
 import { loadPage } from "./pages/registry.ts";
+import { documentHead } from "./server-head/document-head.ts";
 
 export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
   await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);

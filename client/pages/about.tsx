@@ -2,12 +2,11 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { CompanyIntro } from "../../shared/entities.ts";
+import { stateInstead } from "../components/data-state.tsx";
+import { RichHtml } from "../components/rich-html.tsx";
 import { useApi } from "../data/use-api.ts";
+import { usePageName } from "../hooks/use-page-title.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { RichHtml } from "../pages-parts/rich-html.tsx";
-
-import { usePageName } from "../pages-parts/use-page-title.ts";
 import type { PageProps } from "./page-props.ts";
 
 export default function AboutPage({ match }: PageProps) {

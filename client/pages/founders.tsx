@@ -2,12 +2,12 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
+import { stateInstead } from "../components/data-state.tsx";
 import { itemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { usePageHeading } from "../hooks/use-page-title.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { usePageHeading } from "../pages-parts/use-page-title.ts";
 import type { PageProps } from "./page-props.ts";
 
 export default function FoundersPage({ match }: PageProps) {

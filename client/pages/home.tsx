@@ -17,7 +17,7 @@ import { DefaultSections } from "../home/default-sections.tsx";
 import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
 import { isCustomLayout, renderResult } from "../home/home-helpers.tsx";
 import { useHomeScript } from "../home/use-home-script.ts";
-import { usePageName } from "../pages-parts/use-page-title.ts";
+import { usePageName } from "../hooks/use-page-title.ts";
 import type { PageProps } from "./page-props.ts";
 
 export default function HomePage({ match }: PageProps) {

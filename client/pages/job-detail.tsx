@@ -6,15 +6,15 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import { stateInstead } from "../components/data-state.tsx";
+import { RichHtml } from "../components/rich-html.tsx";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { JobFacts } from "../pages-parts/job-facts.tsx";
-import { RichHtml } from "../pages-parts/rich-html.tsx";
 import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
+import { JobFacts } from "./jobs/job-facts.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobDetailPage({ match }: PageProps) {

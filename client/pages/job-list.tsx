@@ -8,17 +8,17 @@ import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { jobFilterOf } from "../../shared/list-query.ts";
+import { stateInstead } from "../components/data-state.tsx";
+import { Pagination } from "../components/pagination.tsx";
 import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { usePageName } from "../hooks/use-page-title.ts";
+import { useScrollTopOnChange } from "../hooks/use-scroll-top.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { JobFacts } from "../pages-parts/job-facts.tsx";
-import { JobFilterDrawer, jobFilterHref } from "../pages-parts/job-filter.tsx";
-import { Pagination } from "../pages-parts/pagination.tsx";
-import { usePageName } from "../pages-parts/use-page-title.ts";
-import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
+import { JobFacts } from "./jobs/job-facts.tsx";
+import { JobFilterDrawer, jobFilterHref } from "./jobs/job-filter.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function JobListPage({ match, query }: PageProps) {

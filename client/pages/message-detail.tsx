@@ -7,15 +7,15 @@
 import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
+import { stateInstead } from "../components/data-state.tsx";
+import { RichHtml } from "../components/rich-html.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { ReaderCount } from "../pages-parts/reader-count.tsx";
-import { RichHtml } from "../pages-parts/rich-html.tsx";
 import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
+import { ReaderCount } from "./messages/reader-count.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function MessageDetailPage({ match }: PageProps) {

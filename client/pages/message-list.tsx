@@ -9,13 +9,13 @@ import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
+import { stateInstead } from "../components/data-state.tsx";
+import { Pagination } from "../components/pagination.tsx";
 import { countOf, isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { usePageName } from "../hooks/use-page-title.ts";
+import { useScrollTopOnChange } from "../hooks/use-scroll-top.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { Pagination } from "../pages-parts/pagination.tsx";
-import { usePageName } from "../pages-parts/use-page-title.ts";
-import { useScrollTopOnChange } from "../pages-parts/use-scroll-top.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 

@@ -13,13 +13,13 @@ import type { Milestone } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
 import { withQuery } from "../../shared/with-query.ts";
+import { stateInstead } from "../components/data-state.tsx";
 import { countOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { useHydrated } from "../hooks/use-hydrated.ts";
+import { usePageName } from "../hooks/use-page-title.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
-import { stateInstead } from "../pages-parts/data-state.tsx";
-import { useHydrated } from "../pages-parts/use-hydrated.ts";
-import { usePageName } from "../pages-parts/use-page-title.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 

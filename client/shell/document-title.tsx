@@ -8,9 +8,9 @@ import { useSWRConfig } from "swr";
 import { detailKey } from "../../shared/data-keys.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
-import { documentTitle, type ReadPayload } from "../head/page-title.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useRouteMatch } from "../page-switch.tsx";
+import { documentTitle, type ReadPayload } from "../page-title.ts";
 
 export function DocumentTitle() {
   const t = useT();

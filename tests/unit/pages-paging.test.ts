@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { listHref, pageAfterResize, pageItems } from "../../client/pages-parts/paging.ts";
+import { listHref, pageAfterResize, pageItems } from "../../client/components/paging.ts";
 import { jobFilterOf, listPagingOf } from "../../shared/page-data.ts";
 
 const q = (search: string) => new URLSearchParams(search);

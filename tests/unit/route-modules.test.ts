@@ -5,10 +5,10 @@
  * URL, the head, the breadcrumb, the sitemap).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { documentHead } from "../../client/head/document-head.ts";
-import { canonicalPath } from "../../client/head/seo-urls.ts";
 import { loadMessages } from "../../client/i18n/messages.ts";
 import { translatorFor } from "../../client/i18n/use-t.ts";
+import { documentHead } from "../../client/server-head/document-head.ts";
+import { canonicalPath } from "../../client/server-head/seo-urls.ts";
 import { pageRequestOf } from "../../server/pages/page-cache-key.ts";
 import { pageEntriesOf } from "../../server/seo/sitemap.ts";
 import { keys, pageKeys } from "../../shared/page-data.ts";

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { clip, isNotFound, textOfHtml } from "../../client/head/page-meta.ts";
-import { canonicalPath, imageUrl, withLang } from "../../client/head/seo-urls.ts";
-import { employmentTypeOf, jsonLdScript } from "../../client/head/structured-data.ts";
+import { clip, isNotFound, textOfHtml } from "../../client/server-head/page-meta.ts";
+import { canonicalPath, imageUrl, withLang } from "../../client/server-head/seo-urls.ts";
+import { employmentTypeOf, jsonLdScript } from "../../client/server-head/structured-data.ts";
 import { createGeneratedCache } from "../../server/cache/generated-cache.ts";
 import { rfc822Of, w3cDateOf } from "../../server/seo/message-dates.ts";
 import { robotsTxt } from "../../server/seo/robots.ts";

@@ -17,7 +17,7 @@ import type { PageItem } from "../../shared/page-route.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
-import type { ReadPayload } from "./page-title.ts";
+import type { ReadPayload } from "../page-title.ts";
 
 /**
  * The canonical path (with the base path and any query that matters, without `lang`) of

@@ -13,8 +13,8 @@ import type { Lang } from "../../shared/page-state.ts";
 import { home } from "../../shared/pages/home.ts";
 import { BASE_PATH, isHome, pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
+import type { ReadPayload } from "../page-title.ts";
 import { detailItem } from "./page-meta.ts";
-import type { ReadPayload } from "./page-title.ts";
 import { imageUrl } from "./seo-urls.ts";
 
 type JsonLd = Record<string, unknown>;

@@ -7,7 +7,7 @@ import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product, Service, SiteConfig, Slide } from "../../shared/entities.ts";
 import { isHome, type RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
-import type { ReadPayload } from "./page-title.ts";
+import type { ReadPayload } from "../page-title.ts";
 import { imageUrl } from "./seo-urls.ts";
 
 /**

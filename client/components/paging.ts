@@ -1,4 +1,4 @@
-/** The arithmetic of list paging, apart from its markup (client/pages-parts/pagination.tsx). */
+/** The arithmetic of list paging, apart from its markup (client/components/pagination.tsx). */
 import type { ListPaging } from "../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
 import { type QueryValues, withQuery } from "../../shared/with-query.ts";

@@ -6,12 +6,12 @@
  */
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
-import { API_PREFIX } from "../../shared/call-table.ts";
-import { keys } from "../../shared/data-keys.ts";
-import type { MessageKind } from "../../shared/entities.ts";
-import { fill } from "../i18n/fill.ts";
-import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
-import { useT } from "../i18n/use-t.ts";
+import { API_PREFIX } from "../../../shared/call-table.ts";
+import { keys } from "../../../shared/data-keys.ts";
+import type { MessageKind } from "../../../shared/entities.ts";
+import { fill } from "../../i18n/fill.ts";
+import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
+import { useT } from "../../i18n/use-t.ts";
 
 const CRAWLER = /bot\b|bot\/|crawler|spider|slurp|bingpreview|mediapartners|facebookexternalhit|embedly|quora link preview/i;
 

@@ -5,12 +5,12 @@
  * full name in front when the module asks for it, as the founders page does).
  */
 
-import { detailKey, keys } from "../../shared/data-keys.ts";
-import type { Author, Job, Message, Product } from "../../shared/entities.ts";
-import type { Lang } from "../../shared/page-state.ts";
-import { isHome, type RouteMatch } from "../../shared/routes.ts";
-import { textOf } from "../data/content-values.ts";
-import type { Translate } from "../i18n/use-t.ts";
+import { detailKey, keys } from "../shared/data-keys.ts";
+import type { Author, Job, Message, Product } from "../shared/entities.ts";
+import type { Lang } from "../shared/page-state.ts";
+import { isHome, type RouteMatch } from "../shared/routes.ts";
+import { textOf } from "./data/content-values.ts";
+import type { Translate } from "./i18n/use-t.ts";
 
 export type ReadPayload = <T>(key: string) => T | undefined;
 

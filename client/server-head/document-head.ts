@@ -6,7 +6,9 @@
  * the feeds, Open Graph and Twitter metas and JSON-LD structured data.
  *
  * Only the server HTML carries these; client navigation keeps the first page's head
- * apart from its title, which is what crawlers and link previews read anyway.
+ * apart from its title, which is what crawlers and link previews read anyway. So this
+ * folder is server-only: client/entry-server.tsx alone imports it, for the SSR bundle,
+ * and nothing the browser loads does.
  */
 
 import { absoluteUrl } from "../../shared/absolute-url.ts";
@@ -17,10 +19,10 @@ import { LANGS, type PageState } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
+import { documentTitle, type ReadPayload } from "../page-title.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { openGraphTags } from "./open-graph.ts";
 import { detailItem, isNotFound, pageDescription, pageImage } from "./page-meta.ts";
-import { documentTitle, type ReadPayload } from "./page-title.ts";
 import { canonicalPath, withLang } from "./seo-urls.ts";
 import { jsonLdScript, structuredData } from "./structured-data.ts";
 

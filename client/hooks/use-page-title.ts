@@ -1,12 +1,12 @@
 /**
  * A page's heading in the browser, by the rule the server's <title> follows
- * (client/head/page-title.ts), from the answers the page already holds. (The document
+ * (client/page-title.ts), from the answers the page already holds. (The document
  * title itself is kept by the shell.)
  */
 import { useSWRConfig } from "swr";
 import type { PageRoute, RouteMatch } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
-import { pageHeading, type ReadPayload } from "../head/page-title.ts";
+import { pageHeading, type ReadPayload } from "../page-title.ts";
 
 /** Its own item's title or name, the founders' rule (full name + 创始团队), else the page's name. */
 export function usePageHeading(match: RouteMatch): string {

@@ -8,11 +8,11 @@ import { type FormEvent, useId } from "react";
 import { type ListPaging, PAGE_SIZES } from "../../shared/list-query.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import type { QueryValues } from "../../shared/with-query.ts";
+import { useFormLang, useGo } from "../hooks/page-query.ts";
 import { fill } from "../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { useFormLang, useGo } from "./page-query.ts";
 import { listHref, pageAfterResize, pageItems } from "./paging.ts";
 
 export interface PaginationProps {

@@ -10,17 +10,17 @@
  * filtered first page.
  */
 import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
-import type { JobAddr, JobType } from "../../shared/entities.ts";
-import { idListOf, type JobFilter } from "../../shared/list-query.ts";
-import { DEFAULT_PAGE_SIZE } from "../../shared/params.ts";
-import { BASE_PATH } from "../../shared/routes.ts";
-import { withQuery } from "../../shared/with-query.ts";
-import { fill } from "../i18n/fill.ts";
-import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
-import { useT } from "../i18n/use-t.ts";
-import { PageLink } from "../routing/page-link.tsx";
-import { useFormLang, useGo } from "./page-query.ts";
-import { useHydrated } from "./use-hydrated.ts";
+import type { JobAddr, JobType } from "../../../shared/entities.ts";
+import { idListOf, type JobFilter } from "../../../shared/list-query.ts";
+import { DEFAULT_PAGE_SIZE } from "../../../shared/params.ts";
+import { BASE_PATH } from "../../../shared/routes.ts";
+import { withQuery } from "../../../shared/with-query.ts";
+import { useFormLang, useGo } from "../../hooks/page-query.ts";
+import { useHydrated } from "../../hooks/use-hydrated.ts";
+import { fill } from "../../i18n/fill.ts";
+import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
+import { useT } from "../../i18n/use-t.ts";
+import { PageLink } from "../../routing/page-link.tsx";
 
 export interface JobFilterProps {
   /** The list page's path under /portal. */

@@ -1,7 +1,7 @@
-import type { Job } from "../../shared/entities.ts";
-import { textOf } from "../data/content-values.ts";
-import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
-import { useT } from "../i18n/use-t.ts";
+import type { Job } from "../../../shared/entities.ts";
+import { textOf } from "../../data/content-values.ts";
+import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
+import { useT } from "../../i18n/use-t.ts";
 
 /** Salary, job type and address of a job, as in the list and on its detail page. */
 export function JobFacts({ job, typeName, addrName }: { job: Job; typeName: string | undefined; addrName: string | undefined }) {
