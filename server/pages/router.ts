@@ -2,7 +2,7 @@
  * Pages under /portal: the shared route table picks the page, its data is loaded
  * through the API cache, and the renderer turns it into the HTML document. Rendered
  * pages are kept in the page cache; fresh hits are usually answered before Express
- * runs at all (see `createPageFastPath`), stale ones here while one re-render runs.
+ * runs at all (see `fastPath` in `createPagesRouter`), stale ones here while one re-render runs.
  * Paths the table does not know fall through to the catch-all redirect.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
