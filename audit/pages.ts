@@ -1,5 +1,5 @@
 /**
- * The pages the audit visits: one of every page type of SPEC section 2, with the demo
+ * The pages the audit visits: one of every page type (docs/behaviour.md#routes), with the demo
  * content's items (the first one of each kind a visitor would open), and which of them
  * Lighthouse also measures.
  */

@@ -18,7 +18,7 @@ import { SetLangContext } from "./shell/language.tsx";
 import { Shell } from "./shell/shell.tsx";
 
 /**
- * SPEC section 9. Slow-loading (3 s, 5 s on slow networks) and error-retry intervals
+ * docs/behaviour.md#page-data. Slow-loading (3 s, 5 s on slow networks) and error-retry intervals
  * (5 s, 10 s slow) are SWR's own defaults, which it picks by connection speed, so they
  * are not overridden. Data already held is not fetched again on mount: hydration uses
  * the server's answers as they are, and nothing is refetched on focus.

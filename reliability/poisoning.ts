@@ -67,7 +67,7 @@ const SINGLE_KEYS = [
 /**
  * Static-looking URLs and what they must answer. A file name after a page path is no page:
  * a no-store redirect (or the API's JSON 404). A malformed id that looks like a file
- * (`1.css`) names no item: the same not-found page as any unknown id (CONTRACT section 7),
+ * (`1.css`) names no item: the same not-found page as any unknown id (docs/behaviour.md#page-status),
  * never the item's own page.
  */
 export const DECEPTION_PATHS: [string, "redirect" | "not-found" | "api-404"][] = [

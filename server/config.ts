@@ -1,5 +1,5 @@
 /**
- * Runtime configuration (CONTRACT section 6), parsed once at startup into a typed
+ * Runtime configuration (docs/behaviour.md#configuration), parsed once at startup into a typed
  * object that is passed in. `parseConfig` is pure: it takes the environment as an
  * argument, so tests build configs without touching process.env.
  */

@@ -1,5 +1,5 @@
 /**
- * The BFF's view of every upstream call (CONTRACT section 3): the call table
+ * The BFF's view of every upstream call (docs/behaviour.md#calls): the call table
  * (shared/call-table.ts) with a parser for each query parameter, to match request
  * paths and validate and normalise their queries. The browser builds its keys from the
  * plain table and does not load this module.

@@ -1,5 +1,5 @@
 /**
- * Every upstream call the site makes (CONTRACT section 3) as plain data: id, method, path
+ * Every upstream call the site makes (docs/behaviour.md#calls) as plain data: id, method, path
  * relative to /api/portal, payload kind, and the query parameters each takes with their
  * defaults. The browser builds its fetch keys from this table alone; the BFF's validation
  * (shared/api-calls.ts) adds a parser per parameter on top of it, so the browser never

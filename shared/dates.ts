@@ -1,5 +1,5 @@
 /**
- * Date display rules (SPEC section 5, CONTRACT section 3): an 8-digit string shows as
+ * Date display rules (docs/behaviour.md#dates): an 8-digit string shows as
  * YYYY-MM-DD, a 14-digit one as YYYY-MM-DD HH:mm, anything else as empty.
  */
 export function formatDateTime(value: unknown): string {

@@ -1,4 +1,4 @@
-/** Entity shapes of CONTRACT section 3. All ids are positive integers. */
+/** Entity shapes (docs/behaviour.md#entities). All ids are positive integers. */
 
 export interface SiteConfig {
   ico: string;

@@ -1,4 +1,4 @@
-/** Every upstream JSON body and every JSON error of ours has this shape (CONTRACT section 2). */
+/** Every upstream JSON body and every JSON error of ours has this shape (docs/behaviour.md#envelope). */
 export interface Envelope<T> {
   code: number;
   msg: string;

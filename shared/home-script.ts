@@ -1,5 +1,5 @@
 /**
- * The home html `useEval|` script (SPEC section 4, CONTRACT section 7): the text after
+ * The home html `useEval|` script (docs/behaviour.md#home-page): the text after
  * the marker runs once in the browser, after hydration, as the body of a function whose
  * one parameter, `container`, is the content container. The browser inserts exactly
  * `homeScriptSource(body)` as a script element, and the server allows exactly that text

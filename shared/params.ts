@@ -1,5 +1,5 @@
 /**
- * Parsing of the query and body values the API calls take (CONTRACT section 4).
+ * Parsing of the query and body values the API calls take (docs/behaviour.md#bad-input).
  * Pure functions shared by the BFF (validation, cache keys) and the client (links).
  * Each returns the normalised value, `undefined` for absent, or an error message.
  */

@@ -1,5 +1,5 @@
 /**
- * Paging of a list page (SPEC section 9): previous/next and page numbers as real links,
+ * Paging of a list page (docs/behaviour.md#list-pages): previous/next and page numbers as real links,
  * the total, and a GET form with the page size and a quick jumper. Every state has a
  * URL (`?page=&size=` plus the list's own filters), so it all works without JavaScript;
  * with it, the links and the form navigate on the client.

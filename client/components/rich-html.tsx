@@ -1,6 +1,6 @@
 /**
  * HTML from the API (details, the company introduction, job texts). The server
- * sanitises it with an allowlist before anything sees it (CONTRACT section 8), and
+ * sanitises it with an allowlist before anything sees it (docs/behaviour.md#sanitising), and
  * leaves an HTML field a string or absent; only a string is inserted, so a value of any
  * other type can never reach the page as markup.
  */

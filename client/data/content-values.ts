@@ -1,6 +1,6 @@
 /**
- * Upstream values as a page may render them, whatever JSON type they came as. CONTRACT
- * section 3 says which fields are strings, numbers and lists, but an upstream may send
+ * Upstream values as a page may render them, whatever JSON type they came as.
+ * docs/behaviour.md#entities says which fields are strings, numbers and lists, but an upstream may send
  * anything: React joins an array into the page and throws on an object, and String() or
  * a template literal throws on an object whose `toString` is not a function. Every
  * upstream value a page renders as text, a link or a list goes through one of these.

@@ -1,5 +1,5 @@
 /**
- * The home carousel (SPEC sections 2 and 9): up to 10 slides, autoplay every 6 s.
+ * The home carousel (docs/behaviour.md#home-page): up to 10 slides, autoplay every 6 s.
  *
  * The slides sit in a row inside a viewport that scrolls sideways and snaps to each
  * slide (CSS scroll-snap), with or without JavaScript: a swipe, a trackpad or focus

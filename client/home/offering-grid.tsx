@@ -1,4 +1,4 @@
-/** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (SPEC section 9). */
+/** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (docs/behaviour.md#home-page). */
 import type { Product } from "../../shared/entities.ts";
 import { isId, textOf } from "../data/content-values.ts";
 import { PageLink } from "../routing/page-link.tsx";

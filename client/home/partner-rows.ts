@@ -1,5 +1,5 @@
 /**
- * How partner logos are split into marquee rows (SPEC section 9): at most 50 logos,
+ * How partner logos are split into marquee rows (docs/behaviour.md#home-page): at most 50 logos,
  * rows of up to 10; a last row of 6 or fewer joins the row before it, so 6 or fewer
  * logos in total make one row.
  */

@@ -1,5 +1,5 @@
 /**
- * Runs the home html `useEval|` script (CONTRACT section 7): once the page has hydrated,
+ * Runs the home html `useEval|` script (docs/behaviour.md#home-page): once the page has hydrated,
  * a script element whose text is exactly `homeScriptSource(body)` is appended to the
  * body; the server's Content-Security-Policy allows that text by its hash. It runs once
  * per content container: StrictMode's second effect and later renders find the

@@ -24,7 +24,7 @@ export default function FoundersPage({ match }: PageProps) {
         ) : (
           <ul className="founder-grid" aria-label={t("pages.founders.list")}>
             {founders.map((founder, index) => (
-              // Founders carry no id of their own in the contract; the list order is stable.
+              // Founders carry no id of their own (docs/behaviour.md#entities); the list order is stable.
               // biome-ignore lint/suspicious/noArrayIndexKey: no id in the payload
               <li key={index} className="founder-card">
                 {textOf(founder.picture) && (

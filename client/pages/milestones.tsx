@@ -125,7 +125,7 @@ function TimelinePage({ pageIndex }: { pageIndex: number }) {
   return (
     <>
       {pagedItemsOf<Milestone>(data).map((milestone, index) => (
-        // biome-ignore lint/suspicious/noArrayIndexKey: milestones carry no id in the contract; a page's order is stable
+        // biome-ignore lint/suspicious/noArrayIndexKey: milestones carry no id (docs/behaviour.md#entities); a page's order is stable
         <li key={`${pageIndex}-${index}`} className="timeline-item">
           <time className="timeline-date" dateTime={formatYearMonth(milestone.date) || undefined}>
             {formatYearMonth(milestone.date)}

@@ -1,5 +1,5 @@
 /**
- * Scrolling the shell does: to a home anchor below the fixed header (SPEC section 2,
+ * Scrolling the shell does: to a home anchor below the fixed header (docs/behaviour.md#the-shell,
  * offset 75 px), and to the top. Smooth unless the visitor prefers reduced motion.
  */
 import { isLoadingActive } from "./navigation-progress.ts";

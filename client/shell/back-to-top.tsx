@@ -1,4 +1,4 @@
-/** The back-to-top button (SPEC section 2): shown after 200 px of scroll; smooth unless reduced motion is preferred. */
+/** The back-to-top button (docs/behaviour.md#the-shell): shown after 200 px of scroll; smooth unless reduced motion is preferred. */
 import { useEffect, useState } from "react";
 import { useT } from "../i18n/use-t.ts";
 import { scrollToTop } from "../routing/scroll.ts";

@@ -1,5 +1,5 @@
 /**
- * Catches rendering errors below it (SPEC section 8): logs them with console.error and
+ * Catches rendering errors below it (docs/behaviour.md#the-shell): logs them with console.error and
  * shows a fallback with a reload icon, a retry button that renders the part again, and
  * a reload button. A change of `resetKey` (the page path) clears the error, so
  * navigating away from a broken page works.

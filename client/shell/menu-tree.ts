@@ -1,5 +1,5 @@
 /**
- * The top menu as the upstream describes it (CONTRACT section 3), turned into what the
+ * The top menu as the upstream describes it (docs/behaviour.md#entities), turned into what the
  * shell renders: a tree by pid without deleted items, each item's target resolved, and
  * classify menus' sub-entries built from their data, grouped by type.
  */
@@ -98,5 +98,5 @@ export function groupClassify(items: unknown, path: string): ClassifyGroup[] {
 export const entryCountOf = (node: MenuNode): number =>
   node.groups ? node.groups.reduce((sum, group) => sum + group.entries.length, 0) : node.children.length;
 
-/** SPEC section 9: a submenu of more than 6 entries is laid out as a grid. */
+/** docs/behaviour.md#constants: a submenu of more than 6 entries is laid out as a grid. */
 export const GRID_THRESHOLD = 6;

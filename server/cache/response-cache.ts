@@ -1,5 +1,5 @@
 /**
- * The API cache (CONTRACT section 4): upstream answers by call key, in the one
+ * The API cache (docs/behaviour.md#api-cache): upstream answers by call key, in the one
  * stale-while-revalidate cache (swr-cache.ts). Each answer is kept ready to send
  * (compressed once, its headers laid out) and parsed, so neither an HTTP client nor an
  * in-process reader ever makes it again.

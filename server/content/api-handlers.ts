@@ -1,5 +1,5 @@
 /**
- * What each GET call of CONTRACT section 3 answers, by its id in shared/api-calls.ts.
+ * What each GET call (docs/behaviour.md#calls) answers, by its id in shared/api-calls.ts.
  * Handlers get the call's validated query (defaults filled) and, for a detail call,
  * its id; `undefined` from a detail handler means "no such item".
  */

@@ -1,5 +1,5 @@
 /**
- * The embedded content API: an Express app answering every CONTRACT section 3 call
+ * The embedded content API: an Express app answering every call of docs/behaviour.md#calls
  * under /api/portal from the content database, in the `{ code, msg, data }`
  * envelope. Routing and parameter checks come from the shared call table, so this
  * API accepts exactly what the BFF forwards.

@@ -1,5 +1,5 @@
 /**
- * The content API's queries: each returns a CONTRACT section 3 payload in the
+ * The content API's queries: each returns a payload of docs/behaviour.md#calls in the
  * camelCase shapes of shared/entities.ts (a detail is undefined when absent). The
  * site file import and export live in site-io.ts: serving never loads them.
  */
@@ -28,7 +28,7 @@ import type { Paged, PageQuery } from "../../shared/envelope.ts";
 import type { ContentDb } from "./db.ts";
 import type { Database, SettingKey } from "./schema.ts";
 
-/** Collections whose entity has no id in CONTRACT section 3 still carry the site file's id. */
+/** Collections whose entity has no id of its own (docs/behaviour.md#entities) still carry the site file's id. */
 export type WithId<T> = T & { id: number };
 
 export interface JobQuery extends PageQuery {

@@ -1,5 +1,5 @@
 /**
- * The miss budget (CONTRACT section 9, MISS_RATE_PER_MIN): each client may start at most
+ * The miss budget (MISS_RATE_PER_MIN, docs/behaviour.md#miss-budget): each client may start at most
  * so many requests a minute that reach the upstream or a render (cache misses, uncached
  * calls, not-found pages, readiness). A token bucket per client, refilled evenly: it
  * holds a tenth of the minute's budget, so a visitor's burst (a page and the calls it

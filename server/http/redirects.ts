@@ -1,5 +1,5 @@
 /**
- * Redirects of CONTRACT section 7: `/`, `/portal`, `/portal/` and any path nothing else
+ * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else
  * answered go to /portal/index.html with the original query string. The target is a
  * fixed local path, so no request can steer it to another host.
  */

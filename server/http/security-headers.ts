@@ -1,5 +1,5 @@
 /**
- * Security headers for every answer (CONTRACT section 8). Scripts come only from this
+ * Security headers for every answer (docs/behaviour.md#security-headers). Scripts come only from this
  * origin: no 'unsafe-inline' or 'unsafe-eval'. The one deliberate exception, the home
  * html `useEval|` script, is allowed per response by the hash of its exact text. Styles
  * may use inline style attributes (computed sizes and durations), never inline

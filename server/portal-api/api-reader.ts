@@ -49,7 +49,7 @@ interface ClassifiedAnswer {
 }
 
 /**
- * What an upstream answer means (CONTRACT section 2): 2xx is success (stored, with its
+ * What an upstream answer means (docs/behaviour.md#envelope): 2xx is success (stored, with its
  * HTML fields sanitised, when its code is 0), 404 is "no such item" (stored, so scans
  * for unknown ids do not each reach the upstream), anything else or a body that is not
  * an envelope is a failure.

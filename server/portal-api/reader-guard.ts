@@ -1,5 +1,5 @@
 /**
- * Reader PUT rules (CONTRACT section 4): a client gets READER_RATE_PER_MIN PUTs a
+ * Reader PUT rules (docs/behaviour.md#reader-updates): a client gets READER_RATE_PER_MIN PUTs a
  * minute (every PUT received counts), and a repeated PUT for the same (type, pid)
  * inside the de-duplication window is acknowledged without reaching the upstream.
  * Both tables are bounded LRUs, so no number of clients grows memory without limit.

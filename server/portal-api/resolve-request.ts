@@ -1,6 +1,6 @@
 /**
  * Which call a request under /api/portal names, or why it is refused: the allowlist
- * (404), the methods (405) and the inputs (400) of CONTRACT section 4. Pure, so the
+ * (404), the methods (405) and the inputs (400) of docs/behaviour.md#bad-input. Pure, so the
  * same answer holds for the router, the page loader and the tests.
  */
 import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";

@@ -1,5 +1,5 @@
 /**
- * /api/portal: the allowlisted, validated, cached proxy of CONTRACT section 4.
+ * /api/portal: the allowlisted, validated, cached proxy of docs/behaviour.md#api.
  * GET answers come from the response cache; reader PUTs pass the reader guard and
  * are forwarded uncached; anything else is refused before the upstream hears of it.
  *

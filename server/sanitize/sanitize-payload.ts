@@ -17,7 +17,7 @@ const MAX_DEPTH = 32;
 
 interface Walk {
   htmlFields: ReadonlySet<string>;
-  /** The home markup's `useEval|` script is kept for the browser (CONTRACT section 7), only ever as a string. */
+  /** The home markup's `useEval|` script is kept for the browser (docs/behaviour.md#home-page), only ever as a string. */
   scriptField: string | undefined;
 }
 

@@ -1,5 +1,5 @@
 /**
- * Every route of SPEC section 2, at a phone's width (375 px) and a desktop's (1280 px),
+ * Every route (docs/behaviour.md#routes), at a phone's width (375 px) and a desktop's (1280 px),
  * on the built site with the demo content: the page loads, shows its own content, and
  * leaves nothing on the console, no failed request and no horizontal scroll. Both forms
  * of a detail URL (`/x/{id}` and `/x?id=`) are visited, and an unknown path is followed

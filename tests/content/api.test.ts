@@ -1,5 +1,5 @@
 /**
- * Every CONTRACT section 3 call through the embedded content API over HTTP, on
+ * Every call of docs/behaviour.md#calls through the embedded content API over HTTP, on
  * SQLite and PostgreSQL: payloads, entity shapes, paging, job filters, and the
  * 400 / 404 / 405 / 413 answers.
  */

@@ -51,7 +51,7 @@ describeEachDatabase("bff over embedded api", (databases) => {
     await databases.dispose();
   });
 
-  it("answers every call of the contract with code 0 through the cache", async () => {
+  it("answers every call with code 0 through the cache", async () => {
     const ids: Record<string, number> = {
       "/product/product/{id}": site.products[0]?.id ?? 0,
       "/service/service/{id}": site.services[0]?.id ?? 0,

@@ -101,7 +101,7 @@ const PAGES = [
   "/portal/message/news/99",
 ];
 
-/** The HTML fields of each call (CONTRACT section 3), as the API answers them, wherever they sit in the payload. */
+/** The HTML fields of each call (docs/behaviour.md#html-fields), as the API answers them, wherever they sit in the payload. */
 function htmlFieldsOf(callPath: string, data: unknown): unknown[] {
   const names = new Set(["detail", "description", "requirement", "callHr"]);
   if (callPath === "/plan/company") names.add("brief");

@@ -1,5 +1,5 @@
 /**
- * Every page of SPEC section 2 except home, rendered by the server: the content is in
+ * Every page (docs/behaviour.md#routes) except home, rendered by the server: the content is in
  * the HTML (so it works without JavaScript), the document title follows the rule, the
  * status is 200 (404 for an unknown id), and the list state comes from the query.
  * Once against the embedded demo content, once against a stand-in upstream whose

@@ -3,7 +3,7 @@ import { partnerRows, rowMoves } from "../../client/home/partner-rows.ts";
 
 const sizes = (count: number) => partnerRows(Array.from({ length: count }, (_, i) => i)).map((row) => row.length);
 
-describe("partner rows (SPEC section 9)", () => {
+describe("partner rows (docs/behaviour.md#home-page)", () => {
   it("puts 6 or fewer partners in total on one row, and none on no row", () => {
     expect(sizes(0)).toEqual([]);
     for (const count of [1, 2, 5, 6]) expect(sizes(count)).toEqual([count]);

@@ -1,6 +1,6 @@
 /**
  * The job list's filter (job types and addresses, several of each) in a drawer that
- * opens from a button at every width (CONTRACT section 7).
+ * opens from a button at every width (docs/behaviour.md#list-pages).
  *
  * The filter lives in the page URL, so the drawer's content is a GET form. In the
  * server HTML (and so without JavaScript) it sits in a <details> disclosure whose

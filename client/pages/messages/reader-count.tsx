@@ -1,5 +1,5 @@
 /**
- * A news or notice detail's reader count (SPEC section 7). Only a browser counts, and
+ * A news or notice detail's reader count (docs/behaviour.md#reader-counts). Only a browser counts, and
  * only once per page view: after hydration it PUTs the reader record, then reads the
  * count. The server never counts (effects do not run there) and its HTML holds an empty
  * placeholder; crawlers that run scripts are left out by their user agent.
