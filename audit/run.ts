@@ -1,12 +1,14 @@
 /**
  * `npm run audit`: builds the site, starts the production server with the demo content
  * and checks every page type at 375 and 1280 px with axe-core (WCAG 2.1 A and AA), the
- * Nu Html Checker (the server HTML and the hydrated DOM), and Lighthouse in its mobile
- * emulation for the busiest pages. Prints one table, then a PASS or FAIL line per
- * target, and exits 1 when any target is missed. Details land in .tmp/audit/report.json.
+ * Nu Html Checker (the server HTML and the hydrated DOM), Lighthouse in its mobile
+ * emulation for the busiest pages, and every page type's main thread at 375 px with the
+ * CPU slowed 4x (main-thread.ts). Prints one table, then a PASS or FAIL line per target,
+ * and exits 1 when any target is missed. Details land in .tmp/audit/report.json.
  *
- *   npm run audit                    # everything, from a build
- *   npm run audit -- --skip-build    # reuse dist/ from an earlier build
+ *   npm run audit                                   # everything, from a build
+ *   npm run audit -- --skip-build                   # reuse dist/ from an earlier build
+ *   npm run audit -- --only="home,news detail"      # only these pages (names as audit/pages.ts gives them)
  */
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";
@@ -15,13 +17,17 @@ import { launchChromium } from "../harness/chromium.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import { type BrowserVisit, visitWithAxe } from "./axe.ts";
 import { CATEGORIES, type Category, type LighthouseResult, runLighthouse } from "./lighthouse.ts";
+import { CPU_SLOWDOWN, type MainThreadResult, measureMainThread, PHONE_VIEWPORT } from "./main-thread.ts";
 import { type AuditPage, auditPages, WIDTHS } from "./pages.ts";
 import { startBuiltServer } from "./server.ts";
 import { checkHtml, type VnuError } from "./vnu.ts";
 
 /** The targets of the issue. */
 const TARGETS: Record<Category, number> = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
-const meetsLighthouseTargets = (result: LighthouseResult) => CATEGORIES.every((c) => result.scores[c] >= TARGETS[c]);
+/** Main thread targets, on the medians of five loads: no task over this... */
+const LONGEST_TASK_MS = 100;
+/** ...and a total blocking time under this. */
+const TOTAL_BLOCKING_MS = 150;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -62,6 +68,20 @@ async function auditInBrowser(origin: string, pages: AuditPage[]): Promise<PageV
   }
 }
 
+async function measureMainThreads(origin: string, pages: AuditPage[]): Promise<Map<AuditPage, MainThreadResult>> {
+  const browser = await launchChromium();
+  try {
+    const results = new Map<AuditPage, MainThreadResult>();
+    for (const page of pages) {
+      log(`main thread ${page.name} (${PHONE_VIEWPORT.width} px, CPU ${CPU_SLOWDOWN}x slower, 5 loads)`);
+      results.set(page, await measureMainThread(browser, `${origin}${page.path}`));
+    }
+    return results;
+  } finally {
+    await browser.close();
+  }
+}
+
 async function fetchServerHtml(origin: string, pages: AuditPage[]): Promise<Map<string, string>> {
   const documents = new Map<string, string>();
   for (const page of pages) {
@@ -90,13 +110,21 @@ async function main(): Promise<number> {
     log("building   npm run build");
     await run("npm", ["run", "build"]);
   }
-  const pages = auditPages();
+  const only = process.argv.find((arg) => arg.startsWith("--only="))?.slice("--only=".length);
+  const pages = auditPages().filter((page) => !only || only.split(",").includes(page.name));
+  if (pages.length === 0)
+    throw new Error(
+      `--only names no page of: ${auditPages()
+        .map((page) => page.name)
+        .join(", ")}`,
+    );
   log("starting   node dist/server/index.js (demo content on a fresh SQLite file)");
   const server = await startBuiltServer();
   let views: PageView[];
   let serverHtml: Map<string, string>;
   let vnu: Map<string, VnuError[]>;
   let lighthouse: Map<string, LighthouseResult>;
+  let mainThread: Map<AuditPage, MainThreadResult>;
   try {
     serverHtml = await fetchServerHtml(server.origin, pages);
     views = await auditInBrowser(server.origin, pages);
@@ -104,10 +132,8 @@ async function main(): Promise<number> {
     vnu = await checkHtml(new Map([...serverHtml, ...views.map((view) => [renderedName(view), view.visit.renderedHtml] as const)]));
     const measured = pages.filter((page) => page.lighthouse);
     log(`lighthouse ${measured.map((page) => page.name).join(", ")} (mobile)`);
-    lighthouse = await runLighthouse(
-      measured.map((page) => `${server.origin}${page.path}`),
-      meetsLighthouseTargets,
-    );
+    lighthouse = await runLighthouse(measured.map((page) => `${server.origin}${page.path}`));
+    mainThread = await measureMainThreads(server.origin, pages);
   } finally {
     await server.stop();
   }
@@ -141,10 +167,21 @@ async function main(): Promise<number> {
     if (!result) continue;
     const m = result.metrics;
     console.log(
-      `lighthouse ${page.name}: FCP ${seconds(m.fcp)}, LCP ${seconds(m.lcp)}, TBT ${Math.round(m.tbt)} ms, CLS ${m.cls.toFixed(3)}, SI ${seconds(m.si)} (best of ${result.runs} run${result.runs > 1 ? "s" : ""})`,
+      `lighthouse ${page.name}: FCP ${seconds(m.fcp)}, LCP ${seconds(m.lcp)}, TBT ${Math.round(m.tbt)} ms, CLS ${m.cls.toFixed(3)}, SI ${seconds(m.si)} (medians of ${result.runs} runs)`,
     );
     for (const f of result.failing) console.log(`lighthouse ${page.name}: ${f.category} loses points on ${f.id}: ${f.title}`);
   }
+
+  console.log("");
+  const threadRows = [["main thread (375 px, CPU 4x)", "longest task", "blocking", "per load: longest / blocking (ms)"]];
+  for (const [page, result] of mainThread)
+    threadRows.push([
+      page.name,
+      `${Math.round(result.longestTaskMs)} ms`,
+      `${Math.round(result.totalBlockingMs)} ms`,
+      result.loads.map((load) => `${Math.round(load.longestTaskMs)}/${Math.round(load.totalBlockingMs)}`).join(" "),
+    ]);
+  console.log(table(threadRows));
 
   if (serverLog) console.log(`server log:\n${serverLog}`);
 
@@ -160,6 +197,18 @@ async function main(): Promise<number> {
       return [scores.length > 0 && lowest >= TARGETS[c], `lighthouse ${c}: lowest ${lowest} on ${scores.length} pages (target ${target})`];
     }),
   ];
+  const threads = [...mainThread.values()];
+  const worst = (pick: (result: MainThreadResult) => number) => Math.round(Math.max(0, ...threads.map(pick)));
+  verdicts.push(
+    [
+      threads.length > 0 && threads.every((result) => result.longestTaskMs <= LONGEST_TASK_MS),
+      `main thread longest task: highest median ${worst((r) => r.longestTaskMs)} ms on ${threads.length} pages (target ${LONGEST_TASK_MS} ms or less)`,
+    ],
+    [
+      threads.length > 0 && threads.every((result) => result.totalBlockingMs < TOTAL_BLOCKING_MS),
+      `main thread total blocking time: highest median ${worst((r) => r.totalBlockingMs)} ms on ${threads.length} pages (target under ${TOTAL_BLOCKING_MS} ms)`,
+    ],
+  );
   console.log("");
   for (const [pass, text] of verdicts) console.log(`${pass ? "PASS" : "FAIL"} ${text}`);
   console.log(`audit took ${seconds(Date.now() - started)}`);
@@ -178,6 +227,7 @@ async function main(): Promise<number> {
           console: view.visit.problems,
         })),
         lighthouse: Object.fromEntries(pages.flatMap((page) => (lighthouseOf(page) ? [[page.path, lighthouseOf(page)]] : []))),
+        mainThread: Object.fromEntries([...mainThread].map(([page, result]) => [page.path, result])),
       },
       null,
       2,
