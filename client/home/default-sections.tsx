@@ -4,17 +4,23 @@
  * service-list and message-list are what the menu's content-type entries jump to.
  */
 
+import { useMemo } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Partner } from "../../shared/entities.ts";
 import { itemsOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { LaterPart, partCode } from "../hydration/later-part.tsx";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { renderResult } from "./home-helpers.tsx";
 import { MessageColumn } from "./message-column.tsx";
 import { type Offering, OfferingGrid } from "./offering-grid.tsx";
 import { PARTNER_MAX } from "./partner-rows.ts";
-import { PartnerWall } from "./partner-wall.tsx";
+
+const PARTNER_WALL_ID = "partner-wall";
+
+/** Far below the fold: its code and hydration wait until the visitor comes near (hydration/later-part.tsx). */
+const PARTNER_WALL = partCode(() => import("./partner-wall.tsx").then((module) => module.PartnerWall));
 
 export function DefaultSections() {
   const t = useT(HOME_MESSAGES);
@@ -23,6 +29,8 @@ export function DefaultSections() {
   const news = useApi<unknown>(keys.homeNews());
   const notices = useApi<unknown>(keys.homeNotices());
   const partners = useApi<Partner[]>(keys.partners());
+  // The same list while the data is the same: a new one would have the wall hydrated at once (LaterPart).
+  const partnerItems = useMemo(() => itemsOf<Partner>(partners.data, PARTNER_MAX), [partners.data]);
   const empty = <p className="home-empty">{t("state.empty")}</p>;
 
   return (
@@ -47,10 +55,13 @@ export function DefaultSections() {
       </div>
       <section className="home-section home-section-alt home-partners" aria-labelledby="partner-list-title">
         <h2 id="partner-list-title">{t("home.partners")}</h2>
-        {renderResult(partners, (data) => {
-          const items = itemsOf<Partner>(data, PARTNER_MAX);
-          return items.length ? <PartnerWall partners={items} /> : empty;
-        })}
+        {renderResult(partners, () =>
+          partnerItems.length ? (
+            <LaterPart code={PARTNER_WALL} elementId={PARTNER_WALL_ID} props={{ id: PARTNER_WALL_ID, partners: partnerItems }} />
+          ) : (
+            empty
+          ),
+        )}
       </section>
     </>
   );

@@ -5,7 +5,8 @@
  * than their logo count. A moving row holds its logos twice (the copy hidden from
  * assistive technology and the tab order) and slides by half its length, 20 s and 16 s
  * on alternate rows; it stops under the pointer or keyboard focus, and never moves for
- * visitors who ask for reduced motion.
+ * visitors who ask for reduced motion. The page hydrates the wall only when the visitor
+ * comes near it (default-sections.tsx).
  */
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
@@ -28,13 +29,17 @@ function hostOf(url: string): string {
   }
 }
 
-export function PartnerWall({ partners }: { partners: Partner[] }) {
+/** `id` is the element the page watches to hydrate the wall when it comes near. */
+export function PartnerWall({ id, partners }: { id: string; partners: Partner[] }) {
   const t = useT(HOME_MESSAGES);
   const rows = partnerRows(partners);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | undefined>(undefined);
+  // Set once the browser has decided which rows move (for tests and anything else that waits on it).
+  const [decided, setDecided] = useState(false);
 
   useEffect(() => {
+    setDecided(true);
     const element = ref.current;
     if (!element || prefersReducedMotion()) return;
     const measure = () => setWidth(element.clientWidth);
@@ -46,7 +51,7 @@ export function PartnerWall({ partners }: { partners: Partner[] }) {
 
   let first = 0;
   return (
-    <div className="partner-rows" ref={ref}>
+    <div className="partner-rows" id={id} ref={ref} data-ready={decided || undefined}>
       {rows.map((row, index) => {
         const moving = width !== undefined && rowMoves(width, row.length);
         const start = first;

@@ -18,6 +18,7 @@ import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
 import { isCustomLayout, renderResult } from "../home/home-helpers.tsx";
 import { useHomeScript } from "../home/use-home-script.ts";
 import { usePageName } from "../hooks/use-page-title.ts";
+import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import type { PageProps } from "./page-props.ts";
 
 export default function HomePage({ match }: PageProps) {
@@ -36,11 +37,17 @@ export default function HomePage({ match }: PageProps) {
   return (
     <div className="home">
       <h1 className="visually-hidden">{textOf(author.data?.fname) || textOf(author.data?.name) || pageName}</h1>
-      {renderResult(slides, (data) => (
-        <HomeCarousel slides={itemsOf<Slide>(data, MAX_SLIDES)} />
-      ))}
+      <HydrateApart>
+        {renderResult(slides, (data) => (
+          <HomeCarousel slides={itemsOf<Slide>(data, MAX_SLIDES)} />
+        ))}
+      </HydrateApart>
       <div id={HOME_CONTENT_ID} ref={content}>
-        {!custom && <DefaultSections />}
+        {!custom && (
+          <HydrateApart>
+            <DefaultSections />
+          </HydrateApart>
+        )}
       </div>
       {custom &&
         (homeHtml.error ? (

@@ -14,6 +14,7 @@ import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/conte
 import { useApi } from "../data/use-api.ts";
 import { usePageName } from "../hooks/use-page-title.ts";
 import { useScrollTopOnChange } from "../hooks/use-scroll-top.ts";
+import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
@@ -50,7 +51,9 @@ export default function JobListPage({ match, query }: PageProps) {
     <div className="page-wrap">
       <h1 className="page-title">{pageName}</h1>
       <div className="job-toolbar">
-        <JobFilterDrawer path={path} filter={filter} types={typeList} addrs={addrList} />
+        <HydrateApart>
+          <JobFilterDrawer path={path} filter={filter} types={typeList} addrs={addrList} />
+        </HydrateApart>
         {filtered && (
           <p className="job-active">
             <span>{t("pages.jobs.active")}</span> <span className="job-active-names">{chosen.join("、")}</span>{" "}

@@ -17,7 +17,7 @@ import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
 import { ChevronIcon } from "./icons.tsx";
 import { QrCodes } from "./qr-codes.tsx";
-import type { MenuMode } from "./use-layout.ts";
+import { useMenuMode } from "./use-layout.ts";
 
 export const ICP_SITE = "https://beian.miit.gov.cn/";
 export const POLICE_SITE = "https://beian.mps.gov.cn/";
@@ -39,9 +39,12 @@ function numbered(author: Partial<Author> | undefined, prefix: "qq" | "wx" | "ad
 
 function FooterGroup({ title, wide, children }: { title: string; wide: boolean; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
+  const wasWide = useRef(false);
   // Open while wide (so the state matches what is shown), back to a closed accordion when the window narrows.
+  // Narrow from the start, a group is left as the visitor set it (it may have been opened before hydration).
   useEffect(() => {
-    if (ref.current) ref.current.open = wide;
+    if (ref.current && (wide || wasWide.current)) ref.current.open = wide;
+    wasWide.current = wide;
   }, [wide]);
   return (
     <details className="footer-group" ref={ref}>
@@ -65,9 +68,11 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
   );
 }
 
-export function Footer({ mode }: { mode: MenuMode | null }) {
+/** `id` is the element the page watches to hydrate the footer when it comes near (shell.tsx). */
+export function Footer({ id }: { id: string }) {
   const t = useT();
   const { lang } = usePageState();
+  const mode = useMenuMode();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const config = useApi<Partial<SiteConfig>>(keys.syscfg()).data;
   const wide = mode === "horizontal";
@@ -83,7 +88,7 @@ export function Footer({ mode }: { mode: MenuMode | null }) {
   const police = textOf(config?.policeRecord);
 
   return (
-    <footer className="site-footer">
+    <footer className="site-footer" id={id}>
       <div className="footer-inner">
         <div className="footer-groups">
           <FooterGroup title={t("footer.offerings")} wide={wide}>

@@ -10,9 +10,8 @@ import { useLoadingActive } from "../routing/navigation-progress.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { LanguageSwitch } from "./language.tsx";
 import { TopMenu } from "./top-menu.tsx";
-import type { MenuMode } from "./use-layout.ts";
 
-export function Header({ mode }: { mode: MenuMode | null }) {
+export function Header() {
   const t = useT();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const loading = useLoadingActive();
@@ -27,7 +26,7 @@ export function Header({ mode }: { mode: MenuMode | null }) {
           {logo && <img className="brand-logo" src={logo} alt={name ? "" : t("shell.home")} width={150} height={40} />}
           {(name || !logo) && <span className="brand-name">{name || t("shell.home")}</span>}
         </PageLink>
-        <TopMenu mode={mode} />
+        <TopMenu />
         <LanguageSwitch />
       </div>
     </header>

@@ -2,6 +2,10 @@
  * The frame of every page: skip link, fixed header with the top menu, the page content
  * inside an error boundary, footer and back-to-top, in the site's theme. The theme is
  * a class on the wrapper, rendered on the server, so the first paint is already right.
+ * The header and the page hydrate apart from each other and from the frame, and the
+ * footer only when it is needed (hydration/), so no single task holds the main thread.
+ * The frame itself never re-renders as the page starts: a change reaching a part that
+ * has not hydrated yet would make React hydrate it at once.
  */
 import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
@@ -9,14 +13,17 @@ import { keys } from "../../shared/data-keys.ts";
 import type { SiteConfig } from "../../shared/entities.ts";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { HydrateApart } from "../hydration/hydrate-apart.tsx";
+import { LaterPart, partCode } from "../hydration/later-part.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";
 import { BackToTop } from "./back-to-top.tsx";
 import { DocumentTitle } from "./document-title.tsx";
 import { ErrorBoundary } from "./error-boundary.tsx";
-import { Footer } from "./footer.tsx";
 import { Header } from "./header.tsx";
-import { useMenuMode } from "./use-layout.ts";
+
+const FOOTER_ID = "site-footer";
+const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
 
 /** SPEC section 4: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
 export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
@@ -54,7 +61,6 @@ function useScrollOnNavigation(location: string): void {
 export function Shell({ children }: { children: ReactNode }) {
   const t = useT();
   const config = useApi<Partial<SiteConfig>>(keys.syscfg()).data;
-  const mode = useMenuMode();
   const [location] = useLocation();
   useScrollOnNavigation(location);
 
@@ -63,11 +69,15 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main-content">
         {t("shell.skip")}
       </a>
-      <Header mode={mode} />
+      <HydrateApart>
+        <Header />
+      </HydrateApart>
       <main id="main-content" tabIndex={-1}>
-        <ErrorBoundary resetKey={location}>{children}</ErrorBoundary>
+        <ErrorBoundary resetKey={location}>
+          <HydrateApart>{children}</HydrateApart>
+        </ErrorBoundary>
       </main>
-      <Footer mode={mode} />
+      <LaterPart code={FOOTER} elementId={FOOTER_ID} props={{ id: FOOTER_ID }} />
       <BackToTop />
       <DocumentTitle />
     </div>

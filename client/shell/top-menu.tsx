@@ -20,7 +20,7 @@ import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
 import { ChevronIcon, ExternalIcon, MenuIcon } from "./icons.tsx";
 import { buildMenuTree, entryCountOf, GRID_THRESHOLD, groupClassify, type MenuNode, type MenuTarget } from "./menu-tree.ts";
-import { type MenuMode, useThrottled } from "./use-layout.ts";
+import { useMenuMode, useThrottled } from "./use-layout.ts";
 
 /** SPEC section 9. */
 export const HOVER_THROTTLE_MS = 500;
@@ -39,9 +39,10 @@ interface MenuControl {
   navigated(): void;
 }
 
-export function TopMenu({ mode }: { mode: MenuMode | null }) {
+export function TopMenu() {
   const t = useT();
   const hydrated = useHydrated();
+  const mode = useMenuMode();
   const { config } = usePageState();
   const menus = useApi<unknown>(keys.menus());
   const tree = useMemo(() => buildMenuTree(menus.data), [menus.data]);
@@ -58,30 +59,47 @@ export function TopMenu({ mode }: { mode: MenuMode | null }) {
     setOpenId(null);
   }
 
-  const control: MenuControl = {
-    vertical: mode === "vertical",
-    openId,
-    open: (id) => {
-      hover.cancel();
-      setOpenId(id);
-    },
-    close: (id) => {
-      hover.cancel();
-      setOpenId((current) => (current === id ? null : current));
-    },
-    toggle: (id) => {
-      hover.cancel();
-      setOpenId((current) => (current === id ? null : id));
-    },
-    hover: (id) => {
-      if (mode === "horizontal") hover.call(id);
-    },
-    navigated: () => {
-      hover.cancel();
-      setPanelOpen(false);
-      setOpenId(null);
-    },
-  };
+  const control = useMemo<MenuControl>(
+    () => ({
+      vertical: mode === "vertical",
+      openId,
+      open: (id) => {
+        hover.cancel();
+        setOpenId(id);
+      },
+      close: (id) => {
+        hover.cancel();
+        setOpenId((current) => (current === id ? null : current));
+      },
+      toggle: (id) => {
+        hover.cancel();
+        setOpenId((current) => (current === id ? null : id));
+      },
+      hover: (id) => {
+        if (mode === "horizontal") hover.call(id);
+      },
+      navigated: () => {
+        hover.cancel();
+        setPanelOpen(false);
+        setOpenId(null);
+      },
+    }),
+    [mode, openId, hover],
+  );
+
+  // Kept while only the toggle changes (as it does once hydrated): the items need not render again.
+  const items = useMemo(
+    () =>
+      tree.map((node) => {
+        const classify = config.classify.find((menu) => menu.menuId === node.id);
+        return classify ? (
+          <ClassifyItem key={node.id} node={node} menu={classify} control={control} />
+        ) : (
+          <TopItem key={node.id} node={node} control={control} />
+        );
+      }),
+    [tree, config.classify, control],
+  );
 
   const toggleContent = (
     <>
@@ -129,14 +147,7 @@ export function TopMenu({ mode }: { mode: MenuMode | null }) {
         </>
       )}
       <ul id={MENU_ID} className={cx("menu", hydrated && "menu-js", panelOpen && "is-open")}>
-        {tree.map((node) => {
-          const classify = config.classify.find((menu) => menu.menuId === node.id);
-          return classify ? (
-            <ClassifyItem key={node.id} node={node} menu={classify} control={control} />
-          ) : (
-            <TopItem key={node.id} node={node} control={control} />
-          );
-        })}
+        {items}
       </ul>
     </nav>
   );

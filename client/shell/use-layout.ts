@@ -2,7 +2,7 @@
  * What the shell learns only in the browser. The server and the first client render
  * assume nothing (CSS alone lays out both widths); these values only add behaviour.
  */
-import { useEffect, useMemo, useRef, useState } from "react";
+import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 
 /** SPEC section 9: the mobile breakpoint, the same media query as the stylesheets. */
 export const NARROW_QUERY = "(max-width: 768px)";
@@ -10,11 +10,15 @@ export const RESIZE_DEBOUNCE_MS = 200;
 
 export type MenuMode = "horizontal" | "vertical";
 
-/** The menu mode by window width, recomputed on resize (debounced 200 ms); null until mounted. */
+/**
+ * The menu mode by window width, recomputed on resize (debounced 200 ms); null until
+ * mounted. The new mode renders as a transition, in slices that leave the main thread
+ * free: it changes what a part shows only a little, and nothing waits on it.
+ */
 export function useMenuMode(): MenuMode | null {
   const [mode, setMode] = useState<MenuMode | null>(null);
   useEffect(() => {
-    const update = () => setMode(window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal");
+    const update = () => startTransition(() => setMode(window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal"));
     update();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onResize = () => {

@@ -22,6 +22,12 @@ const HOME = "/portal/index.html";
 /** A smooth scroll across several slides can take over a second on a busy machine: wait for it to settle. */
 const SCROLLING = { timeout: 5000 };
 
+/** The partner wall hydrates once it comes near the viewport: scrolls to it and waits until it has decided which rows move. */
+async function partnerWallDecided(page: Page): Promise<void> {
+  await page.locator("#partner-wall").scrollIntoViewIfNeeded();
+  await page.waitForSelector("#partner-wall[data-ready]", { state: "attached" });
+}
+
 async function waitForHydration(page: Page): Promise<void> {
   await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
   await page.waitForSelector(".carousel[data-ready]", { state: "attached" });
@@ -223,6 +229,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     expect(await toggleLabel(page)).toBe("开始自动播放");
     await page.clock.runFor(13_000);
     expect(await currentSlide(page)).toBe(1);
+    await partnerWallDecided(page);
     expect(await page.locator(".partner-row").count()).toBe(4);
     expect(await page.locator(".partner-row.is-moving").count()).toBe(0);
     expect(problems).toEqual([]);
@@ -256,7 +263,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
 
   it("moves partner rows that do not fit, alternating 20 s and 16 s, with the copy hidden", async () => {
     const { page, problems } = await openHome();
-    await page.waitForSelector(".partner-row.is-moving");
+    await partnerWallDecided(page);
     const rows = await page.$$eval(".partner-row", (elements) =>
       elements.map((row) => ({
         moving: row.classList.contains("is-moving"),
@@ -433,6 +440,7 @@ describeInBrowser("the home page's custom layout in Chromium (stand-in upstream)
     const site = await startStandInSite(hostile);
     try {
       const { page, problems } = await open(site);
+      await partnerWallDecided(page);
       const links = (selector: string) =>
         page.$$eval(selector, (items) => items.map((item) => [...item.querySelectorAll("a")].map((a) => a.protocol)));
       const slides = await links(".carousel-slide");
@@ -465,7 +473,7 @@ describeInBrowser("the home page's custom layout in Chromium (stand-in upstream)
           [375, true],
         ] as const) {
           const { page, problems } = await open(site, width);
-          if (moving) await page.waitForSelector(".partner-row.is-moving");
+          await partnerWallDecided(page);
           expect(await page.locator(".partner-row").count()).toBe(1);
           expect(await page.locator(".partner-row.is-moving").count()).toBe(moving ? 1 : 0);
           expect(await page.locator(".partner").count()).toBe(moving ? 10 : 5);

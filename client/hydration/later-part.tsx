@@ -1,0 +1,105 @@
+/**
+ * Parts of a page below the fold or rarely used (the footer with its QR previews, the
+ * partner marquee) that nothing needs as the page starts. In the browser each is
+ * hydrated only when it is needed: when its element comes near the viewport, or the
+ * visitor first points at, touches or focuses it (when-needed.ts). Until then its server
+ * HTML stays as it is and works as it does without JavaScript (links, native
+ * disclosures). After a client navigation such a part renders at once.
+ *
+ * A `LaterPart` also keeps its code out of what the page needs to start: a chunk of its
+ * own, fetched once the rest of the page has hydrated (so it is there by the time the
+ * visitor comes near), or when the part is needed if that comes first. The server loads
+ * every part's code before rendering, so its HTML is complete.
+ */
+import { type ComponentType, memo, type ReactNode, Suspense, use } from "react";
+import { useHydrated } from "../hooks/use-hydrated.ts";
+import { neededPromise, wasNeeded } from "./when-needed.ts";
+
+interface WhenNeededProps {
+  /** An element of the part's own server HTML (its root, ideally): the one watched. */
+  elementId: string;
+  /** The part's code: resolves once it can render. */
+  load: () => Promise<unknown>;
+  loaded: () => boolean;
+  children: ReactNode;
+}
+
+const onServer = typeof document === "undefined";
+
+/**
+ * Holds off hydrating its children until the part is needed and its code is in; on the
+ * server, and after hydration (a client navigation), it renders them at once. Its one
+ * re-render once hydrated returns the same children, so React goes no deeper.
+ */
+function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
+  const hydrated = useHydrated();
+  if (!onServer && !hydrated && !(wasNeeded(elementId) && loaded())) use(neededPromise(elementId, load));
+  return children;
+}
+
+/** A part's code: a chunk of its own, loaded once. */
+export interface PartCode<P> {
+  component: ComponentType<P> | undefined;
+  load(): Promise<ComponentType<P>>;
+}
+
+const codes: PartCode<never>[] = [];
+
+/** The code of every part defined so far (a page's own parts are defined when its module loads). */
+export function loadLaterParts(): Promise<unknown> {
+  return Promise.all(codes.map((code) => code.load()));
+}
+
+/** The code of a part, from the component `load` resolves to. */
+export function partCode<P extends object>(load: () => Promise<ComponentType<P>>): PartCode<P> {
+  let loading: Promise<ComponentType<P>> | undefined;
+  const code: PartCode<P> = {
+    component: undefined,
+    load: () =>
+      (loading ??= load().then(
+        (component) => {
+          code.component = component;
+          return component;
+        },
+        (error: unknown) => {
+          loading = undefined;
+          throw error;
+        },
+      )),
+  };
+  codes.push(code as PartCode<never>);
+  return code;
+}
+
+function Loaded<P extends object>({ code, props }: { code: PartCode<P>; props: P }) {
+  const Component = code.component ?? use(code.load());
+  return <Component {...props} />;
+}
+
+interface LaterPartProps<P> {
+  code: PartCode<P>;
+  elementId: string;
+  props: P;
+}
+
+const sameProps = <P extends object>(a: LaterPartProps<P>, b: LaterPartProps<P>) =>
+  a.code === b.code &&
+  a.elementId === b.elementId &&
+  Object.keys(a.props).length === Object.keys(b.props).length &&
+  Object.entries(a.props).every(([name, value]) => Object.is(value, (b.props as Record<string, unknown>)[name]));
+
+/**
+ * A part hydrated when needed (a Suspense boundary whose hydration waits), rendered by
+ * its code's component with `props`; `elementId` names an element of its HTML to watch.
+ * Its parent rendering again with the same props leaves it alone (memo): new props would
+ * make React hydrate it at once, needed or not.
+ */
+export const LaterPart = memo(function LaterPart<P extends object>({ code, elementId, props }: LaterPartProps<P>) {
+  return (
+    <Suspense>
+      <WhenNeeded elementId={elementId} load={code.load} loaded={() => code.component !== undefined}>
+        <Loaded code={code} props={props} />
+      </WhenNeeded>
+    </Suspense>
+  );
+}, sameProps) as <P extends object>(props: LaterPartProps<P>) => ReactNode;
