@@ -1,5 +1,30 @@
+import { readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import react from "@vitejs/plugin-react";
-import { defineConfig } from "vite";
+import { defineConfig, type Plugin } from "vite";
+
+/** Modules the browser loads after the entry: pages, their parts and strings, and parts hydrated later. */
+const LOADED_LATER =
+  /\/client\/(pages|pages-parts|home)\/|\/client\/shell\/(footer|qr-codes)\.tsx|\/client\/i18n\/messages-(en|pages|home)\.ts|\/shared\/(dates|list-query)\.ts/;
+
+/**
+ * Nearly all of the entry chunk runs as the page starts (React hydrating the page), so it
+ * carries V8's compile hint: Chromium then compiles it whole while it streams in, on a
+ * background thread, instead of function by function on the main thread as each is first
+ * called. The hint must open the file.
+ */
+const compileEntryEagerly: Plugin = {
+  name: "compile-entry-eagerly",
+  apply: "build",
+  // Written to the file itself: the bundler here neither keeps such a comment nor takes changes to a finished chunk.
+  writeBundle(options, bundle) {
+    for (const chunk of Object.values(bundle)) {
+      if (chunk.type !== "chunk" || !chunk.isEntry) continue;
+      const file = path.join(options.dir ?? "", chunk.fileName);
+      writeFileSync(file, `//# allFunctionsCalledOnLoad\n${readFileSync(file, "utf8")}`);
+    }
+  },
+};
 
 /**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
@@ -8,12 +33,28 @@ import { defineConfig } from "vite";
  */
 export default defineConfig(({ isSsrBuild }) => ({
   base: "/portal/",
-  plugins: [react()],
+  plugins: [react(), ...(isSsrBuild ? [] : [compileEntryEagerly])],
   resolve: {
     // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
   },
   build: isSsrBuild
     ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false }
-    : { outDir: "dist/client", emptyOutDir: true, manifest: true, assetsDir: "assets" },
+    : {
+        outDir: "dist/client",
+        emptyOutDir: true,
+        manifest: true,
+        assetsDir: "assets",
+        // Every browser the site serves preloads modules itself.
+        modulePreload: { polyfill: false },
+        rolldownOptions: {
+          output: {
+            // Everything the app starts with is one file (one request, and compressed as a whole):
+            // left to itself, the bundler moves what the entry shares with a part loaded later
+            // into extra shared files. Out of it stay each page's own code and what is loaded
+            // later (hydration/later-part.tsx), which the bundler splits into chunks of their own.
+            codeSplitting: { groups: [{ name: "index", test: (id: string) => !LOADED_LATER.test(id) }] },
+          },
+        },
+      },
 }));

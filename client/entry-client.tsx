@@ -1,12 +1,18 @@
 /**
  * Hydrates the server-rendered page with the state embedded in it, after loading the
- * current page's code and its language's strings, so the first client render matches
- * the server HTML exactly.
+ * current page's code and its language's strings (both preloaded by the page's head),
+ * so the first client render matches the server HTML exactly. The root hydrates first
+ * and the page's parts after it in small tasks (hydration/hydrate-apart.tsx); parts
+ * hydrated only when needed get their code once that is done (hydration/later-part.tsx).
+ * Then `<html data-hydrated="true">` says the page is interactive, for tests and anything
+ * else that waits on it.
  */
 import { hydrateRoot } from "react-dom/client";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
+import { pageHydrated, RootHydrated } from "./hydration/hydrate-apart.tsx";
+import { loadLaterParts } from "./hydration/later-part.tsx";
 import { loadMessages } from "./i18n/messages.ts";
 import { loadPage } from "./pages/registry.ts";
 import "./styles/index.css";
@@ -16,13 +22,18 @@ async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
   await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
-  hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
-    onRecoverableError: (error) => console.error("hydration:", error),
-  });
-  // Lets tests (and anything else) know the page is interactive.
-  queueMicrotask(() => {
-    document.documentElement.dataset.hydrated = "true";
-  });
+  hydrateRoot(
+    document.getElementById("root") as HTMLElement,
+    <>
+      <App state={state} />
+      <RootHydrated />
+    </>,
+    { onRecoverableError: (error) => console.error("hydration:", error) },
+  );
+  await pageHydrated;
+  // A part whose code fails to arrive here keeps its server HTML, and tries again when it is needed.
+  await loadLaterParts().catch(() => {});
+  document.documentElement.dataset.hydrated = "true";
 }
 
 void hydrate();

@@ -7,13 +7,19 @@ import { renderToString } from "react-dom/server";
 import type { RenderInput, RenderResult } from "../shared/page-state.ts";
 import { BASE_PATH } from "../shared/routes.ts";
 import { App } from "./app.tsx";
-import { loadMessages } from "./i18n/messages.ts";
+import { loadLaterParts } from "./hydration/later-part.tsx";
+import { loadMessages, MESSAGES_EN_FILE } from "./i18n/messages.ts";
 import { translatorFor } from "./i18n/use-t.ts";
-import { loadPage } from "./pages/registry.ts";
+import { loadPage, pageModuleFile } from "./pages/registry.ts";
 import { documentHead } from "./server-head/document-head.ts";
 
 export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
   await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
+  // The parts the browser hydrates later are rendered whole here (the page's own are defined once its module has loaded).
+  await loadLaterParts();
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
-  return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)) };
+  // What the browser loads before hydrating, named so the page's head can have it fetched beside the entry.
+  const pageFile = match && pageModuleFile(match.route.id);
+  const modules = [...(pageFile ? [pageFile] : []), ...(state.lang === "en" ? [MESSAGES_EN_FILE] : [])];
+  return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules };
 }

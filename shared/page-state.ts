@@ -59,4 +59,6 @@ export interface RenderResult {
   appHtml: string;
   /** Tags for <head>: title, metas, links. */
   head: string;
+  /** Source modules (paths from the project folder) the browser loads before hydrating, beside the entry. */
+  modules: string[];
 }

@@ -13,6 +13,9 @@ export const SHARED_MESSAGES = { ...COMMON_MESSAGES, ...SHELL_MESSAGES };
 
 export type MessageKey = keyof typeof SHARED_MESSAGES;
 
+/** The English strings' module as the build names it (its path from the project folder). */
+export const MESSAGES_EN_FILE = "client/i18n/messages-en.ts";
+
 let english: Record<string, string> | undefined;
 let loading: Promise<void> | undefined;
 
