@@ -11,6 +11,7 @@ import { BASE_PATH } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
 import { fetchPayload } from "./data/fetch-payload.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
+import { RootHydrated } from "./hydration/hydrate-apart.tsx";
 import { PageSwitch } from "./page-switch.tsx";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
@@ -67,6 +68,8 @@ export function App({ state, ssrPath, ssrSearch }: AppProps) {
                 <PageSwitch />
               </Shell>
             </ErrorBoundary>
+            {/* Rendered on the server too, so both trees have the same shape (and useId the same ids). */}
+            <RootHydrated />
           </Router>
         </SWRConfig>
       </SetLangContext>

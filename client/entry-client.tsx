@@ -11,7 +11,7 @@ import { hydrateRoot } from "react-dom/client";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
-import { pageHydrated, RootHydrated } from "./hydration/hydrate-apart.tsx";
+import { pageHydrated } from "./hydration/hydrate-apart.tsx";
 import { loadLaterParts } from "./hydration/later-part.tsx";
 import { loadMessages } from "./i18n/messages.ts";
 import { loadPage } from "./pages/registry.ts";
@@ -22,14 +22,9 @@ async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
   await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
-  hydrateRoot(
-    document.getElementById("root") as HTMLElement,
-    <>
-      <App state={state} />
-      <RootHydrated />
-    </>,
-    { onRecoverableError: (error) => console.error("hydration:", error) },
-  );
+  hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
+    onRecoverableError: (error) => console.error("hydration:", error),
+  });
   await pageHydrated;
   // A part whose code fails to arrive here keeps its server HTML, and tries again when it is needed.
   await loadLaterParts().catch(() => {});

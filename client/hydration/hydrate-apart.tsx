@@ -49,7 +49,7 @@ export function HydrateApart({ children }: { children: ReactNode }) {
   );
 }
 
-/** Placed beside the app at hydration: its effect runs once the root itself has hydrated. */
+/** Placed in the app outside every part: its effect runs once the root itself has hydrated. */
 export function RootHydrated() {
   useEffect(() => {
     rootHydrated = true;

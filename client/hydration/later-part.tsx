@@ -25,6 +25,8 @@ interface WhenNeededProps {
 }
 
 const onServer = typeof document === "undefined";
+/** Read by `use` at once: a render that suspended on `use` must call it again when it goes on. */
+const READY = Object.assign(Promise.resolve(), { status: "fulfilled", value: undefined });
 
 /**
  * Holds off hydrating its children until the part is needed and its code is in; on the
@@ -33,7 +35,7 @@ const onServer = typeof document === "undefined";
  */
 function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
   const hydrated = useHydrated();
-  if (!onServer && !hydrated && !(wasNeeded(elementId) && loaded())) use(neededPromise(elementId, load));
+  if (!onServer && !hydrated) use(wasNeeded(elementId) && loaded() ? READY : neededPromise(elementId, load));
   return children;
 }
 
