@@ -35,7 +35,7 @@ const READY = Object.assign(Promise.resolve(), { status: "fulfilled", value: und
  */
 function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
   const hydrated = useHydrated();
-  if (!onServer && !hydrated) use(wasNeeded(elementId) && loaded() ? READY : neededPromise(elementId, load));
+  if (!onServer) use(hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load));
   return children;
 }
 
@@ -74,7 +74,9 @@ export function partCode<P extends object>(load: () => Promise<ComponentType<P>>
 }
 
 function Loaded<P extends object>({ code, props }: { code: PartCode<P>; props: P }) {
-  const Component = code.component ?? use(code.load());
+  // `use` on every render (a render that suspended must call it again as it goes on); the component is set once loaded.
+  use(code.component ? READY : code.load());
+  const Component = code.component as ComponentType<P>;
   return <Component {...props} />;
 }
 
