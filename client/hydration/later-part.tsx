@@ -26,7 +26,7 @@ interface WhenNeededProps {
 
 const onServer = typeof document === "undefined";
 /** Read by `use` at once: a render that suspended on `use` must call it again when it goes on. */
-const READY = Object.assign(Promise.resolve(), { status: "fulfilled", value: undefined });
+const READY: Promise<unknown> = Object.assign(Promise.resolve(), { status: "fulfilled" as const, value: undefined });
 
 /**
  * Holds off hydrating its children until the part is needed and its code is in; on the
