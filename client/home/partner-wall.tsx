@@ -1,5 +1,5 @@
 /**
- * Partner logos as marquee rows (SPEC section 9). The server cannot know the width, so
+ * Partner logos as marquee rows (docs/behaviour.md#home-page). The server cannot know the width, so
  * it renders every row still (a row that does not fit scrolls sideways by hand); after
  * mount the measured width decides which rows move: those whose width / 200 is less
  * than their logo count. A moving row holds its logos twice (the copy hidden from

@@ -25,7 +25,7 @@ import { Header } from "./header.tsx";
 const FOOTER_ID = "site-footer";
 const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
 
-/** SPEC section 4: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
+/** docs/behaviour.md#the-shell: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
 export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
   const mode = textOf(config?.themePortal).split(",")[0]?.trim();
   return mode === "1" || mode === "2" ? `theme-${mode}` : "theme-default";

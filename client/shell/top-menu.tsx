@@ -1,5 +1,5 @@
 /**
- * The top menu (SPEC section 2): the menu tree from /sys/menu/list, classify menus'
+ * The top menu (docs/behaviour.md#the-shell): the menu tree from /sys/menu/list, classify menus'
  * entries from their own calls, horizontal above 768 px and a vertical panel behind a
  * toggle at 768 px or less. CSS alone decides the layout at first paint; without
  * JavaScript submenus open on hover and focus and the toggle is a checkbox and label.
@@ -22,7 +22,7 @@ import { ChevronIcon, ExternalIcon, MenuIcon } from "./icons.tsx";
 import { buildMenuTree, entryCountOf, GRID_THRESHOLD, groupClassify, type MenuNode, type MenuTarget } from "./menu-tree.ts";
 import { useMenuMode, useThrottled } from "./use-layout.ts";
 
-/** SPEC section 9. */
+/** docs/behaviour.md#constants. */
 export const HOVER_THROTTLE_MS = 500;
 export const MENU_ID = "site-menu";
 

@@ -4,7 +4,7 @@
  */
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 
-/** SPEC section 9: the mobile breakpoint, the same media query as the stylesheets. */
+/** docs/behaviour.md#constants: the mobile breakpoint, the same media query as the stylesheets. */
 export const NARROW_QUERY = "(max-width: 768px)";
 export const RESIZE_DEBOUNCE_MS = 200;
 
