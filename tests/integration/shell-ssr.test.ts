@@ -198,7 +198,7 @@ describe("the top menu in the server HTML", () => {
     expect(res.text).toContain('<header class="site-header">');
     expect(res.text).toContain('<nav class="site-nav" aria-label="主导航">');
     expect(res.text).toContain('<main id="main-content" tabindex="-1">');
-    expect(res.text).toContain('<footer class="site-footer">');
+    expect(res.text).toContain('<footer class="site-footer" id="site-footer">');
     expect(res.text).toMatch(
       /<a href="\/portal\/index\.html" class="brand has-logo"><img class="brand-logo" src="\/portal\/media\/logo\.svg" alt="" width="150" height="40"\/><span class="brand-name">测试公司<\/span><\/a>/,
     );
