@@ -2,7 +2,9 @@
  * The one HTTP client to the upstream content API, external or embedded: a keep-alive
  * connection pool, a deadline per request, a bound on what it will buffer, and a bound on
  * how many requests may wait for a connection: past it a request fails at once ("busy",
- * answered 503) instead of queueing behind the others until its deadline.
+ * answered 503) instead of queueing behind the others until its deadline. Reads and writes
+ * wait in separate allowances: a burst of page misses never refuses a visitor's reader
+ * count, and a write is a few bytes, so many more of them may wait.
  */
 import http from "node:http";
 import https from "node:https";
@@ -45,8 +47,10 @@ export interface UpstreamOptions {
   /** Larger answers are refused rather than buffered: nothing from outside grows memory unbounded. */
   maxBodyBytes?: number;
   maxSockets?: number;
-  /** Requests that may wait for a free connection when all `maxSockets` are busy. */
+  /** GETs that may wait for a free connection when all `maxSockets` are busy. */
   maxQueue?: number;
+  /** PUTs that may wait likewise, counted apart from the GETs. */
+  maxQueuedWrites?: number;
 }
 
 export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
@@ -54,13 +58,16 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const basePath = base.pathname.replace(/\/+$/, "");
   const secure = base.protocol === "https:";
   const maxSockets = options.maxSockets ?? 64;
-  const maxPending = maxSockets + (options.maxQueue ?? maxSockets * 4);
+  const maxPending = {
+    GET: maxSockets + (options.maxQueue ?? maxSockets * 4),
+    PUT: maxSockets + (options.maxQueuedWrites ?? maxSockets * 32),
+  };
   const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: 16, scheduling: "lifo" as const };
   const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const state: UpstreamState = { requests: 0, failures: 0 };
-  /** Requests sent or waiting for a connection, not yet settled. */
-  let pending = 0;
+  /** Requests sent or waiting for a connection, not yet settled, by method. */
+  const pending = { GET: 0, PUT: 0 };
 
   function fail(kind: UpstreamFailure, message: string): UpstreamError {
     state.failures++;
@@ -69,9 +76,9 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   }
 
   function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
-    if (pending >= maxPending) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
-    pending++;
-    return send(method, path, body, false).finally(() => pending--);
+    if (pending[method] >= maxPending[method]) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
+    pending[method]++;
+    return send(method, path, body, false).finally(() => pending[method]--);
   }
 
   function send(method: "GET" | "PUT", path: string, body: Buffer | undefined, retried: boolean): Promise<UpstreamResponse> {

@@ -31,7 +31,10 @@ async function serve(handler: http.RequestListener): Promise<string> {
   return `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
 }
 
-function clientFor(baseUrl: string, options: { timeoutMs?: number; maxBodyBytes?: number; maxSockets?: number; maxQueue?: number } = {}) {
+function clientFor(
+  baseUrl: string,
+  options: { timeoutMs?: number; maxBodyBytes?: number; maxSockets?: number; maxQueue?: number; maxQueuedWrites?: number } = {},
+) {
   const client = createUpstreamClient({ baseUrl, timeoutMs: options.timeoutMs ?? 2000, ...options });
   clients.push(client);
   return client;
@@ -91,23 +94,25 @@ describe("upstream client", () => {
     const origin = await serve((_req, res) => {
       held.push(res);
     });
-    const client = clientFor(origin, { maxSockets: 2, maxQueue: 3, timeoutMs: 60_000 });
+    const client = clientFor(origin, { maxSockets: 2, maxQueue: 3, maxQueuedWrites: 1, timeoutMs: 60_000 });
     const accepted = Array.from({ length: 5 }, (_, i) => client.request("GET", `/held/${i}`));
     // Refused while the upstream still holds every request it got: failing fast, not at the deadline.
     while (held.length < 2) await new Promise((r) => setTimeout(r, 5));
     expect(await failureOf(client.request("GET", "/one-too-many"))).toBe("busy");
-    expect(await failureOf(client.request("PUT", "/reader", Buffer.from("{}")))).toBe("busy");
+    // Writes wait in an allowance of their own: the full read queue refuses none of them, their own bound does.
+    for (const id of [1, 2, 3]) accepted.push(client.request("PUT", `/reader/${id}`, Buffer.from("{}")));
+    expect(await failureOf(client.request("PUT", "/reader/4", Buffer.from("{}")))).toBe("busy");
     expect(held).toHaveLength(2);
-    while (held.length < 5) {
+    while (held.length < 8) {
       for (const res of held.filter((r) => !r.writableEnded)) res.end('{"code":0}');
       await new Promise((r) => setTimeout(r, 5));
     }
     for (const res of held) if (!res.writableEnded) res.end('{"code":0}');
-    expect((await Promise.all(accepted)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200]);
+    expect((await Promise.all(accepted)).map((a) => a.status)).toEqual([200, 200, 200, 200, 200, 200, 200, 200]);
     // Room again once they are done.
     const next = client.request("GET", "/after");
-    while (held.length < 6) await new Promise((r) => setTimeout(r, 5));
-    held[5]?.end('{"code":0}');
+    while (held.length < 9) await new Promise((r) => setTimeout(r, 5));
+    held[8]?.end('{"code":0}');
     expect((await next).status).toBe(200);
   });
 
