@@ -21,7 +21,7 @@ async function hydrate(): Promise<void> {
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
-  await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
+  await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
   hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
     onRecoverableError: (error) => console.error("hydration:", error),
   });

@@ -14,12 +14,12 @@ import { loadPage, pageModuleFile } from "./pages/registry.ts";
 import { documentHead } from "./server-head/document-head.ts";
 
 export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
-  await Promise.all([match && loadPage(match.route.id), loadMessages(state.lang)]);
+  await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
   // The parts the browser hydrates later are rendered whole here (the page's own are defined once its module has loaded).
   await loadLaterParts();
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
   // What the browser loads before hydrating, named so the page's head can have it fetched beside the entry.
-  const pageFile = match && pageModuleFile(match.route.id);
+  const pageFile = match && pageModuleFile(match.route);
   const modules = [...(pageFile ? [pageFile] : []), ...(state.lang === "en" ? [MESSAGES_EN_FILE] : [])];
   return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules };
 }

@@ -19,13 +19,13 @@ export function useRouteMatch(): { match: RouteMatch | null; query: URLSearchPar
 
 export function PageSwitch() {
   const { match, query } = useRouteMatch();
-  const id = match?.route.id;
+  const route = match?.route;
   const [, setLoadedCount] = useState(0);
-  const module = id ? loadedPage(id) : undefined;
+  const module = route ? loadedPage(route) : undefined;
 
   useEffect(() => {
-    if (id && !module) void trackLoading(loadPage(id)).then(() => setLoadedCount((n) => n + 1));
-  }, [id, module]);
+    if (route && !module) void trackLoading(loadPage(route)).then(() => setLoadedCount((n) => n + 1));
+  }, [route, module]);
 
   if (!match) return <NotFoundState />;
   if (!module) return <LoadingState />;

@@ -36,7 +36,8 @@ export function shellKeys(classify: readonly ClassifyMenu[]): string[] {
   return [keys.syscfg(), keys.sysauthor(), keys.menus(), ...classify.map(classifyKey)];
 }
 
-/** The calls a page's content needs, beyond the shell's: its route module says which. */
-export function pageKeys(match: RouteMatch, query: URLSearchParams): string[] {
-  return match.route.dataKeys(match.id, query);
+/** The calls a page's content needs, beyond the shell's: its route module says which (a detail page's item by default). */
+export function pageKeys({ route, id }: RouteMatch, query: URLSearchParams): string[] {
+  if (route.dataKeys) return route.dataKeys(id, query);
+  return route.detail && id !== undefined ? [route.detail.key(id)] : [];
 }

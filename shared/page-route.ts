@@ -2,8 +2,9 @@
  * What a page is, in one place: its route module. Everything else the site knows about
  * a page (matching a URL, the page cache key, the canonical URL, the data the server
  * loads and the browser asks for, the head, the breadcrumb, the sitemap) is derived
- * from these modules and the table that lists them (shared/routes.ts). The page's
- * component is bound to its id by the client's page table (client/pages/registry.ts).
+ * from these modules and the table that lists them (shared/routes.ts), and so is the
+ * code that renders it: the module names its component, which client/pages/registry.ts
+ * finds and loads on demand.
  */
 import type { Job, Message, Product, Service } from "./entities.ts";
 import type { FeedKind } from "./feeds.ts";
@@ -42,6 +43,8 @@ export interface PageRoute<Id extends string = string> {
   path: string;
   /** The page's name, as its heading, its title and links to it show it. */
   title: Record<Lang, string>;
+  /** The file under client/pages (without ".tsx") whose default export renders the page; pages alike share one. */
+  component: string;
   /** A detail page: it also answers at `${path}/{id}`, and `${path}?id=` is the other form. */
   detail?: PageDetail;
   /**
@@ -52,8 +55,11 @@ export interface PageRoute<Id extends string = string> {
   query?: (query: URLSearchParams) => QueryValues;
   /** The canonical URL leaves the query out (a page whose query only says how much is shown). */
   canonicalWithoutQuery?: boolean;
-  /** The data keys its content needs beyond the shell's, from its item id and URL query. */
-  dataKeys: (id: number | undefined, query: URLSearchParams) => string[];
+  /**
+   * The data keys its content needs beyond the shell's, from its item id and URL query.
+   * When left out: a detail page's item (`detail.key`), and nothing for any other page.
+   */
+  dataKeys?: (id: number | undefined, query: URLSearchParams) => string[];
   /** The pages of the trail between home and this page (or this page's item); this page alone when left out. */
   breadcrumb?: (item: PageItem | undefined) => Crumb[];
   /** The RSS feeds the page announces in its head. */

@@ -7,8 +7,8 @@ export const newsDetail = definePage({
   id: "newsDetail",
   path: "/message/news",
   title: { "zh-CN": "新闻详情", en: "News" },
+  component: "message-detail",
   detail: { key: keys.news, kind: "message", items: { call: "newsList", paged: true } },
-  dataKeys: (id) => (id === undefined ? [] : [keys.news(id)]),
   breadcrumb: (): Crumb[] => [newsList],
 });
 
@@ -16,8 +16,8 @@ export const noticeDetail = definePage({
   id: "noticeDetail",
   path: "/message/notice",
   title: { "zh-CN": "公告详情", en: "Notice" },
+  component: "message-detail",
   detail: { key: keys.notice, kind: "message", items: { call: "noticeList", paged: true } },
-  dataKeys: (id) => (id === undefined ? [] : [keys.notice(id)]),
   breadcrumb: (): Crumb[] => [noticeList],
 });
 
@@ -25,6 +25,7 @@ export const newsList = definePage({
   id: "newsList",
   path: "/message/news/list.html",
   title: { "zh-CN": "新闻动态", en: "News" },
+  component: "message-list",
   query: listPagingQuery,
   dataKeys: (_id, query) => [keys.newsList(listPagingOf(query))],
   feeds: ["news"],
@@ -35,6 +36,7 @@ export const noticeList = definePage({
   id: "noticeList",
   path: "/message/notice/list.html",
   title: { "zh-CN": "通知公告", en: "Notices" },
+  component: "message-list",
   query: listPagingQuery,
   dataKeys: (_id, query) => [keys.noticeList(listPagingOf(query))],
   feeds: ["notice"],

@@ -1,12 +1,14 @@
 /**
- * Adding a page is one route module and one line in the route table: a page declared
- * here, in a table that holds it, reaches every place derived from the table without
- * any other change (matching, the page cache key, the server's data keys, the canonical
- * URL, the head, the breadcrumb, the sitemap).
+ * Adding a page is one route module, one line in the route table and its component: a
+ * page declared here, in a table that holds it, reaches every place derived from the
+ * table without any other change (matching, the page cache key, the server's data keys,
+ * the canonical URL, the head, the breadcrumb, the sitemap, the code that renders it).
+ * Every page of the real table names a component that exists.
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadMessages } from "../../client/i18n/messages.ts";
 import { translatorFor } from "../../client/i18n/use-t.ts";
+import { loadPage, pageModuleFile } from "../../client/pages/registry.ts";
 import { documentHead } from "../../client/server-head/document-head.ts";
 import { canonicalPath } from "../../client/server-head/seo-urls.ts";
 import { pageRequestOf } from "../../server/pages/page-cache-key.ts";
@@ -15,13 +17,14 @@ import { keys, pageKeys } from "../../shared/page-data.ts";
 import { type Crumb, definePage } from "../../shared/page-route.ts";
 import type { PageState } from "../../shared/page-state.ts";
 import { about } from "../../shared/pages/about-pages.ts";
-import { matchPage, PAGE_ROUTES, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { matchPage, PAGE_ROUTES, PAGES, pageHref, type RouteMatch } from "../../shared/routes.ts";
 
 /** A page of the company's awards, read by `?year=` (a four-digit year; anything else is all years). */
 const awards = definePage({
   id: "awards",
   path: "/about/awards/index.html",
   title: { "zh-CN": "荣誉资质", en: "Awards" },
+  component: "about",
   query: (query) => ({ year: /^(19|20)\d\d$/.test(query.get("year") ?? "") ? Number(query.get("year")) : undefined }),
   dataKeys: () => [keys.company()],
   breadcrumb: (): Crumb[] => [about, awards],
@@ -97,5 +100,28 @@ describe("a page added to the route table", () => {
     const paths = pageEntriesOf(routes, new Map()).map((entry) => entry.path);
     expect(paths.at(-1)).toBe("/portal/about/awards/index.html");
     expect(pageEntriesOf(PAGE_ROUTES, new Map()).map((entry) => entry.path)).not.toContain("/portal/about/awards/index.html");
+  });
+
+  it("is rendered by the component its module names, found without a list of components", async () => {
+    expect(pageModuleFile(awards)).toBe("client/pages/about.tsx");
+    expect(await loadPage(awards)).toBe(await loadPage(about));
+  });
+});
+
+describe("the pages' components", () => {
+  it.each(PAGE_ROUTES.map((route) => [route.id, route] as const))("%s names a component that renders it", async (_id, route) => {
+    expect(pageModuleFile(route)).toBe(`client/pages/${route.component}.tsx`);
+    const module = await loadPage(route);
+    expect(typeof module.default).toBe("function");
+  });
+
+  it("are shared by pages that name the same one", async () => {
+    expect(await loadPage(PAGES.newsList)).toBe(await loadPage(PAGES.noticeList));
+  });
+
+  it("refuse a page whose component is missing, naming it", async () => {
+    const lost = { ...awards, component: "award-list" };
+    expect(pageModuleFile(lost)).toBeUndefined();
+    await expect(loadPage(lost)).rejects.toThrow('page awards names component "award-list", which is not a file in client/pages');
   });
 });
