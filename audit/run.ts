@@ -8,7 +8,7 @@
  *
  *   npm run audit                                   # everything, from a build
  *   npm run audit -- --skip-build                   # reuse dist/ from an earlier build
- *   npm run audit -- --only="home,news detail"      # only these pages (names as audit/pages.ts gives them)
+ *   npm run audit -- --only="home,newsDetail"       # only these pages (by their ids in the route table)
  */
 import { spawn } from "node:child_process";
 import { mkdir, writeFile } from "node:fs/promises";

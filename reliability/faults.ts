@@ -20,6 +20,7 @@
  */
 import { writeFile } from "node:fs/promises";
 import { leaksInternals } from "../harness/hostile-requests.ts";
+import { samplePages, siteItems } from "../harness/page-samples.ts";
 import { startServer } from "../harness/server-process.ts";
 import { logFileOf, median, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
@@ -47,23 +48,6 @@ const MEMORY_GROWTH_MB = 64;
 /** RSS swings by 100 MB and more between garbage collections under load; medians over a phase are what compare. */
 export const MEMORY_RULE = `peak RSS ≤ ${MEMORY_CAP_MB} MB, and median RSS over the last recovery ≤ median over the second half of the healthy warm-up + ${MEMORY_GROWTH_MB} MB`;
 
-const WARM_PAGES = [
-  "/portal/index.html",
-  "/portal/about/index.html",
-  "/portal/about/member/index.html",
-  "/portal/about/milepost/index.html",
-  "/portal/message/news/list.html",
-  "/portal/message/notice/list.html",
-  "/portal/message/news/1",
-  "/portal/message/news/2",
-  "/portal/message/notice/1",
-  "/portal/product/1",
-  "/portal/service/1",
-  "/portal/job/society/index.html",
-  "/portal/job/school/index.html",
-  "/portal/job/society/1",
-  "/portal/job/school/35",
-];
 const WARM_API = [
   "/api/portal/sys/syscfg",
   "/api/portal/sys/menu/list",
@@ -109,6 +93,8 @@ export async function runFaults(ctx: RunContext): Promise<SectionResult> {
   const healthyMs = ctx.short ? 8000 : 16_000;
   const connections = 32;
   const upstream = await startControlledUpstream(ctx.site, ctx.workDir);
+  // Every page type once, at an item the upstream holds.
+  const warmPages = samplePages(siteItems(ctx.site)).map((page) => page.path);
   const upstreamPort = new URL(upstream.url).port;
   const logFile = logFileOf(ctx, "faults");
   const server = await startServer({
@@ -129,13 +115,13 @@ export async function runFaults(ctx: RunContext): Promise<SectionResult> {
   let load: ReturnType<typeof startLoad> | undefined;
   try {
     // Warm-up: every warm key answered once (so cached), then load for a while on a healthy upstream.
-    for (const path of [...WARM_PAGES, ...WARM_API]) {
+    for (const path of [...warmPages, ...WARM_API]) {
       const outcome = await exchange(server.origin, { path }, false);
       checks.add(`warm-up ${path} answers 200`, outcome.answer?.status === 200, outcome.error ?? `status ${outcome.answer?.status}`);
     }
     upstream.record = true;
     let cold = 0;
-    const warm = [...WARM_PAGES.map((path) => ({ path, kind: "warm-page" })), ...WARM_API.map((path) => ({ path, kind: "warm-api" }))];
+    const warm = [...warmPages.map((path) => ({ path, kind: "warm-page" })), ...WARM_API.map((path) => ({ path, kind: "warm-api" }))];
     load = startLoad({
       origin: server.origin,
       connections,

@@ -1,30 +1,19 @@
 /**
- * Every route (docs/behaviour.md#routes), at a phone's width (375 px) and a desktop's (1280 px),
- * on the built site with the demo content: the page loads, shows its own content, and
+ * Every page of the route table (docs/behaviour.md#routes), at a phone's width (375 px) and a
+ * desktop's (1280 px), on the built site with the demo content: the page loads, shows its own content, and
  * leaves nothing on the console, no failed request and no horizontal scroll. Both forms
  * of a detail URL (`/x/{id}` and `/x?id=`) are visited, and an unknown path is followed
  * to the home page with its query kept.
  */
-import { readFileSync } from "node:fs";
 import { expect, it } from "vitest";
-import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
 import { formatDateTime } from "../../shared/dates.ts";
-import type { Founder, Job, Message, Milestone, Product, Service } from "../../shared/entities.ts";
+import type { Job, Message } from "../../shared/entities.ts";
+import { BASE_PATH, type PageId } from "../../shared/routes.ts";
 import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
-interface DemoSite {
-  sysauthor: { fname: string };
-  company: { brief: string };
-  news: Message[];
-  notices: Message[];
-  products: Product[];
-  services: Service[];
-  founders: Founder[];
-  milestones: (Milestone & { id: number })[];
-  jobs: Job[];
-}
-const demo = JSON.parse(readFileSync(DEMO_SITE_FILE, "utf8")) as DemoSite;
+const demo = readDemoSite();
 
 const newestFirst = <T extends { id: number }>(items: T[], date: (item: T) => string) =>
   [...items].sort((a, b) => date(b).localeCompare(date(a)) || b.id - a.id);
@@ -41,12 +30,13 @@ const opening = (html: string) =>
 
 const news = must(newestFirst(demo.news, (m) => m.dateTime)[0], "news");
 const notice = must(newestFirst(demo.notices, (m) => m.dateTime)[0], "notice");
-const product = must(demo.products[0], "product");
-const service = must(demo.services[0], "service");
 const milestone = must(newestFirst(demo.milestones, (m) => m.date)[0], "milestone");
 const jobsOf = (type: 1 | 2) => demo.jobs.filter((j) => j.type === type).sort((a, b) => a.id - b.id);
-const socialJob = must(jobsOf(1)[0], "social job");
-const campusJob = must(jobsOf(2)[0], "campus job");
+const itemOf = <T extends { id: number }>(items: T[], id: number | undefined): T =>
+  must(
+    items.find((item) => item.id === id),
+    `item ${id}`,
+  );
 
 interface RouteCase {
   route: string;
@@ -62,36 +52,49 @@ interface RouteCase {
   counts?: boolean;
 }
 
-const home = { heading: undefined, shows: ["产品中心", product.name, "新闻动态", news.title] };
-const messageDetail = (m: Message) => ({ heading: m.title, shows: [formatDateTime(m.dateTime), opening(m.detail ?? "")], counts: true });
-const jobDetail = (job: Job) => ({ heading: job.name, shows: [job.salary] });
+type Expected = Pick<RouteCase, "heading" | "shows" | "counts">;
 
+const home = { heading: undefined, shows: ["产品中心", must(demo.products[0], "product").name, "新闻动态", news.title] };
+const messageDetail = (m: Message): Expected => ({
+  heading: m.title,
+  shows: [formatDateTime(m.dateTime), opening(m.detail ?? "")],
+  counts: true,
+});
+const offeringDetail = (item: { name: string; detail?: string | null }): Expected => ({
+  heading: item.name,
+  shows: [opening(item.detail ?? "")],
+});
+const jobDetail = (job: Job): Expected => ({ heading: job.name, shows: [job.salary] });
+
+/** What each page shows with the demo content, from the item its URL names; a page left out here is still visited, and must load cleanly. */
+const EXPECTED: Partial<Record<PageId, (itemId: number | undefined) => Expected>> = {
+  home: () => home,
+  about: () => ({ heading: "公司简介", shows: [opening(demo.company.brief)] }),
+  founders: () => ({ heading: `${demo.sysauthor.fname}创始团队`, shows: demo.founders.map((f) => f.name) }),
+  milestones: () => ({ heading: "发展历程", shows: [milestone.brief] }),
+  newsList: () => ({ heading: "新闻动态", shows: [news.title] }),
+  noticeList: () => ({ heading: "通知公告", shows: [notice.title] }),
+  newsDetail: (id) => messageDetail(itemOf(demo.news, id)),
+  noticeDetail: (id) => messageDetail(itemOf(demo.notices, id)),
+  productDetail: (id) => offeringDetail(itemOf(demo.products, id)),
+  serviceDetail: (id) => offeringDetail(itemOf(demo.services, id)),
+  jobSocietyList: () => ({ heading: "社会招聘", shows: [must(jobsOf(1)[0], "social job").name] }),
+  jobSchoolList: () => ({ heading: "校园招聘", shows: [must(jobsOf(2)[0], "campus job").name] }),
+  jobSocietyDetail: (id) => jobDetail(itemOf(demo.jobs, id)),
+  jobSchoolDetail: (id) => jobDetail(itemOf(demo.jobs, id)),
+};
+
+/** Every page of the route table, a detail page in both of its forms, and any other path. */
 const ROUTES: RouteCase[] = [
-  { route: "/index.html", path: "/index.html", ...home },
-  { route: "/about/index.html", path: "/about/index.html", heading: "公司简介", shows: [opening(demo.company.brief)] },
-  {
-    route: "/about/member/index.html",
-    path: "/about/member/index.html",
-    heading: `${demo.sysauthor.fname}创始团队`,
-    shows: demo.founders.map((f) => f.name),
-  },
-  { route: "/about/milepost/index.html", path: "/about/milepost/index.html", heading: "发展历程", shows: [milestone.brief] },
-  { route: "/message/news/list.html", path: "/message/news/list.html", heading: "新闻动态", shows: [news.title] },
-  { route: "/message/notice/list.html", path: "/message/notice/list.html", heading: "通知公告", shows: [notice.title] },
-  { route: "/message/news/{id}", path: `/message/news/${news.id}`, ...messageDetail(news) },
-  { route: "/message/news?id=", path: `/message/news?id=${news.id}`, ...messageDetail(news) },
-  { route: "/message/notice/{id}", path: `/message/notice/${notice.id}`, ...messageDetail(notice) },
-  { route: "/message/notice?id=", path: `/message/notice?id=${notice.id}`, ...messageDetail(notice) },
-  { route: "/product/{id}", path: `/product/${product.id}`, heading: product.name, shows: [opening(product.detail ?? "")] },
-  { route: "/product?id=", path: `/product?id=${product.id}`, heading: product.name, shows: [opening(product.detail ?? "")] },
-  { route: "/service/{id}", path: `/service/${service.id}`, heading: service.name, shows: [opening(service.detail ?? "")] },
-  { route: "/service?id=", path: `/service?id=${service.id}`, heading: service.name, shows: [opening(service.detail ?? "")] },
-  { route: "/job/society/index.html", path: "/job/society/index.html", heading: "社会招聘", shows: [socialJob.name] },
-  { route: "/job/school/index.html", path: "/job/school/index.html", heading: "校园招聘", shows: [campusJob.name] },
-  { route: "/job/society/{id}", path: `/job/society/${socialJob.id}`, ...jobDetail(socialJob) },
-  { route: "/job/society?id=", path: `/job/society?id=${socialJob.id}`, ...jobDetail(socialJob) },
-  { route: "/job/school/{id}", path: `/job/school/${campusJob.id}`, ...jobDetail(campusJob) },
-  { route: "/job/school?id=", path: `/job/school?id=${campusJob.id}`, ...jobDetail(campusJob) },
+  ...samplePages(siteItems(demo)).flatMap(({ route, path, itemId }): RouteCase[] => {
+    const expected = EXPECTED[route.id as PageId]?.(itemId) ?? { shows: [] };
+    const own = path.slice(BASE_PATH.length);
+    if (itemId === undefined) return [{ route: route.path, path: own, ...expected }];
+    return [
+      { route: `${route.path}/{id}`, path: own, ...expected },
+      { route: `${route.path}?id=`, path: `${route.path}?id=${itemId}`, ...expected },
+    ];
+  }),
   { route: "any other path", path: "/no/such/page.html?from=elsewhere", lands: "/index.html?from=elsewhere", ...home },
 ];
 

@@ -9,7 +9,10 @@
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executablePayloads, HOSTILE_SHAPES, reshapeStrings } from "../../harness/hostile-content.ts";
+import { type ListedItem, samplePages } from "../../harness/page-samples.ts";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { API_PREFIX, CALL_TABLE } from "../../shared/call-table.ts";
+import { pageHref } from "../../shared/routes.ts";
 import { testConfig } from "../support/config.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -83,22 +86,17 @@ function siteRoutes(layout: 1 | 2): Record<string, unknown> {
   };
 }
 
-const PAGES = [
-  "/portal/index.html",
-  "/portal/about/index.html",
-  "/portal/about/member/index.html",
-  "/portal/about/milepost/index.html",
-  "/portal/message/news/list.html",
-  "/portal/message/notice/list.html",
-  "/portal/message/news/1",
-  "/portal/message/notice/2?lang=en",
-  "/portal/product/1",
-  "/portal/service/2",
-  "/portal/job/society/index.html",
-  "/portal/job/school/index.html",
-  "/portal/job/society/3",
-  "/portal/job/school/4",
-  "/portal/message/news/99",
+/** Items of a list call as the stand-in answers it (a list, or one page of a paged list). */
+const itemsIn = (routes: Record<string, unknown>) => (call: string) => {
+  const answer = routes[API_PREFIX + (CALL_TABLE.find((entry) => entry.id === call)?.path ?? "")];
+  return (Array.isArray(answer) ? answer : ((answer as { pageDataList?: ListedItem[] } | undefined)?.pageDataList ?? [])) as ListedItem[];
+};
+
+/** Every page type, a detail page in English, and a detail nobody has (404). */
+const PAGES: string[] = [
+  ...samplePages(itemsIn(siteRoutes(1))).map((page) => page.path),
+  `${pageHref("noticeDetail", 2)}?lang=en`,
+  pageHref("newsDetail", 99),
 ];
 
 /** The HTML fields of each call (docs/behaviour.md#html-fields), as the API answers them, wherever they sit in the payload. */

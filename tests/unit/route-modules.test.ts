@@ -11,6 +11,7 @@ import { translatorFor } from "../../client/i18n/use-t.ts";
 import { loadPage, pageModuleFile } from "../../client/pages/registry.ts";
 import { documentHead } from "../../client/server-head/document-head.ts";
 import { canonicalPath } from "../../client/server-head/seo-urls.ts";
+import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
 import { pageRequestOf } from "../../server/pages/page-cache-key.ts";
 import { pageEntriesOf } from "../../server/seo/sitemap.ts";
 import { keys, pageKeys } from "../../shared/page-data.ts";
@@ -100,6 +101,12 @@ describe("a page added to the route table", () => {
     const paths = pageEntriesOf(routes, new Map()).map((entry) => entry.path);
     expect(paths.at(-1)).toBe("/portal/about/awards/index.html");
     expect(pageEntriesOf(PAGE_ROUTES, new Map()).map((entry) => entry.path)).not.toContain("/portal/about/awards/index.html");
+  });
+
+  it("is visited by the runs that visit every page (SSR, browser, audit, reliability)", () => {
+    const samples = samplePages(siteItems(readDemoSite()), routes);
+    expect(samples.map((sample) => sample.route)).toEqual(routes);
+    expect(samples.at(-1)?.path).toBe("/portal/about/awards/index.html");
   });
 
   it("is rendered by the component its module names, found without a list of components", async () => {
