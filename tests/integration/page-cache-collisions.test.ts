@@ -15,6 +15,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { createPageKeyReader, pageRequestOf } from "../../server/pages/page-cache-key.ts";
+import { PAGE_ROUTES, type PageRoute } from "../../shared/routes.ts";
 import { testConfig } from "../support/config.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -24,19 +25,12 @@ import { type UrlSpace, urlPairArb } from "../support/url-variants.ts";
 const SEED = 1212;
 const RUNS = 150;
 
-const DETAIL_PATHS = ["/message/news", "/message/notice", "/product", "/service", "/job/society", "/job/school"];
+const DETAIL_PATHS = (PAGE_ROUTES as readonly PageRoute[]).filter((route) => route.detail).map((route) => route.path);
 const ITEM_IDS = Array.from({ length: 12 }, (_, i) => i + 1);
 const PAGE_URLS: UrlSpace = {
   bases: ["/portal", "/PORTAL"],
-  paths: [
-    "/message/news/list.html",
-    "/message/notice/list.html",
-    "/about/milepost/index.html",
-    "/job/society/index.html",
-    "/job/school/index.html",
-    "/about/index.html",
-    ...DETAIL_PATHS,
-  ],
+  // Every page of the route table: a detail page's path is also the prefix of its `/{id}` form.
+  paths: PAGE_ROUTES.map((route) => route.path),
   detailPaths: DETAIL_PATHS,
   idSegments: ["1", "2", "7", "12", "13", "01", "0", "%31", "%31%32", "abc", "rss.xml", "rss%2Exml", "12.", "%2F1", "1%2F2", ""],
   names: ["page", "size", "id", "jobTypeIds", "jobAddrIds", "lang"],
