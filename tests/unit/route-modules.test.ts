@@ -18,7 +18,7 @@ import { keys, pageKeys } from "../../shared/page-data.ts";
 import { type Crumb, definePage } from "../../shared/page-route.ts";
 import type { PageState } from "../../shared/page-state.ts";
 import { about } from "../../shared/pages/about-pages.ts";
-import { matchPage, PAGE_ROUTES, PAGES, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { matchPage, PAGE_ROUTES, PAGES, type PageRoute, pageHref, type RouteMatch } from "../../shared/routes.ts";
 
 /** A page of the company's awards, read by `?year=` (a four-digit year; anything else is all years). */
 const awards = definePage({
@@ -41,8 +41,8 @@ const state = (fallback: Record<string, unknown>): PageState => ({
   failures: {},
 });
 
-function matched(path: string, query: URLSearchParams): RouteMatch {
-  const match = matchPage(path, query, routes);
+function matched(path: string, query: URLSearchParams, table: readonly PageRoute[] = routes): RouteMatch {
+  const match = matchPage(path, query, table);
   if (!match) throw new Error(`${path} matched no page`);
   return match;
 }
@@ -112,6 +112,23 @@ describe("a page added to the route table", () => {
   it("is rendered by the component its module names, found without a list of components", async () => {
     expect(pageModuleFile(awards)).toBe("client/pages/about.tsx");
     expect(await loadPage(awards)).toBe(await loadPage(about));
+  });
+});
+
+describe("a detail page that names no data keys", () => {
+  const prize = definePage({
+    id: "prize",
+    path: "/about/prize",
+    title: { "zh-CN": "奖项", en: "Prize" },
+    component: "offering-detail",
+    detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
+  });
+
+  it("has the server load its item, and nothing when the URL names no item", () => {
+    const none = new URLSearchParams();
+    expect(pageKeys(matched("/about/prize/7", none, [...routes, prize]), none)).toEqual([keys.product(7)]);
+    expect(pageKeys(matched("/about/prize", none, [...routes, prize]), none)).toEqual([]);
+    expect(pageKeys(matched("/message/news/7", none), none)).toEqual([keys.news(7)]);
   });
 });
 
