@@ -11,6 +11,7 @@
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
+import { IMAGE_PATH } from "../shared/image-url.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
@@ -19,6 +20,7 @@ import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
+import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { createPageCache, type PageCache } from "./pages/page-cache.ts";
 import { createPagesRouter } from "./pages/router.ts";
@@ -42,12 +44,16 @@ export interface AppDeps {
   now?: () => number;
   /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
+  /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
+  imageResizeSlots?: number;
+  imageResizeWaiting?: number;
 }
 
 export interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
   upstream: UpstreamClient;
+  images: ImageEndpoint;
   logger: Logger;
   /** Releases the upstream connection pool. */
   close(): void;
@@ -89,6 +95,19 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
   app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, now: deps.now }));
+  // Before compression: images are compressed already.
+  const images = createImageEndpoint({
+    config,
+    upstream,
+    upstreamUrl,
+    mediaDir: deps.mediaDir ?? DEMO_MEDIA_DIR,
+    missBudget,
+    logger,
+    resizeSlots: deps.imageResizeSlots,
+    resizeWaiting: deps.imageResizeWaiting,
+    now: deps.now,
+  });
+  app.get(IMAGE_PATH, images.handler);
   app.use(compression({ threshold: 1024 }));
   const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH });
   app.use("/api/portal", api);
@@ -125,6 +144,6 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
   return Object.assign(handle, {
-    portal: { cache, pageCache, upstream, logger, close: () => upstream.close() },
+    portal: { cache, pageCache, upstream, images, logger, close: () => upstream.close() },
   });
 }

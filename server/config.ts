@@ -74,6 +74,26 @@ const origin = z
     return z.NEVER;
   });
 
+/** IMAGE_HOSTS: origins joined by commas, each as `origin` accepts it. */
+const origins = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const out: string[] = [];
+    for (const part of raw.split(",").filter((p) => p.trim() !== "")) {
+      const parsed = origin.safeParse(part);
+      if (!parsed.success) {
+        ctx.addIssue({
+          code: "custom",
+          message: `must be http(s) origins joined by commas, such as https://img.example.com (bad part "${part.trim()}")`,
+        });
+        return z.NEVER;
+      }
+      out.push(parsed.data);
+    }
+    return out;
+  });
+
 const databaseUrl = z
   .string()
   .trim()
@@ -137,6 +157,10 @@ const envSchema = z.object({
   PUBLIC_ORIGIN: origin.optional(),
   WEB_CONCURRENCY: integer(1, 64, "a whole number of worker processes from 1 to 64").default(1),
   TRUST_PROXY: trustProxy.optional(),
+  IMAGE_HOSTS: origins.default([]),
+  IMAGE_MAX_MB: integer(1, 1024, "a whole number of megabytes from 1 to 1024").default(20),
+  IMAGE_CACHE_DIR: z.string().trim().min(1, "must be a folder path").default("./data/images"),
+  IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
@@ -173,6 +197,14 @@ export interface Config {
   pageCache: boolean;
   /** Worker processes sharing the port (node:cluster); 1 runs no cluster at all. */
   webConcurrency: number;
+  /** The image endpoint (/portal/_img). */
+  images: {
+    /** Origins whose images may be fetched beside the upstream's own. */
+    hosts: string[];
+    maxSourceBytes: number;
+    cacheDir: string;
+    cacheMaxBytes: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -227,5 +259,11 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     dev: e.NODE_ENV === "development",
     pageCache: e.PAGE_CACHE === "on",
     webConcurrency: e.WEB_CONCURRENCY,
+    images: {
+      hosts: e.IMAGE_HOSTS,
+      maxSourceBytes: e.IMAGE_MAX_MB * 1024 * 1024,
+      cacheDir: e.IMAGE_CACHE_DIR,
+      cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+    },
   };
 }

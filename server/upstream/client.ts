@@ -34,9 +34,21 @@ export interface UpstreamState {
   lastSuccessAt?: string;
 }
 
+/** A GET of a whole URL (an image source), beside the upstream's own calls. */
+export interface FetchOptions {
+  /** Larger answers are refused: by their Content-Length before any byte is read, or as soon as they pass it. */
+  maxBodyBytes: number;
+  headers?: http.OutgoingHttpHeaders;
+}
+
 export interface UpstreamClient {
   /** `path` is absolute on the upstream origin, query included, e.g. /api/portal/sys/syscfg?imgScope=0 */
   request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse>;
+  /**
+   * GETs `url` (http or https, any origin: the caller decides which are allowed) through
+   * the same pools, deadline and queue bound. Redirects are answered as they are, never followed.
+   */
+  fetch(url: URL, options: FetchOptions): Promise<UpstreamResponse>;
   state(): UpstreamState;
   close(): void;
 }
@@ -53,17 +65,24 @@ export interface UpstreamOptions {
   maxQueuedWrites?: number;
 }
 
+/** Where one request goes, and the most it may answer. */
+interface Target {
+  url: URL;
+  path: string;
+  headers: http.OutgoingHttpHeaders;
+  maxBody: number;
+}
+
 export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const base = new URL(options.baseUrl);
   const basePath = base.pathname.replace(/\/+$/, "");
-  const secure = base.protocol === "https:";
   const maxSockets = options.maxSockets ?? 64;
   const maxPending = {
     GET: maxSockets + (options.maxQueue ?? maxSockets * 4),
     PUT: maxSockets + (options.maxQueuedWrites ?? maxSockets * 32),
   };
   const agentOptions = { keepAlive: true, maxSockets, maxFreeSockets: 16, scheduling: "lifo" as const };
-  const agent = secure ? new https.Agent(agentOptions) : new http.Agent(agentOptions);
+  const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const state: UpstreamState = { requests: 0, failures: 0 };
   /** Requests sent or waiting for a connection, not yet settled, by method. */
@@ -78,25 +97,35 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
     if (pending[method] >= maxPending[method]) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
     pending[method]++;
-    return send(method, path, body, false).finally(() => pending[method]--);
+    const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
+    if (body) {
+      headers["content-type"] = "application/json";
+      headers["content-length"] = body.length;
+    }
+    const target = { url: base, path: basePath + path, headers, maxBody };
+    return send(method, target, body, false).finally(() => pending[method]--);
   }
 
-  function send(method: "GET" | "PUT", path: string, body: Buffer | undefined, retried: boolean): Promise<UpstreamResponse> {
+  function fetch(url: URL, fetchOptions: FetchOptions): Promise<UpstreamResponse> {
+    if (pending.GET >= maxPending.GET) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
+    pending.GET++;
+    const target = { url, path: url.pathname + url.search, headers: fetchOptions.headers ?? {}, maxBody: fetchOptions.maxBodyBytes };
+    return send("GET", target, undefined, false).finally(() => pending.GET--);
+  }
+
+  function send(method: "GET" | "PUT", target: Target, body: Buffer | undefined, retried: boolean): Promise<UpstreamResponse> {
     state.requests++;
+    const { url, maxBody } = target;
+    const secureTarget = url.protocol === "https:";
     return new Promise((resolve, reject) => {
-      const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
-      if (body) {
-        headers["content-type"] = "application/json";
-        headers["content-length"] = body.length;
-      }
-      const req = (secure ? https : http).request({
-        protocol: base.protocol,
-        hostname: base.hostname,
-        port: base.port || undefined,
+      const req = (secureTarget ? https : http).request({
+        protocol: url.protocol,
+        hostname: url.hostname,
+        port: url.port || undefined,
         method,
-        path: basePath + path,
-        headers,
-        agent,
+        path: target.path,
+        headers: target.headers,
+        agent: agents[secureTarget ? "https:" : "http:"],
       });
       let settled = false;
       const settle = (error: UpstreamError | undefined, value?: UpstreamResponse) => {
@@ -115,7 +144,7 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
         if (!settled && !retried && method === "GET" && req.reusedSocket && (err.code === "ECONNRESET" || err.code === "EPIPE")) {
           settled = true;
           clearTimeout(timer);
-          send(method, path, body, true).then(resolve, reject);
+          send(method, target, body, true).then(resolve, reject);
           return;
         }
         settle(fail("network", `upstream request failed: ${err.message}`));
@@ -151,6 +180,10 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   return {
     request,
     state: () => ({ ...state }),
-    close: () => agent.destroy(),
+    fetch,
+    close: () => {
+      agents["http:"].destroy();
+      agents["https:"].destroy();
+    },
   };
 }

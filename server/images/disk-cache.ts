@@ -1,0 +1,126 @@
+/**
+ * Resized images kept on disk (IMAGE_CACHE_DIR), at most IMAGE_CACHE_MB, the least
+ * recently used removed first. One file per variant, named by the hash of its key: a
+ * header (the key, type, source validator, when it was made) and the image. Each read
+ * touches the file's modification time, so the order of use survives a restart: the
+ * folder is read once at start, oldest first, into an index bounded in bytes. Files are
+ * written whole under another name and renamed, so a crash leaves no half image.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { LRUCache } from "lru-cache";
+import type { Validator } from "./image-source.ts";
+
+export interface StoredVariant {
+  body: Buffer;
+  contentType: string;
+  validator: Validator;
+  /** When it was made from the source, or last found unchanged there (ms since the epoch). */
+  madeAt: number;
+}
+
+interface Header {
+  key: string;
+  contentType: string;
+  validator: Validator;
+  madeAt: number;
+}
+
+const NAME = /^[0-9a-f]{64}$/;
+
+export class DiskCache {
+  /** File name → bytes on disk, most recently used last. */
+  private readonly index: LRUCache<string, number>;
+  private readonly dir: string;
+  readonly ready: Promise<void>;
+
+  constructor(dir: string, maxBytes: number, onError: (err: unknown) => void) {
+    this.dir = dir;
+    this.index = new LRUCache<string, number>({
+      maxSize: maxBytes,
+      sizeCalculation: (size) => Math.max(1, size),
+      // Replaced entries were rewritten in place; only evicted and deleted ones leave the disk.
+      dispose: (_size, name, reason) => {
+        if (reason === "evict" || reason === "delete") unlink(this.file(name)).catch(() => {});
+      },
+    });
+    this.ready = this.load().catch((err) => onError(err));
+  }
+
+  has(key: string): boolean {
+    return this.index.has(nameOf(key));
+  }
+
+  async read(key: string): Promise<StoredVariant | undefined> {
+    await this.ready;
+    const name = nameOf(key);
+    if (this.index.get(name) === undefined) return undefined;
+    const data = await readFile(this.file(name)).catch(() => undefined);
+    const stored = data && parse(data, key);
+    if (!stored) {
+      this.index.delete(name);
+      return undefined;
+    }
+    const now = new Date();
+    utimes(this.file(name), now, now).catch(() => {});
+    return stored;
+  }
+
+  async write(key: string, variant: StoredVariant): Promise<void> {
+    await this.ready;
+    const name = nameOf(key);
+    const header: Header = { key, contentType: variant.contentType, validator: variant.validator, madeAt: variant.madeAt };
+    const head = Buffer.from(JSON.stringify(header));
+    const length = Buffer.alloc(4);
+    length.writeUInt32BE(head.length);
+    const data = Buffer.concat([length, head, variant.body]);
+    const temporary = this.file(`${name}.${randomBytes(6).toString("hex")}.tmp`);
+    await writeFile(temporary, data);
+    await rename(temporary, this.file(name));
+    this.index.set(name, data.length);
+    // Larger than the whole bound: the index refused it, so the file goes too.
+    if (!this.index.has(name)) await unlink(this.file(name)).catch(() => {});
+  }
+
+  /** Bytes the index holds (the files of this cache). */
+  get bytes(): number {
+    return this.index.calculatedSize;
+  }
+
+  private file(name: string): string {
+    return path.join(this.dir, name);
+  }
+
+  private async load(): Promise<void> {
+    await mkdir(this.dir, { recursive: true });
+    const files: { name: string; size: number; usedAt: number }[] = [];
+    for (const name of await readdir(this.dir)) {
+      if (name.endsWith(".tmp")) {
+        await unlink(this.file(name)).catch(() => {});
+        continue;
+      }
+      if (!NAME.test(name)) continue;
+      const info = await stat(this.file(name)).catch(() => undefined);
+      if (info?.isFile()) files.push({ name, size: info.size, usedAt: info.mtimeMs });
+    }
+    // Oldest first, so the most recently used end up last in line for eviction.
+    files.sort((a, b) => a.usedAt - b.usedAt);
+    for (const { name, size } of files) this.index.set(name, size);
+  }
+}
+
+function nameOf(key: string): string {
+  return createHash("sha256").update(key).digest("hex");
+}
+
+function parse(data: Buffer, key: string): StoredVariant | undefined {
+  try {
+    const length = data.readUInt32BE(0);
+    const header = JSON.parse(data.subarray(4, 4 + length).toString()) as Header;
+    if (header.key !== key) return undefined;
+    return { body: data.subarray(4 + length), contentType: header.contentType, validator: header.validator, madeAt: header.madeAt };
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,102 @@
+/**
+ * The image endpoint's query (`/portal/_img?url=&w=&q=`, docs/behaviour.md#images), read
+ * from the raw query string and checked before anything is fetched: exactly the three
+ * parameters, once each; a width and a quality from the shared lists; and a source that
+ * is a plain site-relative path or an absolute http(s) URL on an allowed origin. Anything
+ * else is a 400 naming what is wrong.
+ */
+import { IMAGE_QUALITIES, IMAGE_WIDTHS, type ImageQuality, type ImageWidth } from "../../shared/image-url.ts";
+import { HttpError } from "../http/errors.ts";
+
+/** Where a source is: a path on the site (embedded media, else the upstream's origin), or a URL on an allowed origin. */
+export type ImageSource = { kind: "site"; path: string } | { kind: "remote"; url: URL };
+
+export interface ImageRequest {
+  source: ImageSource;
+  width: ImageWidth;
+  quality: ImageQuality;
+}
+
+export interface ImageOrigins {
+  /** Origins whose images may be fetched: the upstream's and IMAGE_HOSTS. */
+  allowed: ReadonlySet<string>;
+  /** PUBLIC_ORIGIN: an absolute URL on it is the site-relative path it names. */
+  site?: string;
+}
+
+const MAX_URL_LENGTH = 2048;
+const PARAMETERS = new Set(["url", "w", "q"]);
+
+const bad = (message: string) => new HttpError(400, message);
+
+/** The source's identity in cache keys: two requests for one image share it, two images never do. */
+export function sourceKey(source: ImageSource): string {
+  return source.kind === "site" ? source.path : source.url.href;
+}
+
+export function parseImageQuery(rawQuery: string, origins: ImageOrigins): ImageRequest {
+  const values = new Map<string, string>();
+  for (const part of rawQuery.split("&")) {
+    if (part === "") continue;
+    const eq = part.indexOf("=");
+    const name = eq === -1 ? part : part.slice(0, eq);
+    // Raw names only: `url[]`, `url[a]` or an encoded name are not parameters of this endpoint.
+    if (!PARAMETERS.has(name)) throw bad(`unknown parameter "${name.slice(0, 40)}": only url, w and q are accepted`);
+    if (values.has(name)) throw bad(`${name} is given more than once`);
+    let value: string;
+    try {
+      value = decodeURIComponent((eq === -1 ? "" : part.slice(eq + 1)).replace(/\+/g, " "));
+    } catch {
+      throw bad(`${name} is not valid percent-encoding`);
+    }
+    values.set(name, value);
+  }
+  return {
+    width: listed("w", values.get("w"), IMAGE_WIDTHS),
+    quality: listed("q", values.get("q"), IMAGE_QUALITIES),
+    source: sourceOf(values.get("url"), origins),
+  };
+}
+
+function listed<T extends number>(name: string, raw: string | undefined, list: readonly T[]): T {
+  if (raw === undefined || raw === "") throw bad(`${name} is required: one of ${list.join(", ")}`);
+  const found = /^[1-9]\d{0,4}$/.test(raw) ? list.find((v) => v === Number(raw)) : undefined;
+  if (found === undefined) throw bad(`${name} must be one of ${list.join(", ")}`);
+  return found;
+}
+
+function sourceOf(raw: string | undefined, origins: ImageOrigins): ImageSource {
+  if (raw === undefined || raw === "") throw bad("url is required: an image path on this site or an http(s) URL on an allowed host");
+  if (raw.length > MAX_URL_LENGTH) throw bad(`url is longer than ${MAX_URL_LENGTH} characters`);
+  // Spaces, controls and backslashes are read differently by different URL parsers; encoded separators and
+  // encoded dots (or an encoded %) would become path segments of their own once the source decodes them.
+  if (/[\s\\]/.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
+    throw bad("url must not contain spaces, control characters or backslashes");
+  if (/%(2f|5c|2e|25|00)/i.test(raw)) throw bad("url must not contain encoded slashes, backslashes, dots or percent signs");
+  if (raw.includes("#")) throw bad("url must not have a fragment");
+  if (raw.startsWith("/") && !raw.startsWith("//")) return { kind: "site", path: sitePath(raw) };
+  if (!/^https?:\/\//i.test(raw)) throw bad("url must be a path on this site (starting with /) or an absolute http(s) URL");
+  let url: URL;
+  try {
+    url = new URL(raw);
+  } catch {
+    throw bad("url is not a valid URL");
+  }
+  if (url.username || url.password) throw bad("url must not carry credentials");
+  if (origins.site !== undefined && url.origin === origins.site) return { kind: "site", path: sitePath(url.pathname + url.search) };
+  if (!origins.allowed.has(url.origin)) throw bad("url is not on an allowed image host (the upstream's origin or IMAGE_HOSTS)");
+  if (hasDotSegment(url.pathname)) throw bad("url must not have . or .. path segments");
+  return { kind: "remote", url };
+}
+
+function sitePath(raw: string): string {
+  const path = raw.split("?")[0] as string;
+  if (hasDotSegment(path)) throw bad("url must not have . or .. path segments");
+  // Parsed against a placeholder origin only to normalise its encoding; the path stays on the site.
+  const url = new URL(raw, "http://site.invalid");
+  return url.pathname + url.search;
+}
+
+function hasDotSegment(path: string): boolean {
+  return path.split("/").some((segment) => segment === "." || segment === "..");
+}

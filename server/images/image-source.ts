@@ -1,0 +1,112 @@
+/**
+ * Reads an image source: the embedded media folder for `/portal/media/...`, otherwise a
+ * GET through the upstream client (its pool, deadline and queue bound) with the size
+ * cap of IMAGE_MAX_MB, conditional on the validator of the copy already kept. A redirect
+ * is followed only on the same origin. Failures become answers that say what went wrong
+ * without a word of what the source sent.
+ */
+import { readFile, stat } from "node:fs/promises";
+import path from "node:path";
+import { HttpError } from "../http/errors.ts";
+import { type UpstreamClient, UpstreamError } from "../upstream/client.ts";
+import type { ImageSource } from "./image-request.ts";
+
+/** What identifies a version of the source: its ETag and Last-Modified, as it sent them. */
+export interface Validator {
+  etag?: string;
+  lastModified?: string;
+}
+
+export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator } | { changed: false };
+
+export interface ImageSourceOptions {
+  upstream: UpstreamClient;
+  /** The upstream's origin: site-relative paths outside the media folder are read from it. */
+  upstreamOrigin: string;
+  /** The embedded media folder, served as /portal/media/. */
+  mediaDir?: string;
+  maxBytes: number;
+}
+
+export type ReadSource = (source: ImageSource, known?: Validator) => Promise<SourceAnswer>;
+
+const MEDIA_PREFIX = "/portal/media/";
+const MAX_REDIRECTS = 3;
+
+const notFound = () => new HttpError(404, "image source not found");
+
+/** A failure of the source itself (not of the request): a copy already kept is served instead. */
+export function isSourceFailure(err: unknown): boolean {
+  return err instanceof HttpError && err.status >= 500;
+}
+
+export function createSourceReader(options: ImageSourceOptions): ReadSource {
+  return (source, known) => {
+    if (source.kind === "site" && options.mediaDir && source.path.startsWith(MEDIA_PREFIX)) {
+      return readMedia(options.mediaDir, source.path.slice(MEDIA_PREFIX.length), options.maxBytes, known);
+    }
+    const url = source.kind === "remote" ? source.url : new URL(source.path, options.upstreamOrigin);
+    return fetchRemote(options, url, known);
+  };
+}
+
+async function readMedia(dir: string, name: string, maxBytes: number, known?: Validator): Promise<SourceAnswer> {
+  // One plain file name: nothing outside the folder can be named.
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw notFound();
+  const file = path.join(dir, name);
+  const info = await stat(file).catch(() => undefined);
+  if (!info?.isFile()) throw notFound();
+  if (info.size > maxBytes) throw tooLarge();
+  const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
+  if (known?.etag === etag) return { changed: false };
+  return { changed: true, bytes: await readFile(file), validator: { etag } };
+}
+
+async function fetchRemote(options: ImageSourceOptions, first: URL, known?: Validator): Promise<SourceAnswer> {
+  const headers: Record<string, string> = { accept: "image/*" };
+  if (known?.etag) headers["if-none-match"] = known.etag;
+  if (known?.lastModified) headers["if-modified-since"] = known.lastModified;
+  let url = first;
+  for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
+    const answer = await options.upstream.fetch(url, { maxBodyBytes: options.maxBytes, headers }).catch((err: unknown) => {
+      throw fromUpstreamError(err);
+    });
+    if (answer.status === 304 && known) return { changed: false };
+    if (answer.status >= 200 && answer.status < 300) {
+      return { changed: true, bytes: answer.body, validator: validatorOf(answer.headers) };
+    }
+    if (answer.status === 404 || answer.status === 410) throw notFound();
+    const location = answer.headers.location;
+    if (answer.status >= 300 && answer.status < 400 && location) {
+      const next = URL.canParse(location, url) ? new URL(location, url) : undefined;
+      if (!next || next.origin !== url.origin)
+        throw new HttpError(502, "the image source redirects to another host, which is not followed");
+      url = next;
+      continue;
+    }
+    throw new HttpError(502, `the image source answered ${answer.status}`);
+  }
+  throw new HttpError(502, "the image source redirects too many times");
+}
+
+function validatorOf(headers: Record<string, string | string[] | undefined>): Validator {
+  const etag = typeof headers.etag === "string" ? headers.etag : undefined;
+  const lastModified = typeof headers["last-modified"] === "string" ? headers["last-modified"] : undefined;
+  return { etag, lastModified };
+}
+
+const tooLarge = () => new HttpError(502, "the image source is larger than IMAGE_MAX_MB");
+
+function fromUpstreamError(err: unknown): HttpError {
+  if (!(err instanceof UpstreamError)) return new HttpError(502, "the image source could not be read");
+  switch (err.kind) {
+    case "too-large":
+      return tooLarge();
+    case "timeout":
+      return new HttpError(504, "the image source did not answer in time");
+    case "busy":
+      return new HttpError(503, "upstream connections are busy; try again shortly", { "Retry-After": "1" });
+    case "network":
+      return new HttpError(502, "the image source could not be reached");
+  }
+}

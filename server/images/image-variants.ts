@@ -1,0 +1,89 @@
+/**
+ * Image variants (one source at one width, quality and format), in two levels: the one
+ * in-memory cache primitive (swr-cache.ts, byte-bounded, concurrent misses sharing one
+ * load) over the disk cache. A variant stays fresh for FRESH_MS from when it was made
+ * or last found unchanged; then it is checked against the source with the validator it
+ * was made from (ETag / Last-Modified), and made again only if the source changed. While
+ * the source fails, the copy kept is served, from memory or disk, instead of an error.
+ */
+import { etagOf } from "../cache/response-cache.ts";
+import type { CacheOutcome, Loaded, SwrCache } from "../cache/swr-cache.ts";
+import type { DiskCache } from "./disk-cache.ts";
+import { type ImageRequest, sourceKey } from "./image-request.ts";
+import { isSourceFailure, type ReadSource, type Validator } from "./image-source.ts";
+import type { OutputChoice } from "./output-format.ts";
+import { resizeImage } from "./resize-image.ts";
+import type { ResizeQueue } from "./resize-queue.ts";
+
+/** How long a variant is used without asking the source whether it changed. */
+export const FRESH_MS = 4 * 3_600_000;
+
+export interface ImageVariant {
+  body: Buffer;
+  contentType: string;
+  etag: string;
+  validator: Validator;
+  madeAt: number;
+}
+
+export interface ImageVariantsOptions {
+  memory: SwrCache<ImageVariant>;
+  disk: DiskCache;
+  readSource: ReadSource;
+  queue: ResizeQueue;
+  now: () => number;
+  onDiskError: (err: unknown) => void;
+}
+
+export interface ImageVariants {
+  /** The cache key of `request` answered in `choice`: the source, width, quality and format. */
+  keyOf(request: ImageRequest, choice: OutputChoice): string;
+  /** True when answering `key` now would read the source: kept neither in memory nor on disk, and no load of it under way. */
+  startsWork(key: string): boolean;
+  get(key: string, request: ImageRequest, choice: OutputChoice): Promise<CacheOutcome<ImageVariant>>;
+}
+
+export function createImageVariants(options: ImageVariantsOptions): ImageVariants {
+  const { memory, disk, readSource, queue, now } = options;
+
+  const fresh = (variant: ImageVariant): Loaded<ImageVariant> => ({
+    value: variant,
+    freshForMs: Math.max(0, variant.madeAt + FRESH_MS - now()),
+  });
+
+  const keep = (key: string, variant: ImageVariant): Promise<void> => disk.write(key, variant).catch(options.onDiskError);
+
+  /** The variant made again, or confirmed, from the source; the kept copy when the source fails. */
+  async function fromSource(key: string, request: ImageRequest, choice: OutputChoice, kept?: ImageVariant): Promise<Loaded<ImageVariant>> {
+    let answer: Awaited<ReturnType<ReadSource>>;
+    try {
+      answer = await readSource(request.source, kept?.validator);
+    } catch (err) {
+      if (kept && isSourceFailure(err)) return { value: kept, freshForMs: 0 };
+      throw err;
+    }
+    if (!answer.changed && kept) {
+      const confirmed = { ...kept, madeAt: now() };
+      await keep(key, confirmed);
+      return fresh(confirmed);
+    }
+    if (!answer.changed) throw new Error("the source answered unchanged to an unconditional read");
+    const { bytes, validator } = answer;
+    const resized = await queue.run(() => resizeImage(bytes, request.width, request.quality, choice));
+    const variant = { body: resized.body, contentType: `image/${resized.format}`, etag: etagOf(resized.body), validator, madeAt: now() };
+    await keep(key, variant);
+    return fresh(variant);
+  }
+
+  return {
+    keyOf: (request, choice) => `${sourceKey(request.source)}\n${request.width}\n${request.quality}\n${choice}`,
+    startsWork: (key) => memory.startsLoad(key) && !disk.has(key),
+    get: (key, request, choice) =>
+      memory.get(key, async () => {
+        const stored = await disk.read(key);
+        const kept = stored && { ...stored, etag: etagOf(stored.body) };
+        if (kept && now() < kept.madeAt + FRESH_MS) return fresh(kept);
+        return fromSource(key, request, choice, kept);
+      }),
+  };
+}

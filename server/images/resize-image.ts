@@ -1,0 +1,75 @@
+/**
+ * One resize: the source's bytes to `width` pixels wide (never wider than the source),
+ * re-encoded as AVIF, WebP or the source's own format. Sharp (libvips) decodes within a
+ * pixel limit checked from the header before any decoding, stops at the first decoding
+ * error, and reads EXIF orientation; what comes out carries no metadata. SVG sources are
+ * rasterised (librsvg runs no scripts and loads no external resources), at the density
+ * that gives the requested width, and sent as PNG when the client takes neither AVIF nor
+ * WebP: no SVG ever leaves the endpoint.
+ */
+import sharp, { type Metadata, type Sharp } from "sharp";
+import { HttpError } from "../http/errors.ts";
+import type { OutputChoice } from "./output-format.ts";
+
+// One libvips thread per resize: the resize queue's slots then count cores.
+sharp.concurrency(1);
+
+/** Decoded pixels a source may have (about 8000 × 6000): past it the source is refused, not decoded. */
+export const MAX_INPUT_PIXELS = 50_000_000;
+
+export type ImageFormat = "avif" | "webp" | "jpeg" | "png" | "gif";
+
+export interface ResizedImage {
+  body: Buffer;
+  format: ImageFormat;
+}
+
+/** Source formats accepted, and what each is sent as when the client takes neither AVIF nor WebP. */
+const SOURCE_OUTPUT: Record<string, ImageFormat> = { jpeg: "jpeg", png: "png", webp: "webp", gif: "gif", heif: "avif", svg: "png" };
+
+const notAnImage = () => new HttpError(502, "the image source is not a JPEG, PNG, WebP, GIF, AVIF or SVG image");
+const tooManyPixels = () => new HttpError(502, `the image source has more than ${MAX_INPUT_PIXELS} pixels`);
+
+export async function resizeImage(source: Buffer, width: number, quality: number, choice: OutputChoice): Promise<ResizedImage> {
+  const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" as const };
+  let meta: Metadata;
+  try {
+    meta = await sharp(source, options).metadata();
+  } catch {
+    throw notAnImage();
+  }
+  const sourceOutput = meta.format ? SOURCE_OUTPUT[meta.format] : undefined;
+  if (!sourceOutput || !meta.width || !meta.height) throw notAnImage();
+  const density = meta.format === "svg" ? svgDensity(meta, width) : undefined;
+  if (meta.width * meta.height * ((density ?? 72) / 72) ** 2 > MAX_INPUT_PIXELS) throw tooManyPixels();
+  const format = choice === "source" ? sourceOutput : choice;
+  try {
+    const pipeline = sharp(source, { ...options, density })
+      .rotate()
+      .resize({ width, withoutEnlargement: true });
+    const body = await encoded(pipeline, format, quality).toBuffer();
+    return { body, format };
+  } catch (err) {
+    throw err instanceof Error && /pixel limit/i.test(err.message) ? tooManyPixels() : notAnImage();
+  }
+}
+
+/** A vector drawn at the density (dpi, librsvg's default 72) that makes it `width` wide, never below the default. */
+function svgDensity(meta: Metadata, width: number): number {
+  return Math.max(72, Math.min(72 * 32, (72 * width) / (meta.width as number)));
+}
+
+function encoded(pipeline: Sharp, format: ImageFormat, quality: number): Sharp {
+  switch (format) {
+    case "avif":
+      return pipeline.avif({ quality, effort: 3 });
+    case "webp":
+      return pipeline.webp({ quality });
+    case "jpeg":
+      return pipeline.jpeg({ quality, mozjpeg: true });
+    case "png":
+      return pipeline.png({ compressionLevel: 8 });
+    case "gif":
+      return pipeline.gif();
+  }
+}

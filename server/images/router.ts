@@ -1,0 +1,93 @@
+/**
+ * `GET /portal/_img?url=&w=&q=` (docs/behaviour.md#images): the query checked, the
+ * format chosen by Accept, the variant answered from the caches or made once for every
+ * concurrent request of it. Only a request that makes the server read a source is
+ * charged to the client's miss budget.
+ */
+import type { RequestHandler } from "express";
+import { SwrCache } from "../cache/swr-cache.ts";
+import type { Config } from "../config.ts";
+import type { MissBudget } from "../http/miss-budget.ts";
+import { tooManyMisses } from "../http/miss-budget.ts";
+import type { Logger } from "../logger.ts";
+import type { UpstreamClient } from "../upstream/client.ts";
+import { DiskCache } from "./disk-cache.ts";
+import { parseImageQuery } from "./image-request.ts";
+import { createSourceReader } from "./image-source.ts";
+import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-variants.ts";
+import { outputChoiceFor } from "./output-format.ts";
+import { ResizeQueue } from "./resize-queue.ts";
+
+export interface ImageEndpointDeps {
+  config: Config;
+  upstream: UpstreamClient;
+  /** Where the upstream is (the embedded one's address when there is no API_BASE_URL). */
+  upstreamUrl: string;
+  mediaDir?: string;
+  missBudget: MissBudget;
+  logger: Logger;
+  /** Resizes at once and waiting; defaults: one per core, four per core. */
+  resizeSlots?: number;
+  resizeWaiting?: number;
+  now?: () => number;
+}
+
+export interface ImageEndpoint {
+  handler: RequestHandler;
+  memory: SwrCache<ImageVariant>;
+  disk: DiskCache;
+  queue: ResizeQueue;
+}
+
+/** Long enough for a CDN to keep a variant between checks; stale copies may be served a week while it checks. */
+const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
+
+export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
+  const { config, logger } = deps;
+  const now = deps.now ?? Date.now;
+  const upstreamOrigin = new URL(deps.upstreamUrl).origin;
+  const allowed = new Set([...(config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : []), ...config.images.hosts]);
+  const origins = { allowed, site: config.publicOrigin };
+  const onDiskError = (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image disk cache failed");
+  const memory = new SwrCache<ImageVariant>({
+    maxBytes: config.cache.maxBytes,
+    staleMs: config.cache.staleMs,
+    sizeOf: (variant, key) => variant.body.length + key.length * 2 + 512,
+    now,
+    onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
+  });
+  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
+  const cores = Math.max(1, (globalThis.navigator?.hardwareConcurrency as number | undefined) ?? 1);
+  const queue = new ResizeQueue({ slots: deps.resizeSlots ?? cores, maxWaiting: deps.resizeWaiting ?? cores * 4 });
+  const readSource = createSourceReader({
+    upstream: deps.upstream,
+    upstreamOrigin,
+    mediaDir: deps.mediaDir,
+    maxBytes: config.images.maxSourceBytes,
+  });
+  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError });
+
+  const handler: RequestHandler = async (req, res) => {
+    const query = req.originalUrl.indexOf("?");
+    const request = parseImageQuery(query === -1 ? "" : req.originalUrl.slice(query + 1), origins);
+    const choice = outputChoiceFor(req.headers.accept);
+    const key = variants.keyOf(request, choice);
+    if (variants.startsWork(key)) {
+      const admitted = deps.missBudget.take(req.ip);
+      if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
+    }
+    const { value, status } = await variants.get(key, request, choice);
+    res.set({
+      "Cache-Control": CACHE_CONTROL,
+      Vary: "Accept",
+      ETag: value.etag,
+      "X-Cache": status,
+    });
+    if (req.headers["if-none-match"] === value.etag) {
+      res.status(304).end();
+      return;
+    }
+    res.type(value.contentType).set("Content-Length", String(value.body.length)).end(value.body);
+  };
+  return { handler, memory, disk, queue };
+}
