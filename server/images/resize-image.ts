@@ -35,8 +35,8 @@ export async function resizeImage(source: Buffer, width: number, quality: number
   let meta: Metadata;
   try {
     meta = await sharp(source, options).metadata();
-  } catch {
-    throw notAnImage();
+  } catch (err) {
+    throw refusal(err);
   }
   const sourceOutput = meta.format ? SOURCE_OUTPUT[meta.format] : undefined;
   if (!sourceOutput || !meta.width || !meta.height) throw notAnImage();
@@ -50,8 +50,13 @@ export async function resizeImage(source: Buffer, width: number, quality: number
     const body = await encoded(pipeline, format, quality).toBuffer();
     return { body, format };
   } catch (err) {
-    throw err instanceof Error && /pixel limit/i.test(err.message) ? tooManyPixels() : notAnImage();
+    throw refusal(err);
   }
+}
+
+/** What a sharp failure tells the client: too many pixels, or not an image it can read; never sharp's own words. */
+function refusal(err: unknown): HttpError {
+  return err instanceof Error && /pixel limit/i.test(err.message) ? tooManyPixels() : notAnImage();
 }
 
 /** A vector drawn at the density (dpi, librsvg's default 72) that makes it `width` wide, never below the default. */

@@ -4,6 +4,7 @@
  * concurrent request of it. Only a request that makes the server read a source is
  * charged to the client's miss budget.
  */
+import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
@@ -57,7 +58,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
   });
   const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
-  const cores = Math.max(1, (globalThis.navigator?.hardwareConcurrency as number | undefined) ?? 1);
+  const cores = availableParallelism();
   const queue = new ResizeQueue({ slots: deps.resizeSlots ?? cores, maxWaiting: deps.resizeWaiting ?? cores * 4 });
   const readSource = createSourceReader({
     upstream: deps.upstream,

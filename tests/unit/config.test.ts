@@ -18,6 +18,7 @@ describe("parseConfig", () => {
       logLevel: "info",
       webConcurrency: 1,
       pageCache: true,
+      images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
     });
   });
 
@@ -43,6 +44,10 @@ describe("parseConfig", () => {
       WEB_CONCURRENCY: "4",
       PAGE_CACHE: "off",
       MISS_RATE_PER_MIN: "0",
+      IMAGE_HOSTS: "http://10.0.0.5:8080/, https://img.example.com",
+      IMAGE_MAX_MB: "5",
+      IMAGE_CACHE_DIR: "/var/cache/portal-images",
+      IMAGE_CACHE_MB: "64",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
     expect(config.cache.ttlOverrides).toEqual([
@@ -52,6 +57,12 @@ describe("parseConfig", () => {
     expect(config.classify).toEqual([{ menuId: 2, api: "/api/portal/product/product/list", path: "/product" }]);
     expect(config).toMatchObject({ port: 8080, lang: "en", homeScript: false, trustProxy: 1, publicOrigin: "https://www.example.com" });
     expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0 });
+    expect(config.images).toEqual({
+      hosts: ["http://10.0.0.5:8080", "https://img.example.com"],
+      maxSourceBytes: 5 * 1024 * 1024,
+      cacheDir: "/var/cache/portal-images",
+      cacheMaxBytes: 64 * 1024 * 1024,
+    });
   });
 
   it.each([
@@ -75,6 +86,14 @@ describe("parseConfig", () => {
     ],
     ["TRUST_PROXY", " TRUE ", /^TRUST_PROXY must not be true/],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL must be one of/],
+    [
+      "IMAGE_HOSTS",
+      "https://img.example.com/path",
+      /^IMAGE_HOSTS must be http\(s\) origins joined by commas.*bad part "https:\/\/img.example.com\/path"/,
+    ],
+    ["IMAGE_HOSTS", "img.example.com", /^IMAGE_HOSTS must be http\(s\) origins/],
+    ["IMAGE_MAX_MB", "0", /^IMAGE_MAX_MB must be a whole number of megabytes from 1 to 1024/],
+    ["IMAGE_CACHE_MB", "lots", /^IMAGE_CACHE_MB must be a whole number of megabytes/],
     ["WEB_CONCURRENCY", "0", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],

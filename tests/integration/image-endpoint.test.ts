@@ -1,0 +1,339 @@
+/**
+ * The image endpoint, /portal/_img?url=&w=&q=: real app, real image origins on other
+ * ports serving real PNG and JPEG bytes made with sharp here, real sharp resizes, a real
+ * disk cache folder.
+ */
+import { randomBytes } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import sharp from "sharp";
+import request from "supertest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createApp, type PortalApp } from "../../server/app.ts";
+import { MAX_INPUT_PIXELS } from "../../server/images/resize-image.ts";
+import { imageUrl } from "../../shared/image-url.ts";
+import { testConfig } from "../support/config.ts";
+import { type ImageOrigin, serveBytes, startImageOrigin } from "../support/image-origin.ts";
+
+let origin: ImageOrigin;
+let other: ImageOrigin;
+let cacheDir: string;
+const apps: PortalApp[] = [];
+
+let png800: Buffer;
+let jpeg640: Buffer;
+
+/** An image of random pixels (so it does not compress), `width` × `height`, as PNG. */
+const noisePng = (width: number, height: number) =>
+  sharp(randomBytes(width * height * 3), { raw: { width, height, channels: 3 } })
+    .png()
+    .toBuffer();
+
+function build(env: Record<string, string> = {}, deps: Parameters<typeof createApp>[1] = {}): PortalApp {
+  const app = createApp(
+    testConfig({ API_BASE_URL: origin.url, IMAGE_CACHE_DIR: cacheDir, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env }),
+    deps,
+  );
+  apps.push(app);
+  return app;
+}
+
+const img = (app: PortalApp, src: string, width = 384, accept?: string) => {
+  const req = request(app)
+    .get(imageUrl(src, width as 384))
+    .buffer(true);
+  return accept ? req.set("Accept", accept) : req;
+};
+
+beforeEach(async () => {
+  png800 ??= await sharp({ create: { width: 800, height: 600, channels: 3, background: "#3366cc" } })
+    .png()
+    .toBuffer();
+  jpeg640 ??= await sharp({ create: { width: 640, height: 480, channels: 3, background: "#cc6633" } })
+    .jpeg()
+    .toBuffer();
+  origin = await startImageOrigin({ "/img/a.png": serveBytes(png800, "image/png"), "/img/b.jpg": serveBytes(jpeg640, "image/jpeg") });
+  other = await startImageOrigin({ "/x.png": serveBytes(png800, "image/png") });
+  cacheDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
+});
+
+afterEach(async () => {
+  for (const app of apps.splice(0)) app.portal.close();
+  await origin.close();
+  await other.close();
+  await rm(cacheDir, { recursive: true, force: true });
+});
+
+describe("resizing", () => {
+  it("answers the width asked in AVIF, WebP or the source's format by Accept, with Vary: Accept and a long public Cache-Control", async () => {
+    const app = build();
+    const src = `${origin.url}/img/a.png`;
+    const avif = await img(app, src, 384, "image/avif,image/webp,*/*");
+    expect(avif.status).toBe(200);
+    expect(avif.headers["content-type"]).toBe("image/avif");
+    expect(avif.headers.vary).toMatch(/Accept/);
+    expect(avif.headers["cache-control"]).toMatch(/^public, max-age=(\d+)/);
+    expect(Number(/max-age=(\d+)/.exec(String(avif.headers["cache-control"]))?.[1])).toBeGreaterThanOrEqual(3600);
+    expect(await sharp(avif.body).metadata()).toMatchObject({ format: "heif", width: 384, height: 288 });
+
+    const webp = await img(app, src, 640, "image/webp,*/*");
+    expect(webp.headers["content-type"]).toBe("image/webp");
+    expect(await sharp(webp.body).metadata()).toMatchObject({ format: "webp", width: 640 });
+
+    const png = await img(app, src, 256);
+    expect(png.headers["content-type"]).toBe("image/png");
+    expect(await sharp(png.body).metadata()).toMatchObject({ format: "png", width: 256 });
+
+    const jpeg = await img(app, `${origin.url}/img/b.jpg`, 128, "image/*");
+    expect(jpeg.headers["content-type"]).toBe("image/jpeg");
+    expect(await sharp(jpeg.body).metadata()).toMatchObject({ format: "jpeg", width: 128 });
+  });
+
+  it("never enlarges: a width above the source's gives the source's width", async () => {
+    const res = await img(build(), `${origin.url}/img/a.png`, 1920, "image/webp");
+    expect(res.status).toBe(200);
+    expect(await sharp(res.body).metadata()).toMatchObject({ width: 800, height: 600 });
+  });
+
+  it("reads a site-relative path from the embedded media and rasterises SVG", async () => {
+    const res = await img(build({}, { mediaDir: path.resolve("content/media") }), "/portal/media/logo-01.848ff8f8.svg", 256, "image/webp");
+    expect(res.status).toBe(200);
+    expect(res.headers["content-type"]).toBe("image/webp");
+    expect(await sharp(res.body).metadata()).toMatchObject({ format: "webp", width: 256 });
+    expect(origin.count()).toBe(0);
+  });
+
+  it("answers 304 to a client that has the variant", async () => {
+    const app = build();
+    const first = await img(app, `${origin.url}/img/a.png`, 384, "image/webp");
+    const again = await request(app)
+      .get(imageUrl(`${origin.url}/img/a.png`, 384))
+      .set("Accept", "image/webp")
+      .set("If-None-Match", String(first.headers.etag));
+    expect(again.status).toBe(304);
+  });
+});
+
+describe("what is refused before anything is fetched", () => {
+  it("refuses a host that is not allowed, never contacting it, and fetches from one listed in IMAGE_HOSTS", async () => {
+    const refused = await img(build(), `${other.url}/x.png`);
+    expect(refused.status).toBe(400);
+    expect(refused.text).toMatch(/not on an allowed image host/);
+    expect(other.count()).toBe(0);
+
+    const listed = await img(build({ IMAGE_HOSTS: other.url }), `${other.url}/x.png`, 256);
+    expect(listed.status).toBe(200);
+    expect(other.count("/x.png")).toBe(1);
+  });
+
+  it.each([
+    ["an odd width", `url=%2Fimg%2Fa.png&w=500&q=75`, /w must be one of 64, 128/],
+    ["an odd quality", `url=%2Fimg%2Fa.png&w=384&q=80`, /q must be one of 50, 75, 90/],
+    ["no url", `w=384&q=75`, /url is required/],
+    ["a repeated url", `url=%2Fimg%2Fa.png&url=%2Fimg%2Fb.jpg&w=384&q=75`, /url is given more than once/],
+    ["an array shape", `url[]=%2Fimg%2Fa.png&w=384&q=75`, /unknown parameter "url\[\]"/],
+    ["an object shape", `url[a]=%2Fimg%2Fa.png&w=384&q=75`, /unknown parameter/],
+    ["an encoded slash", `url=%2Fimg%252F..%252Fa.png&w=384&q=75`, /encoded slashes/],
+    ["a dot segment", `url=%2Fimg%2F..%2Fimg%2Fa.png&w=384&q=75`, /\. or \.\. path segments/],
+    ["a protocol-relative url", `url=%2F%2Fevil.example%2Fa.png&w=384&q=75`, /absolute http\(s\) URL/],
+    ["another scheme", `url=file%3A%2F%2F%2Fetc%2Fpasswd&w=384&q=75`, /absolute http\(s\) URL/],
+    ["bad percent-encoding", `url=%E0%A4%A&w=384&q=75`, /not valid percent-encoding/],
+  ])("refuses %s with a 400 naming it", async (_what, query, message) => {
+    const res = await request(build()).get(`/portal/_img?${query}`);
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(message);
+    expect(origin.count()).toBe(0);
+  });
+
+  it("refuses credentials in the url, even on the upstream's origin", async () => {
+    const res = await img(build(), `${origin.url.replace("//", "//user:pw@")}/img/a.png`);
+    expect(res.status).toBe(400);
+    expect(origin.count()).toBe(0);
+  });
+});
+
+describe("sources that are too big", () => {
+  it("refuses a 50 MB source by its Content-Length without reading its body", async () => {
+    // The origin sends the head and never the body: an endpoint that waited for it would time out (504) instead.
+    const hungUp = new Promise<void>((resolve) => {
+      origin.routes.set("/huge.png", (_req, res) => {
+        res.writeHead(200, { "content-type": "image/png", "content-length": 50 * 1024 * 1024 });
+        res.flushHeaders();
+        res.on("close", () => resolve());
+      });
+    });
+    const app = build({ UPSTREAM_TIMEOUT_MS: "20000" });
+    const res = await img(app, `${origin.url}/huge.png`);
+    expect(res.status).toBe(502);
+    expect(res.text).toMatch(/larger than IMAGE_MAX_MB/);
+    expect(app.portal.images.queue.started).toBe(0);
+    // The endpoint hung up on the source.
+    await hungUp;
+  });
+
+  it("refuses a source that streams past IMAGE_MAX_MB without decoding it", async () => {
+    let sent = 0;
+    origin.routes.set("/endless.png", (_req, res) => {
+      res.writeHead(200, { "content-type": "image/png" });
+      const chunk = randomBytes(64 * 1024);
+      const more = () => {
+        // Bounded: 8 MB at most, whatever the endpoint does.
+        while (!res.destroyed && sent < 8 * 1024 * 1024) {
+          sent += chunk.length;
+          if (!res.write(chunk)) return void res.once("drain", more);
+        }
+        res.end();
+      };
+      more();
+    });
+    const app = build({ IMAGE_MAX_MB: "1" });
+    const res = await img(app, `${origin.url}/endless.png`);
+    expect(res.status).toBe(502);
+    expect(res.text).toMatch(/larger than IMAGE_MAX_MB/);
+    expect(app.portal.images.queue.started).toBe(0);
+    expect(sent).toBeLessThan(8 * 1024 * 1024);
+  });
+
+  it("refuses a decompression bomb by its pixel count, from its header", async () => {
+    origin.routes.set("/bomb.png", serveBytes(await pngClaiming(30_000, 30_000), "image/png"));
+    const res = await img(build(), `${origin.url}/bomb.png`);
+    expect(res.status).toBe(502);
+    expect(res.text).toContain(`more than ${MAX_INPUT_PIXELS} pixels`);
+  });
+
+  it("answers 502 for bytes that are not an image, without echoing them", async () => {
+    origin.routes.set("/page.png", serveBytes(Buffer.from("<html>secret at 10.0.0.7</html>"), "image/png"));
+    const res = await img(build(), `${origin.url}/page.png`);
+    expect(res.status).toBe(502);
+    expect(res.text).not.toMatch(/secret|10\.0\.0\.7/);
+  });
+});
+
+describe("redirects and failures", () => {
+  it("does not follow a redirect to another host, even a listed one; follows one on the same origin", async () => {
+    origin.routes.set("/away.png", (_req, res) => res.writeHead(302, { location: `${other.url}/x.png` }).end());
+    origin.routes.set("/moved.png", (_req, res) => res.writeHead(301, { location: "/img/a.png" }).end());
+    const app = build({ IMAGE_HOSTS: other.url });
+    const away = await img(app, `${origin.url}/away.png`);
+    expect(away.status).toBe(502);
+    expect(away.text).toMatch(/redirects to another host/);
+    expect(other.count()).toBe(0);
+
+    const moved = await img(app, `${origin.url}/moved.png`, 128);
+    expect(moved.status).toBe(200);
+    expect(await sharp(moved.body).metadata()).toMatchObject({ width: 128 });
+  });
+
+  it("answers 404 for a missing source, without the source's words", async () => {
+    const res = await img(build(), `${origin.url}/img/none.png`);
+    expect(res.status).toBe(404);
+    expect(res.text).not.toMatch(/10\.0\.0\.7/);
+  });
+});
+
+describe("caching", () => {
+  it("makes one fetch and one resize for 20 concurrent requests of one variant", async () => {
+    const app = build();
+    const answers = await Promise.all(Array.from({ length: 20 }, () => img(app, `${origin.url}/img/a.png`, 640, "image/webp")));
+    expect(answers.map((a) => a.status)).toEqual(Array(20).fill(200));
+    expect(new Set(answers.map((a) => a.headers.etag)).size).toBe(1);
+    expect(origin.count("/img/a.png")).toBe(1);
+    expect(app.portal.images.queue.started).toBe(1);
+    const hit = await img(app, `${origin.url}/img/a.png`, 640, "image/webp");
+    expect(hit.headers["x-cache"]).toBe("HIT");
+    expect(origin.count("/img/a.png")).toBe(1);
+  });
+
+  it("keeps a variant per format: AVIF and WebP of one width are two variants", async () => {
+    const app = build();
+    await img(app, `${origin.url}/img/a.png`, 640, "image/avif");
+    await img(app, `${origin.url}/img/a.png`, 640, "image/webp");
+    expect(app.portal.images.queue.started).toBe(2);
+  });
+
+  it("serves variants from disk after a restart while the source is down", async () => {
+    const src = `${origin.url}/img/a.png`;
+    const first = await img(build(), src, 384, "image/webp");
+    expect(first.status).toBe(200);
+    for (const app of apps.splice(0)) app.portal.close();
+    await origin.close();
+
+    const restarted = build();
+    const again = await img(restarted, src, 384, "image/webp");
+    expect(again.status).toBe(200);
+    expect(again.body.equals(first.body)).toBe(true);
+    expect(restarted.portal.images.queue.started).toBe(0);
+    // Nothing was kept for a variant never made: the down source is an error.
+    expect((await img(restarted, src, 256, "image/webp")).status).toBe(502);
+    origin = await startImageOrigin();
+  });
+
+  it("evicts the least recently used variants past IMAGE_CACHE_MB, in the order of use kept across a restart", async () => {
+    // Noise does not compress: each variant is about 300 kB as PNG, three fit in 1 MB, four do not.
+    for (const name of ["a", "b", "c", "d"]) origin.routes.set(`/n/${name}.png`, serveBytes(await noisePng(384, 260), "image/png"));
+    const src = (name: string) => `${origin.url}/n/${name}.png`;
+    const env = { IMAGE_CACHE_MB: "1" };
+    const first = build(env);
+    for (const name of ["a", "b", "c"]) expect((await img(first, src(name))).status).toBe(200);
+    expect(first.portal.images.disk.bytes).toBeLessThanOrEqual(1024 * 1024);
+    for (const app of apps.splice(0)) app.portal.close();
+
+    // After a restart, a is read from disk (used again), then d pushes out the least recently used: b.
+    const second = build(env);
+    expect((await img(second, src("a"))).status).toBe(200);
+    expect(second.portal.images.queue.started).toBe(0);
+    expect((await img(second, src("d"))).status).toBe(200);
+    expect(second.portal.images.disk.bytes).toBeLessThanOrEqual(1024 * 1024);
+    for (const app of apps.splice(0)) app.portal.close();
+    await origin.close();
+
+    const third = build(env);
+    const statuses = Object.fromEntries(await Promise.all(["a", "b", "c", "d"].map(async (n) => [n, (await img(third, src(n))).status])));
+    expect(statuses).toEqual({ a: 200, b: 502, c: 200, d: 200 });
+    origin = await startImageOrigin();
+  });
+});
+
+describe("the miss budget", () => {
+  it("charges a client for each variant it makes the server fetch, never for a hit", async () => {
+    const now = 5_000_000;
+    const app = build({ MISS_RATE_PER_MIN: "60" }, { now: () => now });
+    const as = (req: request.Test) => req.set("X-Forwarded-For", "203.0.113.7");
+    const widths = [64, 128, 256, 384, 640, 828] as const;
+    for (const w of widths) expect((await as(img(app, `${origin.url}/img/a.png`, w))).status).toBe(200);
+    const fetched = origin.count();
+
+    const refused = await as(img(app, `${origin.url}/img/a.png`, 1080));
+    expect(refused.status).toBe(429);
+    expect(refused.headers["retry-after"]).toBeDefined();
+    expect(origin.count()).toBe(fetched);
+
+    for (const w of widths) expect((await as(img(app, `${origin.url}/img/a.png`, w))).status).toBe(200);
+    expect(origin.count()).toBe(fetched);
+    // Another client's budget is its own.
+    expect((await img(app, `${origin.url}/img/a.png`, 1080).set("X-Forwarded-For", "198.51.100.20")).status).toBe(200);
+  });
+});
+
+/** A real 1 × 1 PNG whose header claims `width` × `height`: what a decompression bomb's header looks like. */
+async function pngClaiming(width: number, height: number): Promise<Buffer> {
+  const png = Buffer.from(
+    await sharp({ create: { width: 1, height: 1, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer(),
+  );
+  png.writeUInt32BE(width, 16);
+  png.writeUInt32BE(height, 20);
+  png.writeUInt32BE(crc32(png.subarray(12, 29)), 29);
+  return png;
+}
+
+function crc32(bytes: Buffer): number {
+  let crc = 0xffffffff;
+  for (const byte of bytes) {
+    crc ^= byte;
+    for (let bit = 0; bit < 8; bit++) crc = (crc >>> 1) ^ (0xedb88320 & -(crc & 1));
+  }
+  return (crc ^ 0xffffffff) >>> 0;
+}
