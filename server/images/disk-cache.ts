@@ -3,7 +3,7 @@
  * recently used removed first. One file per variant, named by the hash of its key: a
  * header (the key, type, source validator, when it was made) and the image. Each read
  * touches the file's modification time, so the order of use survives a restart: the
- * folder is read once at start, oldest first, into an index bounded in bytes. Files are
+ * folder is read once, oldest first, into an index bounded in bytes. Files are
  * written whole under another name and renamed, so a crash leaves no half image.
  */
 import { createHash, randomBytes } from "node:crypto";
@@ -33,7 +33,8 @@ export class DiskCache {
   /** File name → bytes on disk, most recently used last. */
   private readonly index: LRUCache<string, number>;
   private readonly dir: string;
-  readonly ready: Promise<void>;
+  private readonly onError: (err: unknown) => void;
+  private loaded: Promise<void> | undefined;
 
   constructor(dir: string, maxBytes: number, onError: (err: unknown) => void) {
     this.dir = dir;
@@ -45,15 +46,22 @@ export class DiskCache {
         if (reason === "evict" || reason === "delete") unlink(this.file(name)).catch(() => {});
       },
     });
-    this.ready = this.load().catch((err) => onError(err));
+    this.onError = onError;
   }
 
+  /** The folder read into the index, once, on first use: an app that serves no image never touches the disk. */
+  private ready(): Promise<void> {
+    this.loaded ??= this.load().catch((err) => this.onError(err));
+    return this.loaded;
+  }
+
+  /** Known to be on disk (false until the folder has been read, on the first image asked for). */
   has(key: string): boolean {
     return this.index.has(nameOf(key));
   }
 
   async read(key: string): Promise<StoredVariant | undefined> {
-    await this.ready;
+    await this.ready();
     const name = nameOf(key);
     if (this.index.get(name) === undefined) return undefined;
     const data = await readFile(this.file(name)).catch(() => undefined);
@@ -68,7 +76,7 @@ export class DiskCache {
   }
 
   async write(key: string, variant: StoredVariant): Promise<void> {
-    await this.ready;
+    await this.ready();
     const name = nameOf(key);
     const header: Header = { key, contentType: variant.contentType, validator: variant.validator, madeAt: variant.madeAt };
     const head = Buffer.from(JSON.stringify(header));
