@@ -11,8 +11,10 @@ import sharp, { type Metadata, type Sharp } from "sharp";
 import { HttpError } from "../http/errors.ts";
 import type { OutputChoice } from "./output-format.ts";
 
-// One libvips thread per resize: the resize queue's slots then count cores.
+// One libvips thread per resize: the resize queue's slots then count cores. No libvips operation
+// cache: every resize is of new bytes (results are kept by the variant caches), so it would only hold memory.
 sharp.concurrency(1);
+sharp.cache(false);
 
 /** Decoded pixels a source may have (about 8000 × 6000): past it the source is refused, not decoded. */
 export const MAX_INPUT_PIXELS = 50_000_000;
