@@ -11,6 +11,7 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { FRESH_MS } from "../../server/images/image-variants.ts";
 import { MAX_INPUT_PIXELS } from "../../server/images/resize-image.ts";
 import { imageUrl } from "../../shared/image-url.ts";
 import { testConfig } from "../support/config.ts";
@@ -292,6 +293,39 @@ describe("caching", () => {
     const statuses = Object.fromEntries(await Promise.all(["a", "b", "c", "d"].map(async (n) => [n, (await img(third, src(n))).status])));
     expect(statuses).toEqual({ a: 200, b: 502, c: 200, d: 200 });
     origin = await startImageOrigin();
+  });
+});
+
+describe("freshness and failures of the source", () => {
+  it("asks the source again after the variant's freshness with its ETag, resizes nothing when unchanged, and serves the kept copy while the source fails", async () => {
+    const clock = { now: 1_000_000 };
+    const app = build({ CACHE_STALE_MS: "60000" }, { now: () => clock.now });
+    const src = `${origin.url}/img/a.png`;
+    const first = await img(app, src, 256, "image/webp");
+    expect(first.headers["x-cache"]).toBe("MISS");
+
+    // Past its freshness: answered stale at once while the source is asked whether it changed (304: it did not).
+    clock.now += FRESH_MS + 1;
+    expect((await img(app, src, 256, "image/webp")).headers["x-cache"]).toBe("STALE");
+    await app.portal.images.memory.idle();
+    expect(origin.count("/img/a.png")).toBe(2);
+    expect(app.portal.images.queue.started).toBe(1);
+    expect((await img(app, src, 256, "image/webp")).headers["x-cache"]).toBe("HIT");
+
+    // The source fails: past freshness and past the memory's stale window, the copy on disk still answers.
+    origin.routes.set("/img/a.png", (_req, res) => res.writeHead(500, { "content-type": "text/plain" }).end("down at 10.0.0.7"));
+    clock.now += FRESH_MS + 120_000;
+    const kept = await img(app, src, 256, "image/webp");
+    expect(kept.status).toBe(200);
+    expect(kept.body.equals(first.body)).toBe(true);
+    expect(origin.count("/img/a.png")).toBe(3);
+  });
+
+  it("reads an absolute URL on PUBLIC_ORIGIN as the site path it names", async () => {
+    const app = build({ PUBLIC_ORIGIN: "https://www.example.com" }, { mediaDir: path.resolve("content/media") });
+    const res = await img(app, "https://www.example.com/portal/media/logo-01.848ff8f8.svg", 128, "image/webp");
+    expect(res.status).toBe(200);
+    expect(await sharp(res.body).metadata()).toMatchObject({ width: 128 });
   });
 });
 
