@@ -22,6 +22,12 @@ export interface CallParam {
 
 export interface CallEntry {
   id: string;
+  /**
+   * What its answers are about, for cache tags (docs/behaviour.md#cache-tags): a detail call's
+   * answer is tagged `tag:id`, a list's `tag:list`, a single record's `tag` itself; each also
+   * carries `tag`.
+   */
+  tag: string;
   method: "GET" | "PUT";
   /** Path under /api/portal; `{id}` stands for one id segment. */
   path: string;
@@ -38,8 +44,16 @@ export interface CallEntry {
 const imgScope = { imgScope: { fallback: 0 } };
 const paging = { pageIndex: { fallback: 0 }, pageMaxCount: { fallback: DEFAULT_PAGE_SIZE } };
 
-const get = (id: string, path: string, payload: PayloadKind, query: CallEntry["query"] = {}, html?: readonly string[]): CallEntry => ({
+const get = (
+  id: string,
+  tag: string,
+  path: string,
+  payload: PayloadKind,
+  query: CallEntry["query"] = {},
+  html?: readonly string[],
+): CallEntry => ({
   id,
+  tag,
   method: "GET",
   path,
   payload,
@@ -56,29 +70,29 @@ const get = (id: string, path: string, payload: PayloadKind, query: CallEntry["q
 export const HTML_FIELDS: readonly string[] = ["detail", "description", "requirement", "callHr"];
 
 export const CALL_TABLE: readonly CallEntry[] = [
-  get("syscfg", "/sys/syscfg", "object", imgScope),
-  get("sysauthor", "/sys/sysauthor", "object", imgScope),
-  get("menuList", "/sys/menu/list", "list"),
-  get("indexHtml", "/sys/indexhtml", "object", {}, ["html"]),
-  get("slideList", "/message/indexslide/list", "list"),
-  get("productList", "/product/product/list", "list"),
-  get("product", "/product/product/{id}", "object"),
-  get("serviceList", "/service/service/list", "list"),
-  get("service", "/service/service/{id}", "object"),
-  get("newsList", "/message/news/list", "paged", paging),
-  get("news", "/message/news/{id}", "object"),
-  get("noticeList", "/message/notice/list", "paged", paging),
-  get("notice", "/message/notice/{id}", "object"),
-  get("partnerList", "/crm/partner/list", "list"),
-  get("company", "/plan/company", "object", {}, ["brief"]),
-  get("founderList", "/plan/member/joblevel/1/list", "list"),
-  get("milestoneList", "/plan/milepost/list", "paged", paging),
-  get("jobTypeList", "/job/jobtype/list", "list"),
-  get("jobAddrList", "/job/jobaddr/list", "list"),
-  get("jobList", "/job/job/list", "paged", { ...paging, jobTypeIds: {}, jobAddrIds: {}, type: {} }),
-  get("job", "/job/job/{id}", "object"),
-  { ...get("readerCount", "/reader/reader", "number", { type: { required: true }, pid: { required: true } }), uncached: true },
-  { id: "readerPut", method: "PUT", path: "/reader/reader", payload: "object", query: {}, uncached: true },
+  get("syscfg", "site", "/sys/syscfg", "object", imgScope),
+  get("sysauthor", "site", "/sys/sysauthor", "object", imgScope),
+  get("menuList", "menu", "/sys/menu/list", "list"),
+  get("indexHtml", "home", "/sys/indexhtml", "object", {}, ["html"]),
+  get("slideList", "slide", "/message/indexslide/list", "list"),
+  get("productList", "product", "/product/product/list", "list"),
+  get("product", "product", "/product/product/{id}", "object"),
+  get("serviceList", "service", "/service/service/list", "list"),
+  get("service", "service", "/service/service/{id}", "object"),
+  get("newsList", "news", "/message/news/list", "paged", paging),
+  get("news", "news", "/message/news/{id}", "object"),
+  get("noticeList", "notice", "/message/notice/list", "paged", paging),
+  get("notice", "notice", "/message/notice/{id}", "object"),
+  get("partnerList", "partner", "/crm/partner/list", "list"),
+  get("company", "company", "/plan/company", "object", {}, ["brief"]),
+  get("founderList", "founder", "/plan/member/joblevel/1/list", "list"),
+  get("milestoneList", "milestone", "/plan/milepost/list", "paged", paging),
+  get("jobTypeList", "jobtype", "/job/jobtype/list", "list"),
+  get("jobAddrList", "jobaddr", "/job/jobaddr/list", "list"),
+  get("jobList", "job", "/job/job/list", "paged", { ...paging, jobTypeIds: {}, jobAddrIds: {}, type: {} }),
+  get("job", "job", "/job/job/{id}", "object"),
+  { ...get("readerCount", "reader", "/reader/reader", "number", { type: { required: true }, pid: { required: true } }), uncached: true },
+  { id: "readerPut", tag: "reader", method: "PUT", path: "/reader/reader", payload: "object", query: {}, uncached: true },
 ];
 
 export function findCallEntry(id: string): CallEntry {

@@ -2,10 +2,11 @@
  * The API cache (docs/behaviour.md#api-cache): upstream answers by call key, in the one
  * stale-while-revalidate cache (swr-cache.ts). Each answer is kept ready to send
  * (compressed once, its headers laid out) and parsed, so neither an HTTP client nor an
- * in-process reader ever makes it again.
+ * in-process reader ever makes it again. Each is tagged by its key (cache-tags.ts).
  */
 import { createHash } from "node:crypto";
 import type { PreparedAnswer } from "../http/prepared-answer.ts";
+import { cacheTagsOfKey } from "./cache-tags.ts";
 import { SwrCache } from "./swr-cache.ts";
 
 export interface CachedAnswer {
@@ -31,7 +32,7 @@ export interface ResponseCacheOptions {
 const sizeOf = (answer: CachedAnswer, key: string) => answer.body.length * 4 + key.length * 2 + 512;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return new SwrCache({ ...options, sizeOf });
+  return new SwrCache({ ...options, sizeOf, tagsOfKey: cacheTagsOfKey });
 }
 
 export function etagOf(body: Buffer): string {

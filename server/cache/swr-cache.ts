@@ -12,6 +12,13 @@
  * Entries a caller marks one-off (such as not-found answers, which anyone can make new
  * ones of at will) are kept in a bound of their own, a share of the bytes on top of the
  * main one, so a flood of them never pushes the others out.
+ *
+ * Entries carry tags (docs/behaviour.md#purging), indexed tag → keys; the index holds
+ * only stored entries, so the byte bound bounds it too. A purge by tag, by key or of
+ * everything marks entries stale (the next request starts one refresh and is answered
+ * from the stale entry meanwhile) or, hard, drops them. A load or a render under way
+ * when a purge touches it never stores what it made: it may hold what the purge
+ * replaced.
  */
 import { LRUCache } from "lru-cache";
 
@@ -21,7 +28,30 @@ export type CacheStatus = "HIT" | "MISS" | "STALE";
 export interface Loaded<V> {
   value: V;
   freshForMs?: number;
+  /** Its tags; absent: the cache's `tagsOfKey`, if any. */
+  tags?: readonly string[];
+  /** Work the value was made from that began before this load did (a shared render): a purge since then keeps it out too. */
+  since?: PurgeWatch;
 }
+
+/**
+ * What a purge may have made out of date since some work began: set by purges while
+ * the work is under way (see `watch`).
+ */
+export interface PurgeWatch {
+  readonly key: string;
+  /** Tags known when the work began. */
+  readonly tags: readonly string[];
+  /** A purge named this key, its known tags, or everything. */
+  purged: boolean;
+  /** Tags purged since; checked against the tags the work ends with. */
+  readonly purgedTags: Set<string>;
+}
+
+export type PurgeMode = "soft" | "hard";
+
+/** What a purge picks: every entry, the entries holding a tag, or the keys a test accepts. */
+export type PurgeSelector = { all: true } | { tag: string } | { keys: (key: string) => boolean };
 
 export interface CacheOutcome<V> {
   value: V;
@@ -53,13 +83,20 @@ export interface SwrCacheOptions<V> {
   /** Entries kept apart in a bound of 1/share of maxBytes. */
   oneOff?: { share: number; holds: (value: V) => boolean };
   onRefreshError?: (key: string, err: unknown) => void;
+  /** The tags of a key when its loads do not give their own. */
+  tagsOfKey?: (key: string) => readonly string[];
 }
 
 interface Entry<V> {
   value: V;
   freshUntil: number;
   staleUntil: number;
+  tags: readonly string[];
 }
+
+/** Past this many tags purged under one piece of work, it counts as purged whatever its tags: the set stays small. */
+const MAX_WATCHED_TAGS = 256;
+const NO_TAGS: readonly string[] = [];
 
 export class SwrCache<V> {
   readonly staleMs: number;
@@ -67,6 +104,11 @@ export class SwrCache<V> {
   private readonly main: LRUCache<string, Entry<V>>;
   private readonly oneOff: LRUCache<string, Entry<V>> | undefined;
   private readonly inflight = new Map<string, Promise<Loaded<V>>>();
+  /** Loads a purge took out of `inflight` (new requests start their own), still running. */
+  private readonly detached = new Set<Promise<Loaded<V>>>();
+  private readonly watches = new Set<PurgeWatch>();
+  /** Tag → keys of the stored entries that hold it. */
+  private readonly tagIndex = new Map<string, Set<string>>();
   private readonly options: SwrCacheOptions<V>;
   private hits = 0;
   private misses = 0;
@@ -77,9 +119,11 @@ export class SwrCache<V> {
     this.staleMs = options.staleMs;
     this.now = options.now ?? Date.now;
     const sizeCalculation = (entry: Entry<V>, key: string) => options.sizeOf(entry.value, key);
-    this.main = new LRUCache({ maxSize: options.maxBytes, sizeCalculation });
+    // Whatever takes an entry out (eviction, replacement, deletion) takes its keys out of the tag index.
+    const dispose = (entry: Entry<V>, key: string) => this.unindex(key, entry.tags);
+    this.main = new LRUCache({ maxSize: options.maxBytes, sizeCalculation, dispose });
     this.oneOff = options.oneOff
-      ? new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / options.oneOff.share)), sizeCalculation })
+      ? new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / options.oneOff.share)), sizeCalculation, dispose })
       : undefined;
   }
 
@@ -139,23 +183,107 @@ export class SwrCache<V> {
   }
 
   private load(key: string, load: Load<V>): Promise<Loaded<V>> {
-    const pending = load()
+    const watch = this.watch(key);
+    const pending: Promise<Loaded<V>> = load()
       .then((loaded) => {
-        if (loaded.freshForMs !== undefined) this.store(key, loaded.value, loaded.freshForMs);
+        const tags = loaded.tags ?? watch.tags;
+        const outdated = [watch, loaded.since].some((w) => w && (w.purged || tags.some((tag) => w.purgedTags.has(tag))));
+        if (loaded.freshForMs !== undefined && !outdated) this.store(key, loaded.value, loaded.freshForMs, tags);
         return loaded;
       })
-      .finally(() => this.inflight.delete(key));
+      .finally(() => {
+        this.unwatch(watch);
+        if (this.inflight.get(key) === pending) this.inflight.delete(key);
+        this.detached.delete(pending);
+      });
     this.inflight.set(key, pending);
     return pending;
   }
 
-  private store(key: string, value: V, freshForMs: number): void {
+  private store(key: string, value: V, freshForMs: number, tags: readonly string[]): void {
     const storedAt = this.now();
-    const entry = { value, freshUntil: storedAt + freshForMs, staleUntil: storedAt + freshForMs + this.staleMs };
+    const entry = { value, freshUntil: storedAt + freshForMs, staleUntil: storedAt + freshForMs + this.staleMs, tags };
     const oneOff = this.oneOff && this.options.oneOff?.holds(value);
     // An entry that turned one-off (or back) leaves the other bound.
     (oneOff ? this.main : this.oneOff)?.delete(key);
-    ((oneOff ? this.oneOff : undefined) ?? this.main).set(key, entry);
+    const store = (oneOff ? this.oneOff : undefined) ?? this.main;
+    store.set(key, entry);
+    // An entry too large for the bound is not kept, and so not indexed.
+    if (store.peek(key) === entry) this.index(key, tags);
+  }
+
+  private index(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.tagIndex.get(tag);
+      if (keys) keys.add(key);
+      else this.tagIndex.set(tag, new Set([key]));
+    }
+  }
+
+  private unindex(key: string, tags: readonly string[]): void {
+    for (const tag of tags) {
+      const keys = this.tagIndex.get(tag);
+      keys?.delete(key);
+      if (keys?.size === 0) this.tagIndex.delete(tag);
+    }
+  }
+
+  /**
+   * Starts watching for purges of `key` (and its known tags) while some work that may
+   * end in a store is under way, such as a render; `unwatch` when it ends. A load is
+   * watched on its own; work that began before it is passed to it as `Loaded.since`.
+   */
+  watch(key: string): PurgeWatch {
+    const watch: PurgeWatch = { key, tags: this.options.tagsOfKey?.(key) ?? NO_TAGS, purged: false, purgedTags: new Set() };
+    this.watches.add(watch);
+    return watch;
+  }
+
+  unwatch(watch: PurgeWatch): void {
+    this.watches.delete(watch);
+  }
+
+  /** The tags of a stored entry (fresh or stale); undefined when none is stored. */
+  tagsOf(key: string): readonly string[] | undefined {
+    return (this.main.peek(key) ?? this.oneOff?.peek(key))?.tags;
+  }
+
+  /**
+   * Marks the selected entries stale (soft) or drops them (hard), and keeps whatever is
+   * being loaded or made for them from being stored; returns how many entries it found.
+   */
+  purge(selector: PurgeSelector, mode: PurgeMode): number {
+    const keys = "tag" in selector ? [...(this.tagIndex.get(selector.tag) ?? [])] : [...this.main.keys(), ...(this.oneOff?.keys() ?? [])];
+    const picked = "keys" in selector ? keys.filter(selector.keys) : keys;
+    const now = this.now();
+    for (const key of picked) {
+      if (mode === "hard") {
+        this.main.delete(key);
+        this.oneOff?.delete(key);
+        continue;
+      }
+      const entry = this.main.peek(key) ?? this.oneOff?.peek(key);
+      if (entry) entry.freshUntil = Math.min(entry.freshUntil, now);
+    }
+    for (const watch of this.watches) {
+      if (watch.purged) continue;
+      if ("all" in selector || ("keys" in selector ? selector.keys(watch.key) : watch.tags.includes(selector.tag))) {
+        watch.purged = true;
+        this.detach(watch.key);
+      } else if ("tag" in selector) {
+        if (watch.purgedTags.size >= MAX_WATCHED_TAGS) watch.purged = true;
+        else watch.purgedTags.add(selector.tag);
+      }
+    }
+    return picked.length;
+  }
+
+  /** A load a purge made out of date is no longer shared: the requests that follow start their own. */
+  private detach(key: string): void {
+    const pending = this.inflight.get(key);
+    if (!pending) return;
+    this.inflight.delete(key);
+    this.detached.add(pending);
   }
 
   stats(): CacheStats {
@@ -173,12 +301,12 @@ export class SwrCache<V> {
 
   /** Loads and refreshes under way. */
   get loading(): number {
-    return this.inflight.size;
+    return this.inflight.size + this.detached.size;
   }
 
   /** Resolves once no load is under way, counting loads that start while it waits. */
   async idle(): Promise<void> {
-    while (this.inflight.size > 0) await Promise.allSettled([...this.inflight.values()]);
+    while (this.loading > 0) await Promise.allSettled([...this.inflight.values(), ...this.detached]);
   }
 
   /** Forgets every entry (figures stay). */

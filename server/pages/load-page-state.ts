@@ -8,6 +8,7 @@ import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
 import { detailKey, embeddedPayload, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import type { PageState, PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 
@@ -16,6 +17,8 @@ export interface LoadedPage {
   status: 200 | 404 | 502 | 504;
   /** How long every answer the page was built from stays fresh: the most a rendering of it may be kept. */
   freshForMs: number;
+  /** The union of its data's cache tags. */
+  tags: string[];
 }
 
 export async function loadPageState(
@@ -55,5 +58,5 @@ export async function loadPageState(
   } else if (failures.length > 0) {
     status = failures.includes(504) ? 504 : 502;
   }
-  return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0 };
+  return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0, tags: unionOfTags(keys.map(cacheTagsOfKey)) };
 }

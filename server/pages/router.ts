@@ -12,7 +12,8 @@ import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
-import type { Loaded } from "../cache/swr-cache.ts";
+import { cacheTagHeaders } from "../cache/cache-tags.ts";
+import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import type { MissBudget } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
@@ -61,7 +62,14 @@ interface RenderedPage {
   /** Set when the page needs its own policy (the home script's hash). */
   csp: string | undefined;
   freshForMs: number;
+  /** The page's cache tags: its data's. */
+  tags: string[];
+  /** Purges since the render began (see swr-cache.ts), so an outdated rendering is never kept. */
+  watch: PurgeWatch | undefined;
 }
+
+/** Headers the page's rendering decides, replaced when it is rendered again. */
+const PER_RENDERING = new Set(["content-security-policy", "cache-tag", "surrogate-key"]);
 
 /** Headers that belong to one response, not to the page: never stored with it. */
 const PER_RESPONSE = new Set([
@@ -90,9 +98,9 @@ export function createPagesRouter({
   const rendering = new Map<string, Promise<RenderedPage>>();
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
-  async function render(page: PageRequest): Promise<RenderedPage> {
+  async function render(page: PageRequest, watch: PurgeWatch | undefined): Promise<RenderedPage> {
     const { match } = page;
-    const { state, status, freshForMs } = await loadPageState(reader, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const { state, status, freshForMs, tags } = await loadPageState(reader, match, page.query, publicConfig, page.lang, page.langInUrl);
     const [rendered, template] = await Promise.all([
       renderer.render({ path: page.path, search: page.search, match, state }),
       renderer.template(BASE_PATH + page.path),
@@ -107,6 +115,8 @@ export function createPagesRouter({
       etag: weakEtagOf(body),
       csp: script ? contentSecurityPolicy(csp, [scriptHashOf(script)]) : undefined,
       freshForMs,
+      tags,
+      watch,
     };
   }
 
@@ -121,7 +131,13 @@ export function createPagesRouter({
     const { key } = page;
     const inFlight = rendering.get(key);
     if (inFlight) return inFlight;
-    const run = new Promise<void>((resolve) => setImmediate(resolve)).then(() => render(page)).finally(() => rendering.delete(key));
+    const watch = pageCache?.watch(key);
+    const run = new Promise<void>((resolve) => setImmediate(resolve))
+      .then(() => render(page, watch))
+      .finally(() => {
+        rendering.delete(key);
+        if (watch) pageCache?.unwatch(watch);
+      });
     rendering.set(key, run);
     return run;
   }
@@ -140,18 +156,22 @@ export function createPagesRouter({
     res.setHeader("Content-Type", "text/html; charset=utf-8");
     // Without ?lang= the language can come from a cookie, so a shared cache must keep them apart.
     res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
+    for (const [name, value] of cacheTagHeaders(rendered.tags)) res.setHeader(name, value);
   }
 
-  /** The re-render of a stale page; it keeps its headers but the policy, which follows the new rendering (the home script may have changed). */
+  /**
+   * The re-render of a stale page; it keeps its headers but the policy and the cache
+   * tags, which follow the new rendering (the home script may have changed).
+   */
   const reRender =
     (page: PageRequest) =>
     async (stale: CachedPage): Promise<Loaded<CachedPage>> => {
       const fresh = await renderOnce(page);
       // Not kept: the stale page goes on answering.
       if (!cacheable(fresh)) return { value: stale };
-      const headers = stale.headers.filter(([name]) => name !== "content-security-policy");
-      headers.push(["content-security-policy", fresh.csp ?? defaultPolicy]);
-      return { value: await cachedPageOf({ ...fresh, headers }), freshForMs: fresh.freshForMs };
+      const headers = stale.headers.filter(([name]) => !PER_RENDERING.has(name.toLowerCase()));
+      headers.push(["content-security-policy", fresh.csp ?? defaultPolicy], ...cacheTagHeaders(fresh.tags));
+      return { value: await cachedPageOf({ ...fresh, headers }), freshForMs: fresh.freshForMs, tags: fresh.tags, since: fresh.watch };
     };
 
   // Requests the hot path looked up in the page cache and left to Express: their miss is counted already.
@@ -187,7 +207,12 @@ export function createPagesRouter({
     if (store) {
       const headers = pageHeaders(res);
       pageCache
-        .fill(page.key, async () => ({ value: await cachedPageOf({ ...rendered, headers }), freshForMs: rendered.freshForMs }))
+        .fill(page.key, async () => ({
+          value: await cachedPageOf({ ...rendered, headers }),
+          freshForMs: rendered.freshForMs,
+          tags: rendered.tags,
+          since: rendered.watch,
+        }))
         .catch((err) => logger.warn({ err }, "page cache store failed"));
     }
     res.setHeader("ETag", rendered.etag);

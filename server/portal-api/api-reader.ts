@@ -6,6 +6,7 @@
 import type { IncomingHttpHeaders } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
+import { cacheTagHeaders, cacheTagsOfKey } from "../cache/cache-tags.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
 import { etagOf } from "../cache/response-cache.ts";
 import type { CacheOutcome } from "../cache/swr-cache.ts";
@@ -110,7 +111,10 @@ export function createApiReader(
           throw httpErrorOf(err);
         }
         const { answer, cacheable } = classified;
-        const ready = await prepareAnswer(answer.status, answer.body, answer.etag, answerHeaders);
+        const ready = await prepareAnswer(answer.status, answer.body, answer.etag, [
+          ...answerHeaders,
+          ...cacheTagHeaders(cacheTagsOfKey(key)),
+        ]);
         return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
       });
     },

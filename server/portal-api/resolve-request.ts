@@ -11,9 +11,9 @@ export type ResolvedRequest =
   | { kind: "reader-put"; call: ApiCall }
   | { kind: "refused"; status: 400 | 404 | 405; message: string; allow?: string };
 
-/** A configured classify path that is not one of the section 3 calls: a list with no parameters. */
+/** A configured classify path that is not one of the section 3 calls: a list with no parameters, the entries of a menu. */
 function classifyCall(path: string): ApiCall {
-  return { id: `classify:${path}`, method: "GET", path, payload: "list", query: {} };
+  return { id: `classify:${path}`, tag: "menu", method: "GET", path, payload: "list", query: {} };
 }
 
 export function resolveApiRequest(
