@@ -6,7 +6,8 @@
  *
  * Mount order follows the request path: request id and log, size limits, security
  * headers, fixed redirects and health, compression, /api/portal, static media, robots,
- * sitemap and feeds, pages, the catch-all redirect, and last the one error handler.
+ * sitemap and feeds, the purge endpoint, pages, the catch-all redirect, and last the one
+ * error handler.
  */
 import type { RequestListener } from "node:http";
 import compression from "compression";
@@ -29,6 +30,8 @@ import { ReaderGuard } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
 import { apiAnswerHeaders } from "./portal-api/send-api-answer.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
+import { createPurgeRouter } from "./purge/purge-route.ts";
+import { createPurger, type Purger } from "./purge/purger.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
@@ -55,6 +58,8 @@ export interface PortalServices {
   upstream: UpstreamClient;
   images: ImageEndpoint;
   logger: Logger;
+  /** Purges this process's caches; fan-out channels subscribe to it (server/purge/purger.ts). */
+  purger: Purger;
   /** Releases the upstream connection pool. */
   close(): void;
 }
@@ -133,6 +138,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
           onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
         })
       : undefined;
+  const purger = createPurger({ cache, pageCache, classify: config.classify });
+  app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
   const { renderer } = deps;
   const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
@@ -144,6 +151,6 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
   return Object.assign(handle, {
-    portal: { cache, pageCache, upstream, images, logger, close: () => upstream.close() },
+    portal: { cache, pageCache, upstream, images, logger, purger, close: () => upstream.close() },
   });
 }

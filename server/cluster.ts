@@ -9,9 +9,12 @@
  * finish their requests in flight; the primary exits once all have exited. A worker
  * that fails before any worker has listened (a port in use, say) stops the start: the
  * primary stops the others and exits 1.
+ *
+ * The primary also relays each purge a worker received to every other worker.
  */
 import cluster, { type Worker } from "node:cluster";
 import type { Logger } from "./logger.ts";
+import { isPurgeMessage } from "./purge/cluster-relay.ts";
 
 export interface PrimaryOptions {
   workers: number;
@@ -57,6 +60,11 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     slotOf.set(worker, slot);
     // Not cluster's "listening" event: that also fires for the worker's own loopback content API.
     worker.on("message", (message: unknown) => {
+      // A purge one worker received reaches all the others (server/purge/cluster-relay.ts).
+      if (isPurgeMessage(message)) {
+        for (const other of slots) if (other.worker && other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
+        return;
+      }
       if (!isListeningMessage(message) || listening.has(worker)) return;
       everListened = true;
       listening.add(worker);

@@ -138,6 +138,35 @@ const baseUrl = z
     return z.NEVER;
   });
 
+/** One purge secret: the text a Bearer token must equal, and the HMAC key its base64 part decodes to. */
+export interface PurgeSecret {
+  text: string;
+  key: Buffer;
+}
+
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+
+/** `whsec_` + base64 (the Standard Webhooks form), comma-separated: several at once while one is rotated out. */
+const purgeSecrets = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const secrets: PurgeSecret[] = [];
+    for (const text of raw.split(",").map((part) => part.trim())) {
+      const base64 = text.startsWith("whsec_") ? text.slice("whsec_".length) : "";
+      const key = BASE64.test(base64) ? Buffer.from(base64, "base64") : Buffer.alloc(0);
+      if (key.length < 16) {
+        ctx.addIssue({
+          code: "custom",
+          message: "must be whsec_ followed by the base64 of at least 16 random bytes, several joined by commas",
+        });
+        return z.NEVER;
+      }
+      secrets.push({ text, key });
+    }
+    return secrets;
+  });
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
@@ -162,6 +191,7 @@ const envSchema = z.object({
   IMAGE_CACHE_DIR: z.string().trim().min(1, "must be a folder path").default("./data/images"),
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
+  PURGE_SECRET: purgeSecrets.optional(),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -205,6 +235,8 @@ export interface Config {
     cacheDir: string;
     cacheMaxBytes: number;
   };
+  /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
+  purgeSecrets: PurgeSecret[];
 }
 
 export class ConfigError extends Error {}
@@ -265,5 +297,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       cacheDir: e.IMAGE_CACHE_DIR,
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     },
+    purgeSecrets: e.PURGE_SECRET ?? [],
   };
 }

@@ -18,6 +18,7 @@ import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { joinClusterPurges } from "./purge/cluster-relay.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
 
@@ -96,6 +97,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
 
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
   const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer });
+  joinClusterPurges(app.portal.purger);
   let stopping = false;
   // Each connection's latest answer, so that a stop can make an answer under way the last of
   // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.

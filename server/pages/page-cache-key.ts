@@ -91,3 +91,17 @@ export function createPageKeyReader(defaultLang: Lang): (url: string, headers: I
     return part ? langAndKeyOf(part, headers, defaultLang).key : undefined;
   };
 }
+
+/**
+ * The part of a page cache key the URL decides (the request path and canonical query),
+ * for a URL relative to the base path; null when it names no page. A purge by path
+ * reaches the page in every language through it.
+ */
+export function pageKeyRestOf(url: string): string | null {
+  return urlPartOf(url)?.keyRest ?? null;
+}
+
+/** The part of a page cache key after its language: what `pageKeyRestOf` gives for its URL. */
+export function keyRestOf(key: string): string {
+  return key.slice(key.indexOf(" ") + 1);
+}

@@ -1,0 +1,72 @@
+/**
+ * The body of a purge (docs/behaviour.md#purging): `{ "tags": [...], "paths": [...] }` or
+ * `{ "all": true }`, with an optional `"mode": "hard"`. Bounded in count and length, so
+ * no purge is larger than a small request; anything else is refused with the place and
+ * the reason.
+ */
+import { z } from "zod";
+import type { PurgeMode } from "../cache/swr-cache.ts";
+
+export const MAX_PURGE_TAGS = 256;
+export const MAX_PURGE_PATHS = 64;
+const MAX_TAG_LENGTH = 128;
+const MAX_PATH_LENGTH = 1024;
+
+export interface PurgeRequest {
+  tags: string[];
+  /** Page paths under /portal/ or API paths under /api/portal/, with their query. */
+  paths: string[];
+  all: boolean;
+  mode: PurgeMode;
+  /** The webhook id it came with: every process remembers it, so a replay is refused wherever it lands. */
+  id?: string;
+}
+
+const tag = z
+  .string("must be a string")
+  .min(1, "must not be empty")
+  .max(MAX_TAG_LENGTH, `must be at most ${MAX_TAG_LENGTH} characters`)
+  // Tags travel in headers, comma- and space-separated.
+  .regex(/^[\x21-\x2b\x2d-\x7e]+$/, "must be printable ASCII without spaces or commas");
+
+const path = z
+  .string("must be a string")
+  .max(MAX_PATH_LENGTH, `must be at most ${MAX_PATH_LENGTH} characters`)
+  .regex(/^\/(api\/)?portal\/[^\s#]*$/, "must be a path under /portal/ or /api/portal/ (a query may follow, no fragment)");
+
+const body = z
+  .strictObject(
+    {
+      tags: z.array(tag, "must be a list of strings").max(MAX_PURGE_TAGS, `must hold at most ${MAX_PURGE_TAGS} tags`).optional(),
+      paths: z.array(path, "must be a list of strings").max(MAX_PURGE_PATHS, `must hold at most ${MAX_PURGE_PATHS} paths`).optional(),
+      all: z.literal(true, "must be true when given").optional(),
+      mode: z.enum(["soft", "hard"], 'must be "soft" or "hard"').optional(),
+    },
+    "must be a JSON object",
+  )
+  .superRefine((value, ctx) => {
+    const named = (value.tags?.length ?? 0) + (value.paths?.length ?? 0);
+    if (value.all && named > 0) ctx.addIssue({ code: "custom", message: 'give either "all": true or tags and paths, not both' });
+    if (!value.all && named === 0) ctx.addIssue({ code: "custom", message: 'name tags or paths to purge, or give "all": true' });
+  });
+
+export type ParsedPurge = { ok: true; request: PurgeRequest } | { ok: false; error: string };
+
+/** The purge a raw body asks for, or a message naming the first thing wrong with it. */
+export function parsePurgeBody(raw: Buffer): ParsedPurge {
+  let json: unknown;
+  try {
+    json = JSON.parse(raw.toString("utf8"));
+  } catch {
+    return { ok: false, error: "body is not valid JSON" };
+  }
+  const parsed = body.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    const where = issue?.path.length ? issue.path.join(".") : "body";
+    const message = issue?.code === "unrecognized_keys" ? `has unknown field(s) ${issue.keys.join(", ")}` : issue?.message;
+    return { ok: false, error: `${where} ${message ?? "is invalid"}` };
+  }
+  const { tags = [], paths = [], all = false, mode = "soft" } = parsed.data;
+  return { ok: true, request: { tags: [...new Set(tags)], paths: [...new Set(paths)], all, mode } };
+}

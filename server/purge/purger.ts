@@ -1,0 +1,88 @@
+/**
+ * The one purge function (docs/behaviour.md#purging): a purge by tags, paths or of
+ * everything, applied to this process's API and page caches, whatever brought it here.
+ *
+ * Its origin says where it came from: `local` (this process's /portal/_purge), `cluster`
+ * (another worker of the process group, through the primary) or `remote` (another
+ * instance). Fan-out channels subscribe with `onPurge` and pass on what they did not
+ * bring: the cluster relay (cluster-relay.ts) sends `local` purges to the other workers;
+ * a channel between instances would publish `local` ones and apply what it receives as
+ * `remote` in each process (each worker subscribing itself, so it never relays those).
+ */
+
+import { LRUCache } from "lru-cache";
+import { API_PREFIX } from "../../shared/call-table.ts";
+import { BASE_PATH } from "../../shared/routes.ts";
+import type { ResponseCache } from "../cache/response-cache.ts";
+import type { PurgeSelector } from "../cache/swr-cache.ts";
+import type { PageCache } from "../pages/page-cache.ts";
+import { keyRestOf, pageKeyRestOf } from "../pages/page-cache-key.ts";
+import { classifyPathsOf, resolveApiRequest } from "../portal-api/resolve-request.ts";
+import { TIMESTAMP_TOLERANCE_S } from "./purge-auth.ts";
+import type { PurgeRequest } from "./purge-request.ts";
+
+export type PurgeOrigin = "local" | "cluster" | "remote";
+
+/** Entries purged in this process, per tag and per path (an entry holding two purged tags counts under both). */
+export interface PurgeResult {
+  mode: PurgeRequest["mode"];
+  all?: number;
+  tags: Record<string, number>;
+  paths: Record<string, number>;
+}
+
+export type PurgeListener = (request: PurgeRequest, origin: PurgeOrigin) => void;
+
+export interface Purger {
+  purge(request: PurgeRequest, origin: PurgeOrigin): PurgeResult;
+  /** True when a purge came with this webhook id within the replay window. */
+  seen(id: string): boolean;
+  onPurge(listener: PurgeListener): void;
+}
+
+export interface PurgerDeps {
+  cache: ResponseCache;
+  pageCache?: PageCache;
+  classify?: readonly { api: string }[];
+}
+
+/** Ids are remembered for the whole window a timestamp may fall in, either side of now. */
+const SEEN_FOR_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
+/** A bound on the ids remembered: only signed purges are remembered, so it is never reached by accident. */
+const MAX_SEEN_IDS = 10_000;
+
+export function createPurger({ cache, pageCache, classify }: PurgerDeps): Purger {
+  const classifyPaths = classifyPathsOf(classify);
+  const seenIds = new LRUCache<string, true>({ max: MAX_SEEN_IDS, ttl: SEEN_FOR_MS });
+  const listeners: PurgeListener[] = [];
+
+  /** Entries the selector picks in both caches. */
+  const purgeBoth = (selector: PurgeSelector, mode: PurgeRequest["mode"]) =>
+    cache.purge(selector, mode) + (pageCache?.purge(selector, mode) ?? 0);
+
+  /** An API path's cache entry, or a page path's entries in every language. */
+  function purgePath(path: string, mode: PurgeRequest["mode"]): number {
+    if (path.startsWith(`${API_PREFIX}/`)) {
+      const q = path.indexOf("?");
+      const callPath = path.slice(API_PREFIX.length, q === -1 ? undefined : q);
+      const resolved = resolveApiRequest("GET", callPath, new URLSearchParams(q === -1 ? "" : path.slice(q + 1)), classifyPaths);
+      return resolved.kind === "get" ? cache.purge({ keys: (key) => key === resolved.key }, mode) : 0;
+    }
+    const rest = pageKeyRestOf(path.slice(BASE_PATH.length));
+    return rest === null || !pageCache ? 0 : pageCache.purge({ keys: (key) => keyRestOf(key) === rest }, mode);
+  }
+
+  return {
+    purge(request, origin) {
+      if (request.id !== undefined) seenIds.set(request.id, true);
+      const result: PurgeResult = { mode: request.mode, tags: {}, paths: {} };
+      if (request.all) result.all = purgeBoth({ all: true }, request.mode);
+      for (const tag of request.tags) result.tags[tag] = purgeBoth({ tag }, request.mode);
+      for (const path of request.paths) result.paths[path] = purgePath(path, request.mode);
+      for (const listener of listeners) listener(request, origin);
+      return result;
+    },
+    seen: (id) => seenIds.has(id),
+    onPurge: (listener) => listeners.push(listener),
+  };
+}
