@@ -1,7 +1,8 @@
 /**
  * A real upstream content API on 127.0.0.1 for tests: it answers from a table of
  * envelopes, counts every request it receives, and can be told to fail, hang, send
- * invalid JSON, or mark its answers uncacheable.
+ * invalid JSON, mark its answers uncacheable, or hold the answers to one path (made when
+ * each request arrived) until released.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -24,11 +25,14 @@ export interface StandInUpstream {
   headers: Record<string, string>;
   /** Payloads by path (without query); a function gets the full URL. */
   routes: Map<string, unknown | ((url: URL, body: string) => { status?: number; body: unknown })>;
+  /** Holds the answers to requests for `path` from now on, each as it would have been when it arrived; the function sends them. */
+  hold(path: string): () => void;
   close(): Promise<void>;
 }
 
 export async function startStandInUpstream(routes: Record<string, unknown> = {}): Promise<StandInUpstream> {
   const sockets = new Set<import("node:net").Socket>();
+  const held = new Map<string, (() => void)[]>();
   const state: StandInUpstream = {
     url: "",
     requests: [],
@@ -36,6 +40,14 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
     headers: {},
     routes: new Map(Object.entries(routes)),
     count: (path) => state.requests.filter((r) => path === undefined || r.url.split("?")[0] === path).length,
+    hold: (path) => {
+      held.set(path, []);
+      return () => {
+        const sends = held.get(path) ?? [];
+        held.delete(path);
+        for (const send of sends) send();
+      };
+    },
     close: async () => {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -68,7 +80,11 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
         return;
       }
       const answer = typeof route === "function" ? route(url, body) : { body: { code: 0, msg: "ok", data: route } };
-      res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...state.headers }).end(JSON.stringify(answer.body));
+      const send = () =>
+        res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...state.headers }).end(JSON.stringify(answer.body));
+      const holding = held.get(url.pathname);
+      if (holding) holding.push(send);
+      else send();
     });
   });
   server.on("connection", (socket) => {
