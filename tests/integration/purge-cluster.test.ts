@@ -1,0 +1,89 @@
+/**
+ * WEB_CONCURRENCY=2, real worker processes on one port: a purge sent to the port lands on
+ * one worker, and the primary relays it to the other, so both serve the new content.
+ */
+import http from "node:http";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { newPurgeSecret } from "../support/purge-request.ts";
+import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+const NEWS_UPSTREAM = "/api/portal/message/news/12";
+const SECRET = newPurgeSecret();
+
+/** A request on a new connection each time, so the primary hands each one to the next worker. */
+function send(url: string, options: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
+  return new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: string }>((resolve, reject) => {
+    const req = http.request(
+      url,
+      { method: options.method ?? "GET", agent: false, headers: { connection: "close", ...options.headers } },
+      (res) => {
+        let body = "";
+        res.setEncoding("utf8");
+        res.on("data", (chunk: string) => {
+          body += chunk;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+      },
+    );
+    req.on("error", reject);
+    req.end(options.body);
+  });
+}
+
+const titleOf = (body: string) => (JSON.parse(body) as { data: { title: string } }).data.title;
+
+describe("purge fan-out across a cluster's workers", () => {
+  let upstream: StandInUpstream;
+  let server: ServerProcess;
+
+  beforeAll(async () => {
+    upstream = await startStandInUpstream({ [NEWS_UPSTREAM]: { id: 12, title: "First title" } });
+    server = await startServerProcess({
+      WEB_CONCURRENCY: "2",
+      API_BASE_URL: upstream.url,
+      CACHE_TTL_MS: "600000",
+      PURGE_SECRET: SECRET,
+      LOG_LEVEL: "info",
+    });
+    await vi.waitFor(() => expect(server.logs.some((line) => line.includes('"all workers listening"'))).toBe(true), {
+      timeout: 30_000,
+      interval: 100,
+    });
+  }, 60_000);
+
+  afterAll(async () => {
+    if (server.child.exitCode === null) await server.stop();
+    await upstream.close();
+  });
+
+  it("reaches both workers: each fetches the purged answer once more and serves the new content", async () => {
+    const pids = new Set<number>();
+    for (let i = 0; i < 6; i++) pids.add((JSON.parse((await send(`${server.origin}/portal/healthz`)).body) as { pid: number }).pid);
+    expect(pids.size).toBe(2);
+    // Both workers hold the answer: one upstream request each, then hits.
+    for (let i = 0; i < 6; i++) expect(titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`)).body)).toBe("First title");
+    expect(upstream.count(NEWS_UPSTREAM)).toBe(2);
+
+    upstream.routes.set(NEWS_UPSTREAM, { id: 12, title: "Second title" });
+    const purged = await send(`${server.origin}/portal/_purge`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
+      body: JSON.stringify({ tags: ["news:12"], mode: "hard" }),
+    });
+    expect(purged.status).toBe(202);
+
+    // The relay is a message away: wait until a run of requests, spread over both workers, all show the new content.
+    await vi.waitFor(
+      async () => {
+        const titles = await Promise.all(
+          Array.from({ length: 4 }, async () => titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`)).body)),
+        );
+        expect(titles).toEqual(Array(4).fill("Second title"));
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    // One refetch per worker, no more.
+    expect(upstream.count(NEWS_UPSTREAM)).toBe(4);
+  }, 30_000);
+});
