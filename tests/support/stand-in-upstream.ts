@@ -1,8 +1,8 @@
 /**
  * A real upstream content API on 127.0.0.1 for tests: it answers from a table of
  * envelopes, counts every request it receives, and can be told to fail, hang, send
- * invalid JSON, mark its answers uncacheable, or hold the answers to one path (made when
- * each request arrived) until released.
+ * invalid JSON, mark its answers uncacheable, or hold the answer to the next request for
+ * a path (made when the request arrived) until released.
  */
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -25,14 +25,15 @@ export interface StandInUpstream {
   headers: Record<string, string>;
   /** Payloads by path (without query); a function gets the full URL. */
   routes: Map<string, unknown | ((url: URL, body: string) => { status?: number; body: unknown })>;
-  /** Holds the answers to requests for `path` from now on, each as it would have been when it arrived; the function sends them. */
+  /** Holds the answer to the next request for `path`, as it would have been when it arrived; the function sends it. */
   hold(path: string): () => void;
   close(): Promise<void>;
 }
 
 export async function startStandInUpstream(routes: Record<string, unknown> = {}): Promise<StandInUpstream> {
   const sockets = new Set<import("node:net").Socket>();
-  const held = new Map<string, (() => void)[]>();
+  /** Paths whose next answer is held: each takes the function that sends it. */
+  const held = new Map<string, (send: () => void) => void>();
   const state: StandInUpstream = {
     url: "",
     requests: [],
@@ -41,11 +42,16 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
     routes: new Map(Object.entries(routes)),
     count: (path) => state.requests.filter((r) => path === undefined || r.url.split("?")[0] === path).length,
     hold: (path) => {
-      held.set(path, []);
-      return () => {
-        const sends = held.get(path) ?? [];
+      let send: (() => void) | undefined;
+      let released = false;
+      held.set(path, (answer) => {
         held.delete(path);
-        for (const send of sends) send();
+        if (released) answer();
+        else send = answer;
+      });
+      return () => {
+        released = true;
+        send?.();
       };
     },
     close: async () => {
@@ -83,7 +89,7 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
       const send = () =>
         res.writeHead(answer.status ?? 200, { "content-type": "application/json", ...state.headers }).end(JSON.stringify(answer.body));
       const holding = held.get(url.pathname);
-      if (holding) holding.push(send);
+      if (holding) holding(send);
       else send();
     });
   });
