@@ -101,6 +101,9 @@ describe("parseConfig", () => {
     ["MISS_RATE_PER_MIN", "-1", /^MISS_RATE_PER_MIN must be a whole number from 0 \(no limit\) to 1000000/],
     ["MISS_RATE_PER_MIN", "lots", /^MISS_RATE_PER_MIN must be a whole number/],
     ["MISS_RATE_PER_MIN", "1000001", /^MISS_RATE_PER_MIN must be a whole number/],
+    ["PURGE_SECRET", "hunter2", /^PURGE_SECRET must be whsec_ followed by the base64 .* \(value not shown\)$/],
+    ["PURGE_SECRET", "whsec_c2hvcnQ=", /^PURGE_SECRET must be whsec_/],
+    ["PURGE_SECRET", `whsec_${"A".repeat(32)},whsec_not base64!`, /^PURGE_SECRET must be whsec_/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {
@@ -126,6 +129,17 @@ describe("parseConfig", () => {
       new RegExp(`^${name} .*\\(got "${shown.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"\\)$`),
     );
     expect(() => parseConfig({ [name]: value })).not.toThrow(/s3cr3t|r3t-pw|portal:|admin:|u:/);
+  });
+
+  it("reads PURGE_SECRET as a list of secrets, each with its HMAC key decoded", () => {
+    const first = `whsec_${Buffer.from("0123456789abcdef").toString("base64")}`;
+    const second = `whsec_${Buffer.from("fedcba9876543210fedc").toString("base64")}`;
+    const { purgeSecrets } = parseConfig({ PURGE_SECRET: ` ${first} , ${second}` });
+    expect(purgeSecrets.map((s) => [s.text, s.key.toString()])).toEqual([
+      [first, "0123456789abcdef"],
+      [second, "fedcba9876543210fedc"],
+    ]);
+    expect(parseConfig({}).purgeSecrets).toEqual([]);
   });
 
   it("never shows the value of a variable named like a secret", () => {
