@@ -168,6 +168,28 @@ export class SwrCache<V> {
   }
 
   /**
+   * The freshest value there can be, for work done in the background (a page's
+   * re-render): a fresh entry, else the outcome of a load, shared with one under way (a
+   * stale entry's refresh) or started. When the load fails, a stale entry still in its
+   * window answers instead.
+   */
+  async current(key: string, load: Load<V>): Promise<CacheOutcome<V>> {
+    const hit = this.fresh(key);
+    if (hit) return hit;
+    const entry = this.main.peek(key) ?? this.oneOff?.peek(key);
+    const stale = entry && this.now() < entry.staleUntil ? entry : undefined;
+    if (stale) this.stale++;
+    else this.misses++;
+    try {
+      const loaded = await (this.inflight.get(key) ?? this.load(key, load));
+      return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
+    } catch (err) {
+      if (!stale) throw err;
+      return { value: stale.value, status: "STALE", freshForMs: 0 };
+    }
+  }
+
+  /**
    * Stores what `load` gives, for values made outside `get` (a page is sent as soon as it
    * is rendered, and kept once compressed); skipped while a load of the key is under way.
    */

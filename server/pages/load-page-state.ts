@@ -21,8 +21,9 @@ export interface LoadedPage {
   tags: string[];
 }
 
+/** `read` is the API reader's `get`, or its `current` for a render no visitor waits on. */
 export async function loadPageState(
-  reader: ApiReader,
+  read: ApiReader["get"],
   match: RouteMatch,
   query: URLSearchParams,
   config: PublicConfig,
@@ -30,7 +31,7 @@ export async function loadPageState(
   langInUrl: boolean,
 ): Promise<LoadedPage> {
   const keys = [...new Set([...shellKeys(config.classify), ...pageKeys(match, query)])];
-  const outcomes = await Promise.allSettled(keys.map((key) => reader.get(key)));
+  const outcomes = await Promise.allSettled(keys.map((key) => read(key)));
   const state: PageState = { lang, langInUrl, config, fallback: {}, failures: {} };
   let freshForMs = Number.POSITIVE_INFINITY;
 

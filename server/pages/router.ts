@@ -98,9 +98,11 @@ export function createPagesRouter({
   const rendering = new Map<string, Promise<RenderedPage>>();
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
-  async function render(page: PageRequest, watch: PurgeWatch | undefined): Promise<RenderedPage> {
+  /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
+  async function render(page: PageRequest, watch: PurgeWatch | undefined, background: boolean): Promise<RenderedPage> {
     const { match } = page;
-    const { state, status, freshForMs, tags } = await loadPageState(reader, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const read = background ? reader.current : reader.get;
+    const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
     const [rendered, template] = await Promise.all([
       renderer.render({ path: page.path, search: page.search, match, state }),
       renderer.template(BASE_PATH + page.path),
@@ -127,13 +129,13 @@ export function createPagesRouter({
    * runs after the event loop's I/O phase), so a burst shares one render instead of
    * queueing a render each; a lone request waits one turn of the loop.
    */
-  function renderOnce(page: PageRequest): Promise<RenderedPage> {
+  function renderOnce(page: PageRequest, background = false): Promise<RenderedPage> {
     const { key } = page;
     const inFlight = rendering.get(key);
     if (inFlight) return inFlight;
     const watch = pageCache?.watch(key);
     const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => render(page, watch))
+      .then(() => render(page, watch, background))
       .finally(() => {
         rendering.delete(key);
         if (watch) pageCache?.unwatch(watch);
@@ -166,7 +168,7 @@ export function createPagesRouter({
   const reRender =
     (page: PageRequest) =>
     async (stale: CachedPage): Promise<Loaded<CachedPage>> => {
-      const fresh = await renderOnce(page);
+      const fresh = await renderOnce(page, true);
       // Not kept: the stale page goes on answering.
       if (!cacheable(fresh)) return { value: stale };
       const headers = stale.headers.filter(([name]) => !PER_RENDERING.has(name.toLowerCase()));

@@ -9,7 +9,7 @@ import { errorEnvelope } from "../../shared/envelope.ts";
 import { cacheTagHeaders, cacheTagsOfKey } from "../cache/cache-tags.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
 import { etagOf } from "../cache/response-cache.ts";
-import type { CacheOutcome } from "../cache/swr-cache.ts";
+import type { CacheOutcome, Loaded } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
 import { prepareAnswer } from "../http/prepared-answer.ts";
@@ -19,6 +19,8 @@ import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../up
 export interface ApiReader {
   /** `key` is a call path relative to /api/portal plus its normalised query. */
   get(key: string): Promise<CacheOutcome<CachedAnswer>>;
+  /** As `get`, but a stale answer is refreshed and waited for (see SwrCache.current): for renders no visitor waits on. */
+  current(key: string): Promise<CacheOutcome<CachedAnswer>>;
   /** The hot path's read: a fresh answer, counted as a hit, or undefined. */
   fresh(key: string): CacheOutcome<CachedAnswer> | undefined;
   /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
@@ -101,23 +103,20 @@ export function createApiReader(
   cacheConfig: Config["cache"],
   answerHeaders: readonly (readonly [string, string])[],
 ): ApiReader {
+  const loadOf = (key: string) => async (): Promise<Loaded<CachedAnswer>> => {
+    let classified: ClassifiedAnswer;
+    try {
+      classified = classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
+    } catch (err) {
+      throw httpErrorOf(err);
+    }
+    const { answer, cacheable } = classified;
+    const ready = await prepareAnswer(answer.status, answer.body, answer.etag, [...answerHeaders, ...cacheTagHeaders(cacheTagsOfKey(key))]);
+    return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
+  };
   return {
-    get(key) {
-      return cache.get(key, async () => {
-        let classified: ClassifiedAnswer;
-        try {
-          classified = classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
-        } catch (err) {
-          throw httpErrorOf(err);
-        }
-        const { answer, cacheable } = classified;
-        const ready = await prepareAnswer(answer.status, answer.body, answer.etag, [
-          ...answerHeaders,
-          ...cacheTagHeaders(cacheTagsOfKey(key)),
-        ]);
-        return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
-      });
-    },
+    get: (key) => cache.get(key, loadOf(key)),
+    current: (key) => cache.current(key, loadOf(key)),
     fresh: (key) => cache.fresh(key),
     startsLoad: (key) => cache.startsLoad(key),
   };

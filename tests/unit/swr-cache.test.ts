@@ -257,4 +257,20 @@ describe("SwrCache", () => {
       expect(cache.fresh("page")?.value).toBe("new page");
     });
   });
+
+  it("current: a stale entry is refreshed and waited for, and answers itself when the refresh fails", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    await cache.get("k", async () => ({ value: "v1", freshForMs: 1000 }));
+    expect(await cache.current("k", async () => ({ value: "v2", freshForMs: 1000 }))).toMatchObject({ status: "HIT", value: "v1" });
+    clock.now = 1200;
+    expect(await cache.current("k", async () => ({ value: "v2", freshForMs: 1000 }))).toMatchObject({ status: "MISS", value: "v2" });
+    clock.now = 2400;
+    const failing = async (): Promise<Loaded<string>> => {
+      throw new Error("upstream down");
+    };
+    expect(await cache.current("k", failing)).toMatchObject({ status: "STALE", value: "v2" });
+    clock.now = 10_000;
+    await expect(cache.current("k", failing)).rejects.toThrow("upstream down");
+  });
 });
