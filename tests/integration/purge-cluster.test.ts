@@ -1,10 +1,11 @@
 /**
  * WEB_CONCURRENCY=2, real worker processes on one port: a purge sent to the port lands on
- * one worker, and the primary relays it to the other, so both serve the new content.
+ * one worker, and the primary relays it to the other, so both serve the new content and
+ * both refuse its webhook id again.
  */
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { newPurgeSecret } from "../support/purge-request.ts";
+import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -66,11 +67,8 @@ describe("purge fan-out across a cluster's workers", () => {
     expect(upstream.count(NEWS_UPSTREAM)).toBe(2);
 
     upstream.routes.set(NEWS_UPSTREAM, { id: 12, title: "Second title" });
-    const purged = await send(`${server.origin}/portal/_purge`, {
-      method: "POST",
-      headers: { authorization: `Bearer ${SECRET}`, "content-type": "application/json" },
-      body: JSON.stringify({ tags: ["news:12"], mode: "hard" }),
-    });
+    const signed = signedPurge(SECRET, { tags: ["news:12"], mode: "hard" });
+    const purged = await send(`${server.origin}/portal/_purge`, { method: "POST", headers: signed.headers, body: signed.body });
     expect(purged.status).toBe(202);
 
     // The relay is a message away: wait until a run of requests, spread over both workers, all show the new content.
@@ -85,5 +83,11 @@ describe("purge fan-out across a cluster's workers", () => {
     );
     // One refetch per worker, no more.
     expect(upstream.count(NEWS_UPSTREAM)).toBe(4);
+    // The webhook id came along: sent again, to either worker, it is a replay.
+    for (let i = 0; i < 2; i++) {
+      expect((await send(`${server.origin}/portal/_purge`, { method: "POST", headers: signed.headers, body: signed.body })).status).toBe(
+        409,
+      );
+    }
   }, 30_000);
 });
