@@ -167,6 +167,19 @@ const purgeSecrets = z
     return secrets;
   });
 
+/** A Redis URL: `redis://` or `rediss://` (TLS), with a host. */
+const redisUrl = z
+  .string()
+  .trim()
+  .refine((raw) => {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === "redis:" || url.protocol === "rediss:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be a redis:// or rediss:// URL such as redis://redis.internal:6379");
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
@@ -192,6 +205,7 @@ const envSchema = z.object({
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
+  REDIS_URL: redisUrl.optional(),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -237,6 +251,8 @@ export interface Config {
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
+  /** The tier shared by all instances (server/shared-tier/); undefined: every instance keeps its own state. */
+  redisUrl?: string;
 }
 
 export class ConfigError extends Error {}
@@ -298,5 +314,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
+    redisUrl: e.REDIS_URL,
   };
 }

@@ -48,6 +48,7 @@ describe("parseConfig", () => {
       IMAGE_MAX_MB: "5",
       IMAGE_CACHE_DIR: "/var/cache/portal-images",
       IMAGE_CACHE_MB: "64",
+      REDIS_URL: "rediss://:pw@redis.internal:6380/2",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
     expect(config.cache.ttlOverrides).toEqual([
@@ -63,6 +64,7 @@ describe("parseConfig", () => {
       cacheDir: "/var/cache/portal-images",
       cacheMaxBytes: 64 * 1024 * 1024,
     });
+    expect(config.redisUrl).toBe("rediss://:pw@redis.internal:6380/2");
   });
 
   it.each([
@@ -104,6 +106,9 @@ describe("parseConfig", () => {
     ["PURGE_SECRET", "hunter2", /^PURGE_SECRET must be whsec_ followed by the base64 .* \(value not shown\)$/],
     ["PURGE_SECRET", "whsec_c2hvcnQ=", /^PURGE_SECRET must be whsec_/],
     ["PURGE_SECRET", `whsec_${"A".repeat(32)},whsec_not base64!`, /^PURGE_SECRET must be whsec_/],
+    ["REDIS_URL", "localhost:6379", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ["REDIS_URL", "http://redis.internal:6379", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ["REDIS_URL", "redis://", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {
@@ -124,6 +129,7 @@ describe("parseConfig", () => {
     ["API_BASE_URL", "https://admin:s3cr3t-pw@cms.example.com", "https://***@cms.example.com"],
     ["API_BASE_URL", "ftp://s3cr3t-pw@cms.example.com", "ftp://***@cms.example.com"],
     ["PUBLIC_ORIGIN", "https://u:s3cr3t-pw@www.example.com", "https://***@www.example.com"],
+    ["REDIS_URL", "http://default:s3cr3t-pw@redis.internal:6379", "http://***@redis.internal:6379"],
   ])("never echoes the credentials of a rejected %s", (name, value, shown) => {
     expect(() => parseConfig({ [name]: value })).toThrow(
       new RegExp(`^${name} .*\\(got "${shown.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"\\)$`),
