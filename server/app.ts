@@ -13,11 +13,12 @@ import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
 import { IMAGE_PATH } from "../shared/image-url.ts";
+import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter } from "./http/health.ts";
-import { MissBudget } from "./http/miss-budget.ts";
+import { MissBudget, type MissGate } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
@@ -26,7 +27,7 @@ import { createLogger, type Logger } from "./logger.ts";
 import { createPageCache, type PageCache } from "./pages/page-cache.ts";
 import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
-import { ReaderGuard } from "./portal-api/reader-guard.ts";
+import { ReaderGuard, type ReaderLimits } from "./portal-api/reader-guard.ts";
 import { createPortalApiRouter } from "./portal-api/router.ts";
 import { apiAnswerHeaders } from "./portal-api/send-api-answer.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
@@ -34,6 +35,10 @@ import { createPurgeRouter } from "./purge/purge-route.ts";
 import { createPurger, type Purger } from "./purge/purger.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSeoRouter } from "./seo/router.ts";
+import { connectSharedTier, type SharedTier } from "./shared-tier/redis-connection.ts";
+import { createSharedCacheLevel } from "./shared-tier/shared-cache-level.ts";
+import { sharedMissBudget } from "./shared-tier/shared-miss-budget.ts";
+import { sharedReaderGuard } from "./shared-tier/shared-reader-guard.ts";
 import { createUpstreamClient, type UpstreamClient } from "./upstream/client.ts";
 
 export interface AppDeps {
@@ -60,7 +65,9 @@ export interface PortalServices {
   logger: Logger;
   /** Purges this process's caches; fan-out channels subscribe to it (server/purge/purger.ts). */
   purger: Purger;
-  /** Releases the upstream connection pool. */
+  /** The tier shared with other instances (REDIS_URL); undefined: everything is this instance's own. */
+  sharedTier: SharedTier | undefined;
+  /** Releases the upstream connection pool (and the Redis connections). */
   close(): void;
 }
 
@@ -75,17 +82,38 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const logger = deps.logger ?? createLogger(config.logLevel);
   const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
+  const sharedTier = config.redisUrl ? connectSharedTier(config.redisUrl, logger) : undefined;
+  // A lock or a claim outlives the upstream request it covers.
+  const sharedHoldMs = config.upstreamTimeoutMs + 1000;
+  const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
+  const answerHeaders = apiAnswerHeaders(commonHeaders);
   const cache = createResponseCache({
     maxBytes: config.cache.maxBytes,
     staleMs: config.cache.staleMs,
     now: deps.now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "background refresh failed"),
+    secondLevel: sharedTier
+      ? createSharedCacheLevel(sharedTier, {
+          namespace: "api",
+          codec: answerCodec(answerHeaders),
+          staleMs: config.cache.staleMs,
+          lockMs: sharedHoldMs,
+          now: deps.now,
+        })
+      : undefined,
   });
-  const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
-  const reader = createApiReader(cache, upstream, config.cache, apiAnswerHeaders(commonHeaders));
-  const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
+  const reader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  const localReaderGuard = new ReaderGuard({
+    ratePerMin: config.reader.ratePerMin,
+    dedupWindowMs: config.reader.dedupWindowMs,
+    now: deps.now,
+  });
+  const readerGuard: ReaderLimits = sharedTier
+    ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
+    : localReaderGuard;
   // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
-  const missBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
+  const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
+  const missBudget: MissGate = sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget;
 
   const app = express();
   app.disable("x-powered-by");
@@ -99,7 +127,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
-  app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, now: deps.now }));
+  app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, sharedTier, now: deps.now }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
@@ -151,6 +179,18 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
   };
   return Object.assign(handle, {
-    portal: { cache, pageCache, upstream, images, logger, purger, close: () => upstream.close() },
+    portal: {
+      cache,
+      pageCache,
+      upstream,
+      images,
+      logger,
+      purger,
+      sharedTier,
+      close: () => {
+        upstream.close();
+        sharedTier?.close();
+      },
+    },
   });
 }

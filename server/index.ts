@@ -98,6 +98,8 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
   const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer });
   joinClusterPurges(app.portal.purger);
+  // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
+  await app.portal.sharedTier?.connected();
   let stopping = false;
   // Each connection's latest answer, so that a stop can make an answer under way the last of
   // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.

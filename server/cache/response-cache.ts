@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { PreparedAnswer } from "../http/prepared-answer.ts";
 import { cacheTagsOfKey } from "./cache-tags.ts";
-import { SwrCache } from "./swr-cache.ts";
+import { type SecondLevel, SwrCache } from "./swr-cache.ts";
 
 export interface CachedAnswer {
   status: number;
@@ -26,6 +26,8 @@ export interface ResponseCacheOptions {
   staleMs: number;
   now?: () => number;
   onRefreshError?: (key: string, err: unknown) => void;
+  /** The level shared with other instances (REDIS_URL). */
+  secondLevel?: SecondLevel<CachedAnswer>;
 }
 
 /** The body, its parsed form and its gzip and brotli forms: counting the bytes four times over bounds them all. */

@@ -9,6 +9,9 @@
  * - otherwise: MISS, and concurrent misses for one key share one load.
  * Loads that throw or come back with no freshness at all are never stored.
  *
+ * With a second level (a cache shared with other instances, shared-tier/shared-cache-level.ts),
+ * misses and refreshes go through it; fresh hits never do.
+ *
  * Entries a caller marks one-off (such as not-found answers, which anyone can make new
  * ones of at will) are kept in a bound of their own, a share of the bytes on top of the
  * main one, so a flood of them never pushes the others out.
@@ -32,6 +35,8 @@ export interface Loaded<V> {
   tags?: readonly string[];
   /** Work the value was made from that began before this load did (a shared render): a purge since then keeps it out too. */
   since?: PurgeWatch;
+  /** When the value was made, for one made earlier elsewhere (a second level's): its freshness counts from then, not now. */
+  madeAt?: number;
 }
 
 /**
@@ -64,6 +69,11 @@ export type Load<V> = () => Promise<Loaded<V>>;
 /** Makes a stale entry fresh again; it is given the stale value (to keep what it need not make again). */
 export type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
 
+/** A level behind this cache: what a miss or a refresh of `key` gets instead of running `load` itself. */
+export interface SecondLevel<V> {
+  load(key: string, load: Load<V>): Promise<Loaded<V>>;
+}
+
 export interface CacheStats {
   entries: number;
   bytes: number;
@@ -85,6 +95,7 @@ export interface SwrCacheOptions<V> {
   onRefreshError?: (key: string, err: unknown) => void;
   /** The tags of a key when its loads do not give their own. */
   tagsOfKey?: (key: string) => readonly string[];
+  secondLevel?: SecondLevel<V>;
 }
 
 interface Entry<V> {
@@ -164,7 +175,10 @@ export class SwrCache<V> {
     const cached = this.lookup(key, load);
     if (cached) return cached;
     const loaded = await (this.inflight.get(key) ?? this.load(key, load));
-    return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
+    if (loaded.madeAt === undefined) return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
+    // Made elsewhere earlier: fresh for what is left of its time, else a stale answer (the second level's, given when the upstream failed).
+    const freshForMs = Math.max(0, loaded.madeAt + (loaded.freshForMs ?? 0) - this.now());
+    return { value: loaded.value, status: freshForMs > 0 ? "MISS" : "STALE", freshForMs };
   }
 
   /**
@@ -206,11 +220,12 @@ export class SwrCache<V> {
 
   private load(key: string, load: Load<V>): Promise<Loaded<V>> {
     const watch = this.watch(key);
-    const pending: Promise<Loaded<V>> = load()
+    const { secondLevel } = this.options;
+    const pending: Promise<Loaded<V>> = (secondLevel ? secondLevel.load(key, load) : load())
       .then((loaded) => {
         const tags = loaded.tags ?? watch.tags;
         const outdated = [watch, loaded.since].some((w) => w && (w.purged || tags.some((tag) => w.purgedTags.has(tag))));
-        if (loaded.freshForMs !== undefined && !outdated) this.store(key, loaded.value, loaded.freshForMs, tags);
+        if (loaded.freshForMs !== undefined && !outdated) this.store(key, loaded.value, loaded.freshForMs, tags, loaded.madeAt);
         return loaded;
       })
       .finally(() => {
@@ -222,9 +237,11 @@ export class SwrCache<V> {
     return pending;
   }
 
-  private store(key: string, value: V, freshForMs: number, tags: readonly string[]): void {
-    const storedAt = this.now();
-    const entry = { value, freshUntil: storedAt + freshForMs, staleUntil: storedAt + freshForMs + this.staleMs, tags };
+  private store(key: string, value: V, freshForMs: number, tags: readonly string[], madeAt?: number): void {
+    const from = madeAt ?? this.now();
+    const entry = { value, freshUntil: from + freshForMs, staleUntil: from + freshForMs + this.staleMs, tags };
+    // A value made elsewhere may be past even its stale window by now.
+    if (madeAt !== undefined && entry.staleUntil <= this.now()) return;
     const oneOff = this.oneOff && this.options.oneOff?.holds(value);
     // An entry that turned one-off (or back) leaves the other bound.
     (oneOff ? this.main : this.oneOff)?.delete(key);

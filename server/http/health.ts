@@ -1,7 +1,8 @@
 /**
  * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
  * the upstream answers and the database is open; 503 otherwise), with the cache and
- * upstream figures an operator looks at first.
+ * upstream figures an operator looks at first. With REDIS_URL, a ready instance that
+ * cannot reach Redis says `degraded` (still 200: it serves, from its own state).
  *
  * Readiness costs an upstream request and a database ping, so it is checked at most
  * once a second, concurrent callers sharing one check, and each call is charged to its
@@ -11,15 +12,18 @@ import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
+import type { SharedTier } from "../shared-tier/redis-connection.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
-import { type MissBudget, tooManyMisses } from "./miss-budget.ts";
+import { type MissGate, tooManyMisses } from "./miss-budget.ts";
 
 export interface HealthDeps {
   cache: ResponseCache;
   upstream: UpstreamClient;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
-  missBudget: MissBudget;
+  missBudget: MissGate;
+  /** The tier shared with other instances, when REDIS_URL is set. */
+  sharedTier?: Pick<SharedTier, "state">;
   now?: () => number;
 }
 
@@ -64,15 +68,18 @@ export function createHealthRouter(deps: HealthDeps): Router {
     return { value: { reachable, database }, freshForMs: READINESS_KEEP_MS };
   };
   router.get("/portal/readyz", async (req, res) => {
-    const admitted = deps.missBudget.take(req.ip);
+    const admitted = await deps.missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
     const { reachable, database } = (await readiness.get("ready", checkReadiness)).value;
     const ready = reachable && database !== "unavailable";
+    const sharedTier = deps.sharedTier?.state() ?? "not used";
+    const sharing = sharedTier === "connected" || sharedTier === "not used";
     res
       .status(ready ? 200 : 503)
       .set("Cache-Control", "no-store")
       .json({
-        status: ready ? "ready" : "not ready",
+        status: ready ? (sharing ? "ready" : "degraded") : "not ready",
+        sharedTier,
         upstream: { reachable, ...deps.upstream.state() },
         database,
         cache: deps.cache.stats(),

@@ -29,11 +29,21 @@ interface Bucket {
 
 export type Admission = { ok: true } | { ok: false; retryAfterS: number };
 
+/** What the routes charge: this budget, or one counted across instances (shared-tier/shared-miss-budget.ts). */
+export interface MissGate {
+  take(address: string | undefined): Admission | Promise<Admission>;
+}
+
 const MINUTE = 60_000;
 /** The bucket holds 1/n of a minute's budget. */
 const BURST_SHARE = 10;
 
-export class MissBudget {
+/** Requests a client may make at once: what a full bucket holds. */
+export function burstOf(ratePerMin: number): number {
+  return Math.max(1, Math.ceil(ratePerMin / BURST_SHARE));
+}
+
+export class MissBudget implements MissGate {
   private readonly buckets: LRUCache<string, Bucket>;
   private readonly ratePerMin: number;
   private readonly capacity: number;
@@ -41,7 +51,7 @@ export class MissBudget {
 
   constructor(options: MissBudgetOptions) {
     this.ratePerMin = options.ratePerMin;
-    this.capacity = Math.max(1, Math.ceil(options.ratePerMin / BURST_SHARE));
+    this.capacity = burstOf(options.ratePerMin);
     this.now = options.now ?? Date.now;
     this.buckets = new LRUCache({ max: options.maxClients ?? 100_000 });
   }

@@ -8,7 +8,7 @@ import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
-import type { MissBudget } from "../http/miss-budget.ts";
+import type { MissGate } from "../http/miss-budget.ts";
 import { tooManyMisses } from "../http/miss-budget.ts";
 import type { Logger } from "../logger.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
@@ -25,7 +25,7 @@ export interface ImageEndpointDeps {
   /** Where the upstream is (the embedded one's address when there is no API_BASE_URL). */
   upstreamUrl: string;
   mediaDir?: string;
-  missBudget: MissBudget;
+  missBudget: MissGate;
   logger: Logger;
   /** Resizes at once and waiting; defaults: one per core, four per core. */
   resizeSlots?: number;
@@ -74,7 +74,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     const choice = outputChoiceFor(req.headers.accept);
     const key = variants.keyOf(request, choice);
     if (variants.startsWork(key)) {
-      const admitted = deps.missBudget.take(req.ip);
+      const admitted = await deps.missBudget.take(req.ip);
       if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
     }
     const { value, status } = await variants.get(key, request, choice);

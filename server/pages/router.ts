@@ -15,7 +15,7 @@ import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
 import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
-import type { MissBudget } from "../http/miss-budget.ts";
+import type { MissGate } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
@@ -35,7 +35,7 @@ export interface PagesDeps {
   logger: Logger;
   /** Absent: every page is rendered for its request. */
   pageCache?: PageCache;
-  missBudget: MissBudget;
+  missBudget: MissGate;
 }
 
 export function publicConfigOf(config: Config): PublicConfig {
@@ -193,7 +193,7 @@ export function createPagesRouter({
 
     // A render (and whatever data it lacks) is work a client pays for from its budget, before it starts;
     // a share of a render under way is free.
-    const admitted = rendering.has(page.key) ? { ok: true as const } : missBudget.take(req.ip);
+    const admitted = rendering.has(page.key) ? { ok: true as const } : await missBudget.take(req.ip);
     if (!admitted.ok) {
       sendTooManyPage(res, admitted.retryAfterS, page.lang);
       return;

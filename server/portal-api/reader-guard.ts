@@ -3,8 +3,10 @@
  * minute (every PUT received counts), and a repeated PUT for the same (type, pid)
  * inside the de-duplication window is acknowledged without reaching the upstream.
  * Both tables are bounded LRUs, so no number of clients grows memory without limit.
+ * With REDIS_URL both are counted across instances (shared-tier/shared-reader-guard.ts).
  */
 import { LRUCache } from "lru-cache";
+import type { Admission } from "../http/miss-budget.ts";
 
 export interface ReaderGuardOptions {
   ratePerMin: number;
@@ -20,7 +22,23 @@ interface Window {
 
 const MINUTE = 60_000;
 
-export class ReaderGuard {
+/** The answer to a PUT already counted inside the window: acknowledged, not forwarded. */
+export const DUPLICATE = Symbol("duplicate");
+export type Duplicate = typeof DUPLICATE;
+
+/** The reader rules as the router applies them: this instance's, or counted across instances. */
+export interface ReaderLimits {
+  /** Counts one PUT of `client`; the seconds to wait when it is over its rate. */
+  admit(client: string): Admission | Promise<Admission>;
+  /**
+   * Runs `forward` unless `key` was counted inside the window (DUPLICATE then), once per
+   * key at a time: a concurrent duplicate shares the first one's outcome. Only a success
+   * is remembered, so a retry after a failure counts.
+   */
+  forwardOnce<T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean): Promise<T | Duplicate>;
+}
+
+export class ReaderGuard implements ReaderLimits {
   private readonly windows: LRUCache<string, Window>;
   private readonly seen: LRUCache<string, true> | undefined;
   private readonly pending = new Map<string, Promise<unknown>>();
@@ -39,8 +57,7 @@ export class ReaderGuard {
         : undefined;
   }
 
-  /** Counts one PUT; returns the seconds to wait when the client is over its rate. */
-  admit(client: string): { ok: true } | { ok: false; retryAfterS: number } {
+  admit(client: string): Admission {
     const now = this.now();
     let window = this.windows.get(client);
     if (!window || now - window.startedAt >= MINUTE) {
@@ -52,20 +69,14 @@ export class ReaderGuard {
     return { ok: false, retryAfterS: Math.max(1, Math.ceil((window.startedAt + MINUTE - now) / 1000)) };
   }
 
-  isDuplicate(key: string): boolean {
-    return this.seen?.has(key) ?? false;
-  }
-
-  /**
-   * Runs `forward` once per key at a time: a concurrent duplicate shares the first
-   * one's outcome. Only a success is remembered, so a retry after a failure counts.
-   */
-  async forwardOnce<T>(key: string, forward: () => Promise<T>, succeeded: (result: T) => boolean): Promise<T> {
-    const inFlight = this.pending.get(key) as Promise<T> | undefined;
+  async forwardOnce<T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean): Promise<T | Duplicate> {
+    if (this.seen?.has(key)) return DUPLICATE;
+    const inFlight = this.pending.get(key) as Promise<T | Duplicate> | undefined;
     if (inFlight) return inFlight;
     const run = forward()
       .then((result) => {
-        if (succeeded(result)) this.seen?.set(key, true);
+        // Counted, here or (shared) by another instance: repeats inside the window are duplicates.
+        if (result === DUPLICATE || succeeded(result)) this.seen?.set(key, true);
         return result;
       })
       .finally(() => this.pending.delete(key));

@@ -14,12 +14,12 @@ import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
 import { memoByUrl } from "../http/memo-by-url.ts";
-import { type MissBudget, tooManyMisses } from "../http/miss-budget.ts";
+import { type MissGate, tooManyMisses } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
+import type { UpstreamClient, UpstreamResponse } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
 import { clientKeyOf } from "./client-key.ts";
-import type { ReaderGuard } from "./reader-guard.ts";
+import { DUPLICATE, type ReaderLimits } from "./reader-guard.ts";
 import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
 
@@ -27,8 +27,8 @@ export interface PortalApiDeps {
   config: Config;
   reader: ApiReader;
   upstream: UpstreamClient;
-  readerGuard: ReaderGuard;
-  missBudget: MissBudget;
+  readerGuard: ReaderLimits;
+  missBudget: MissGate;
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;
 }
@@ -38,8 +38,8 @@ const READER_BODY_LIMIT = "1kb";
 export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath: RequestFastPath } {
   const { config, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
   /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
-  const chargeMiss = (req: Request) => {
-    const admitted = missBudget.take(req.ip);
+  const chargeMiss = async (req: Request) => {
+    const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
   const classifyPaths = classifyPathsOf(config.classify);
@@ -66,42 +66,42 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     }
     if (resolved.kind === "get") {
       if (resolved.call.uncached) {
-        chargeMiss(req);
-        await forwardUncached(res, () => upstream.request("GET", API_PREFIX + resolved.key));
+        await chargeMiss(req);
+        sendUncached(res, await callUpstream(() => upstream.request("GET", API_PREFIX + resolved.key)));
         return;
       }
       // A cached answer (fresh or stale), or a share of a load under way, costs the upstream nothing: never charged, never refused.
-      if (reader.startsLoad(resolved.key)) chargeMiss(req);
+      if (reader.startsLoad(resolved.key)) await chargeMiss(req);
       sendApiAnswer(req, res, await reader.get(resolved.key), config.cache.staleMs);
       return;
     }
 
     // Every reader PUT received counts toward the rate, valid or not.
     const client = clientKeyOf(req.ip);
-    const admitted = readerGuard.admit(client);
+    const admitted = await readerGuard.admit(client);
     if (!admitted.ok) {
       throw new HttpError(429, "too many reader updates; try again later", { "Retry-After": String(admitted.retryAfterS) });
     }
-    chargeMiss(req);
+    await chargeMiss(req);
     parseJson(req, res, async (err?: unknown) => {
       try {
         if (err) throw err;
         const parsed = parseReaderBody(req.body);
         if (!parsed.ok) throw new HttpError(400, parsed.error);
         const body = parsed.reader;
-        const dedupKey = `${client}|${body.type}|${body.pid}`;
-        if (readerGuard.isDuplicate(dedupKey)) {
-          res.status(200).set({ "Cache-Control": "no-store", "X-Reader": "duplicate" }).json({ code: 0, msg: "ok", data: null });
-          return;
-        }
         const payload = Buffer.from(JSON.stringify(body));
-        await forwardUncached(res, () =>
+        const answer = await callUpstream(() =>
           readerGuard.forwardOnce(
-            dedupKey,
+            `${client}|${body.type}|${body.pid}`,
             () => upstream.request("PUT", API_PREFIX + resolved.call.path, payload),
             (answer) => answer.status >= 200 && answer.status <= 299,
           ),
         );
+        if (answer === DUPLICATE) {
+          res.status(200).set({ "Cache-Control": "no-store", "X-Reader": "duplicate" }).json({ code: 0, msg: "ok", data: null });
+          return;
+        }
+        sendUncached(res, answer);
       } catch (error) {
         next(error);
       }
@@ -124,14 +124,17 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
   return Object.assign(router, { fastPath });
 }
 
-/** Reader calls are never cached: the upstream's answer goes back as it came, failures as 502/504. */
-async function forwardUncached(res: Response, call: () => ReturnType<UpstreamClient["request"]>): Promise<void> {
-  let answer: Awaited<ReturnType<UpstreamClient["request"]>>;
+/** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */
+async function callUpstream<T>(call: () => Promise<T>): Promise<T> {
   try {
-    answer = await call();
+    return await call();
   } catch (err) {
     throw httpErrorOf(err);
   }
+}
+
+/** Reader calls are never cached: the upstream's answer goes back as it came, failures as 502. */
+function sendUncached(res: Response, answer: UpstreamResponse): void {
   if (answer.status !== 404 && (answer.status < 200 || answer.status > 299)) {
     throw new HttpError(502, `upstream answered ${answer.status}`);
   }

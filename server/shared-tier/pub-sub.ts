@@ -1,0 +1,39 @@
+/**
+ * Messages between instances over Redis pub/sub, under the tier's rules: a publish has the
+ * deadline of any call and reports false when it could not be sent (Redis away or slow),
+ * so the caller acts locally; subscriptions live on a connection of their own and are made
+ * again after each reconnection. Messages sent while an instance was disconnected are
+ * lost to it: pair a subscription with `SharedTier.onResume` to catch up.
+ */
+import type { Redis } from "ioredis";
+import { type SharedTier, sharedKey } from "./redis-connection.ts";
+
+export interface PubSub {
+  /** True when Redis took the message. */
+  publish(channel: string, message: string): Promise<boolean>;
+  subscribe(channel: string, onMessage: (message: string) => void): void;
+}
+
+export function createPubSub(tier: SharedTier): PubSub {
+  let subscriber: Redis | undefined;
+  const handlers = new Map<string, ((message: string) => void)[]>();
+  return {
+    publish: (channel, message) => tier.run((redis) => redis.publish(sharedKey("channel", channel), message).then(() => true), false),
+    subscribe(channel, onMessage) {
+      const name = sharedKey("channel", channel);
+      if (!subscriber) {
+        subscriber = tier.openSubscriber();
+        subscriber.on("message", (from: string, message: string) => {
+          for (const handler of handlers.get(from) ?? []) handler(message);
+        });
+      }
+      const list = handlers.get(name);
+      if (list) {
+        list.push(onMessage);
+        return;
+      }
+      handlers.set(name, [onMessage]);
+      subscriber.subscribe(name).catch(() => {});
+    },
+  };
+}

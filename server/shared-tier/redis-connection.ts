@@ -1,0 +1,126 @@
+/**
+ * The connection to the tier all instances share (REDIS_URL). Redis helps an answer but
+ * never decides whether there is one: every call has a deadline, and a call that fails or
+ * runs late gives its caller's local fallback instead. The first failure turns sharing off
+ * for this instance (one log line), so no request waits on Redis while it is away; once
+ * Redis answers again (a reconnection, or a probe a second) sharing resumes (one line).
+ */
+import { Redis, type RedisOptions } from "ioredis";
+import type { Logger } from "../logger.ts";
+
+/** The longest any one Redis command may take before its caller goes on without it. */
+export const SHARED_DEADLINE_MS = 100;
+/** While sharing is off, how often a connected but failing Redis is asked again. */
+const PROBE_EVERY_MS = 1000;
+/** Reconnection attempts back off to this, and go on for as long as the process runs. */
+const RECONNECT_MAX_MS = 1000;
+/** Every key of the tier starts with this: the format's version, so two releases never read each other's entries. */
+const KEY_PREFIX = "portal:v1:";
+
+export type SharedTierState = "connecting" | "connected" | "unavailable";
+
+export interface SharedTier {
+  /** `op`'s result, or `fallback` when sharing is off or any command of `op` fails or misses its deadline. */
+  run<T, F>(op: (redis: Redis) => Promise<T>, fallback: F): Promise<T | F>;
+  state(): SharedTierState;
+  /** Resolves once the first connection has been made or has failed. */
+  connected(): Promise<void>;
+  /** `listener` runs each time sharing resumes after Redis was away (so state missed meanwhile can be caught up). */
+  onResume(listener: () => void): void;
+  /** The client, for libraries that take one (rate-limiter-flexible); call it only inside `run`. */
+  readonly redis: Redis;
+  /** A connection of its own for subscriptions (pub-sub.ts), resubscribing after each reconnection. */
+  openSubscriber(): Redis;
+  close(): void;
+}
+
+/** The tier's key for `parts` (a kind, then the caller's own key). */
+export function sharedKey(...parts: string[]): string {
+  return KEY_PREFIX + parts.join(":");
+}
+
+const options: RedisOptions = {
+  commandTimeout: SHARED_DEADLINE_MS,
+  connectTimeout: 1000,
+  // Commands fail at once while disconnected, and are never replayed later: a caller has long gone on without them.
+  enableOfflineQueue: false,
+  maxRetriesPerRequest: 0,
+  autoResendUnfulfilledCommands: false,
+  retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
+};
+
+export function connectSharedTier(url: string, logger: Logger): SharedTier {
+  const redis = new Redis(url, options);
+  const subscribers: Redis[] = [];
+  const resumeListeners: (() => void)[] = [];
+  let state: SharedTierState = "connecting";
+  let everConnected = false;
+  let firstOutcome: () => void = () => {};
+  const first = new Promise<void>((resolve) => {
+    firstOutcome = resolve;
+  });
+
+  const markAvailable = () => {
+    if (state === "connected") return;
+    const resumed = everConnected;
+    state = "connected";
+    everConnected = true;
+    firstOutcome();
+    if (resumed) {
+      logger.info("Redis answers again: sharing with other instances resumed");
+      for (const listener of resumeListeners) listener();
+    } else {
+      logger.info("connected to Redis: caches and limits are shared with other instances");
+    }
+  };
+  const markUnavailable = (err: unknown) => {
+    firstOutcome();
+    if (state === "unavailable") return;
+    state = "unavailable";
+    logger.warn(
+      { err: err instanceof Error ? err.message : String(err) },
+      "Redis unavailable: this instance serves from its own caches and limits until it answers again",
+    );
+  };
+  const probe = () => {
+    if (state === "connected" || redis.status !== "ready") return;
+    redis.ping().then(markAvailable, () => {});
+  };
+
+  // ioredis reports each failed reconnection as an error event: the state above says it once.
+  redis.on("error", markUnavailable);
+  redis.on("close", () => {
+    if (state === "connected") markUnavailable(new Error("connection closed"));
+  });
+  redis.on("ready", probe);
+  const prober = setInterval(probe, PROBE_EVERY_MS).unref();
+
+  return {
+    redis,
+    async run(op, fallback) {
+      if (state !== "connected") return fallback;
+      try {
+        return await op(redis);
+      } catch (err) {
+        markUnavailable(err);
+        return fallback;
+      }
+    },
+    state: () => state,
+    connected: () => first,
+    onResume(listener) {
+      resumeListeners.push(listener);
+    },
+    openSubscriber() {
+      // Subscribing waits for a connection instead of failing, and is made again after each reconnection.
+      const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+      subscriber.on("error", () => {});
+      subscribers.push(subscriber);
+      return subscriber;
+    },
+    close() {
+      clearInterval(prober);
+      for (const connection of [redis, ...subscribers]) connection.disconnect();
+    },
+  };
+}

@@ -1,0 +1,149 @@
+/**
+ * The second cache level, shared by all instances in Redis, behind each instance's own
+ * (swr-cache.ts calls it on a miss or a refresh, never on a fresh hit):
+ * - a fresh shared entry is taken as it is, with the freshness it has left, so an answer
+ *   one instance loaded is served by all the others without an upstream request;
+ * - otherwise one instance takes a short lock (SET NX PX) and loads; the others poll for
+ *   its answer, and load themselves only when the lock goes without one (an answer that
+ *   may not be kept, a failure) or outlives its time. So a cold key, or an expired one,
+ *   costs the upstream one request however many instances want it;
+ * - an upstream failure is answered from the shared entry while it is inside its stale
+ *   window, as the local level does.
+ * Redis away or slow (redis-connection.ts) reads as "nothing shared": the instance loads
+ * for itself. Values larger than MAX_SHARED_BYTES stay with the instance that made them.
+ *
+ * An entry is stored as `<freshUntil, 15 digits><JSON header>\n<body>`, so the read-or-lock
+ * script below can tell a fresh entry from a stale one without parsing the rest.
+ */
+import { randomUUID } from "node:crypto";
+import type { Load, Loaded, SecondLevel } from "../cache/swr-cache.ts";
+import { type SharedTier, sharedKey } from "./redis-connection.ts";
+
+/** How a value travels: a small header and a body. `encode` gives undefined for a value not to share. */
+export interface SharedCodec<V> {
+  encode(value: V): { meta: Record<string, string | number>; body: Buffer } | undefined;
+  decode(meta: Record<string, string | number>, body: Buffer): Promise<V>;
+}
+
+export interface SharedCacheLevelOptions<V> {
+  /** Keeps this cache's keys apart from other caches' in the tier. */
+  namespace: string;
+  codec: SharedCodec<V>;
+  /** The local level's stale window: shared entries are kept as long. */
+  staleMs: number;
+  /** The longest a load may hold the lock (the upstream timeout and a margin); waiters give up then. */
+  lockMs: number;
+  now?: () => number;
+}
+
+/** Larger bodies are not shared: one instance's upstream answer should not fill the tier. */
+export const MAX_SHARED_BYTES = 1024 * 1024;
+const FRESH_DIGITS = 15;
+/** Waiters poll this often at first, backing off to POLL_MAX_MS. */
+const POLL_FIRST_MS = 5;
+const POLL_MAX_MS = 50;
+
+/** The entry if it is fresh at ARGV[3]; else the lock is tried too: {entry or nil, 1 taken / 0 held by another}. */
+const READ_OR_LOCK = `
+local entry = redis.call('GET', KEYS[1])
+if entry and tonumber(string.sub(entry, 1, ${FRESH_DIGITS})) > tonumber(ARGV[3]) then return {entry, 2} end
+local taken = redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX')
+if taken then return {entry or false, 1} end
+return {entry or false, 0}`;
+
+/** Stores the entry (when one is given) and releases the lock if it is still ours. */
+const STORE_AND_UNLOCK = `
+if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
+if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+return 1`;
+
+interface SharedEntry<V> {
+  value: V;
+  madeAt: number;
+  freshForMs: number;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCacheLevelOptions<V>): SecondLevel<V> {
+  const { codec, staleMs, lockMs } = options;
+  const now = options.now ?? Date.now;
+
+  const encode = (loaded: Loaded<V>, madeAt: number): Buffer | undefined => {
+    if (loaded.freshForMs === undefined) return undefined;
+    const encoded = codec.encode(loaded.value);
+    if (!encoded || encoded.body.length > MAX_SHARED_BYTES) return undefined;
+    const freshUntil = String(madeAt + loaded.freshForMs).padStart(FRESH_DIGITS, "0");
+    const header = JSON.stringify({ madeAt, freshForMs: loaded.freshForMs, meta: encoded.meta });
+    return Buffer.concat([Buffer.from(`${freshUntil}${header}\n`), encoded.body]);
+  };
+
+  /** The entry, or undefined when it cannot be read (whatever wrote it). */
+  const decode = async (bytes: Buffer | null | undefined): Promise<SharedEntry<V> | undefined> => {
+    if (!bytes) return undefined;
+    try {
+      const newline = bytes.indexOf(10);
+      const header = JSON.parse(bytes.subarray(FRESH_DIGITS, newline).toString("utf8"));
+      const value = await codec.decode(header.meta, bytes.subarray(newline + 1));
+      return { value, madeAt: Number(header.madeAt), freshForMs: Number(header.freshForMs) };
+    } catch {
+      return undefined;
+    }
+  };
+
+  const loadedOf = (entry: SharedEntry<V>): Loaded<V> => ({ value: entry.value, freshForMs: entry.freshForMs, madeAt: entry.madeAt });
+  const isFresh = (entry: SharedEntry<V> | undefined): entry is SharedEntry<V> =>
+    entry !== undefined && entry.madeAt + entry.freshForMs > now();
+  const isServable = (entry: SharedEntry<V> | undefined): entry is SharedEntry<V> =>
+    entry !== undefined && entry.madeAt + entry.freshForMs + staleMs > now();
+
+  /** The winner's answer once it is stored; undefined when the lock went without one, or outlived its time. */
+  const answerOfLockHolder = async (entryKey: string, lockKey: string): Promise<SharedEntry<V> | undefined> => {
+    const giveUpAt = performance.now() + lockMs;
+    for (let wait = POLL_FIRST_MS; performance.now() < giveUpAt; wait = Math.min(wait * 2, POLL_MAX_MS)) {
+      await sleep(wait);
+      const [bytes, holder] = await tier.run((redis) => redis.mgetBuffer(entryKey, lockKey), [null, null]);
+      const entry = await decode(bytes);
+      if (isFresh(entry)) return entry;
+      if (!holder) return undefined;
+    }
+    return undefined;
+  };
+
+  /** Loads, shares what may be kept, and releases the lock (`token`, when this instance holds it). */
+  const loadAndShare = async (entryKey: string, lockKey: string, load: Load<V>, token: string, stale: SharedEntry<V> | undefined) => {
+    const unlockWith = (bytes: Buffer | undefined, ttlMs: number) =>
+      tier.run((redis) => redis.callBuffer("EVAL", [STORE_AND_UNLOCK, 2, entryKey, lockKey, token, bytes ?? "", ttlMs]), undefined);
+    let loaded: Loaded<V>;
+    try {
+      loaded = await load();
+    } catch (err) {
+      if (token) await unlockWith(undefined, 0);
+      if (isServable(stale)) return loadedOf(stale);
+      throw err;
+    }
+    const madeAt = now();
+    const bytes = encode(loaded, madeAt);
+    if (bytes || token) await unlockWith(bytes, Math.max(1, (loaded.freshForMs ?? 0) + staleMs));
+    return { ...loaded, madeAt };
+  };
+
+  return {
+    async load(key, load) {
+      const entryKey = sharedKey("cache", options.namespace, key);
+      const lockKey = sharedKey("lock", options.namespace, key);
+      const token = randomUUID();
+      const reply = await tier.run(
+        (redis) => redis.callBuffer("EVAL", [READ_OR_LOCK, 2, entryKey, lockKey, token, lockMs, now()]) as Promise<[Buffer | null, number]>,
+        undefined,
+      );
+      const shared = await decode(reply?.[0]);
+      if (reply?.[1] === 2 && isFresh(shared)) return loadedOf(shared);
+      if (reply?.[1] === 0) {
+        const theirs = await answerOfLockHolder(entryKey, lockKey);
+        if (theirs) return loadedOf(theirs);
+      }
+      return loadAndShare(entryKey, lockKey, load, reply?.[1] === 1 ? token : "", shared);
+    },
+  };
+}

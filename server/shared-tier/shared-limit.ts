@@ -1,0 +1,33 @@
+/**
+ * A per-client limit counted in Redis, so all instances spend one allowance: a fixed
+ * window of `durationS` seconds holding `points` (rate-limiter-flexible's RateLimiterRedis,
+ * one atomic script per request). It answers undefined when Redis is away or slow, and its
+ * callers then ask their own instance's limiter (the tier's deadline and fallback, rather
+ * than the library's insurance limiter, so one failure turns sharing off for every user
+ * of the tier at once, with one log line).
+ */
+import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { Admission } from "../http/miss-budget.ts";
+import { type SharedTier, sharedKey } from "./redis-connection.ts";
+
+export type SharedLimit = (client: string) => Promise<Admission | undefined>;
+
+export function createSharedLimit(tier: SharedTier, limit: { name: string; points: number; durationS: number }): SharedLimit {
+  const limiter = new RateLimiterRedis({
+    storeClient: tier.redis,
+    keyPrefix: sharedKey("limit", limit.name),
+    points: limit.points,
+    duration: limit.durationS,
+  });
+  return (client) =>
+    tier.run(async (): Promise<Admission> => {
+      try {
+        await limiter.consume(client);
+        return { ok: true };
+      } catch (refusal) {
+        // Over the limit is a refusal carrying the time left; anything else is Redis failing.
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return { ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+      }
+    }, undefined);
+}

@@ -1,0 +1,21 @@
+/**
+ * The miss budget (http/miss-budget.ts) counted across instances: the local bucket holds a
+ * tenth of the minute's budget, refilled evenly; the shared one is a window as long as a
+ * full bucket takes to refill, holding as much, so a client's burst and its rate are the
+ * same whichever instances it reaches. Redis away: the instance's own bucket.
+ */
+import { type Admission, burstOf, type MissBudget, type MissGate } from "../http/miss-budget.ts";
+import { clientKeyOf } from "../portal-api/client-key.ts";
+import type { SharedTier } from "./redis-connection.ts";
+import { createSharedLimit } from "./shared-limit.ts";
+
+export function sharedMissBudget(tier: SharedTier, local: MissBudget, ratePerMin: number): MissGate {
+  if (ratePerMin === 0) return local;
+  const points = burstOf(ratePerMin);
+  const shared = createSharedLimit(tier, { name: "miss", points, durationS: Math.ceil((points * 60) / ratePerMin) });
+  return {
+    async take(address): Promise<Admission> {
+      return (await shared(clientKeyOf(address))) ?? local.take(address);
+    },
+  };
+}

@@ -1,0 +1,51 @@
+/**
+ * The reader rules (portal-api/reader-guard.ts) counted across instances: one rate per
+ * client whichever instances its PUTs reach, and one count per (client, type, pid) inside
+ * the de-duplication window. Before forwarding, an instance claims the PUT in Redis (SET
+ * NX): whoever claims it forwards it, every other instance acknowledges it as a duplicate;
+ * a success keeps the claim for the window, a failure drops it, so the visitor's retry
+ * counts. The instance's own guard stays in front (repeats it has seen never reach Redis)
+ * and answers alone while Redis is away.
+ */
+import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "../portal-api/reader-guard.ts";
+import { type SharedTier, sharedKey } from "./redis-connection.ts";
+import { createSharedLimit } from "./shared-limit.ts";
+
+export interface SharedReaderOptions {
+  ratePerMin: number;
+  dedupWindowMs: number;
+  /** How long a claim holds while its PUT is forwarded: the upstream timeout and a margin. */
+  claimMs: number;
+}
+
+export function sharedReaderGuard(tier: SharedTier, local: ReaderGuard, options: SharedReaderOptions): ReaderLimits {
+  const rate = createSharedLimit(tier, { name: "reader", points: options.ratePerMin, durationS: 60 });
+  const claimed = async <T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean) => {
+    const claim = await tier.run((redis) => redis.set(key, "counting", "PX", options.claimMs, "NX"), "unshared");
+    if (claim === null) return DUPLICATE;
+    const release = () => tier.run((redis) => redis.del(key), 0);
+    let result: T | Duplicate;
+    try {
+      result = await forward();
+    } catch (err) {
+      if (claim === "OK") await release();
+      throw err;
+    }
+    if (claim !== "OK") return result;
+    if (result !== DUPLICATE && succeeded(result)) {
+      await tier.run((redis) => redis.set(key, "counted", "PX", options.dedupWindowMs), undefined);
+    } else {
+      await release();
+    }
+    return result;
+  };
+  return {
+    async admit(client) {
+      return (await rate(client)) ?? local.admit(client);
+    },
+    forwardOnce(key, forward, succeeded) {
+      if (options.dedupWindowMs === 0) return local.forwardOnce(key, forward, succeeded);
+      return local.forwardOnce(key, () => claimed(sharedKey("reader-seen", key), forward, succeeded), succeeded);
+    },
+  };
+}
