@@ -69,9 +69,12 @@ export type Load<V> = () => Promise<Loaded<V>>;
 /** Makes a stale entry fresh again; it is given the stale value (to keep what it need not make again). */
 export type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
 
-/** A level behind this cache: what a miss or a refresh of `key` gets instead of running `load` itself. */
+/** A level behind this cache. */
 export interface SecondLevel<V> {
+  /** What a miss or a refresh of `key` gets instead of running `load` itself. */
   load(key: string, load: Load<V>): Promise<Loaded<V>>;
+  /** Its fresh entry of `key`, if it has one. */
+  fresh(key: string): Promise<Loaded<V> | undefined>;
 }
 
 export interface CacheStats {
@@ -209,6 +212,14 @@ export class SwrCache<V> {
    */
   async fill(key: string, load: Load<V>): Promise<void> {
     if (!this.inflight.has(key)) await this.load(key, load);
+  }
+
+  /** Takes the second level's fresh entry of `key` into this level: true when there was one (a `get` then hits). */
+  async adopt(key: string): Promise<boolean> {
+    const loaded = await this.options.secondLevel?.fresh(key);
+    if (loaded?.freshForMs === undefined) return false;
+    this.store(key, loaded.value, loaded.freshForMs, loaded.madeAt);
+    return true;
   }
 
   /** True when a `get` of `key` now would start a load: no fresh or stale entry, and no load of it under way to share. */

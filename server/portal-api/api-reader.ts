@@ -25,6 +25,8 @@ export interface ApiReader {
   fresh(key: string): CacheOutcome<CachedAnswer> | undefined;
   /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
   startsLoad(key: string): boolean;
+  /** Takes a fresh answer other instances loaded (REDIS_URL) into this one's cache: true when there was one. */
+  adoptShared(key: string): Promise<boolean>;
 }
 
 /** Answers the upstream marks `no-store` or `private`, or that set a cookie, are never stored. */
@@ -119,5 +121,6 @@ export function createApiReader(
     current: (key) => cache.current(key, loadOf(key)),
     fresh: (key) => cache.fresh(key),
     startsLoad: (key) => cache.startsLoad(key),
+    adoptShared: (key) => cache.adopt(key),
   };
 }

@@ -70,8 +70,9 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
         sendUncached(res, await callUpstream(() => upstream.request("GET", API_PREFIX + resolved.key)));
         return;
       }
-      // A cached answer (fresh or stale), or a share of a load under way, costs the upstream nothing: never charged, never refused.
-      if (reader.startsLoad(resolved.key)) await chargeMiss(req);
+      // A cached answer (fresh or stale, here or shared by other instances), or a share of a load under way,
+      // costs the upstream nothing: never charged, never refused.
+      if (reader.startsLoad(resolved.key) && !(await reader.adoptShared(resolved.key))) await chargeMiss(req);
       sendApiAnswer(req, res, await reader.get(resolved.key), config.cache.staleMs);
       return;
     }

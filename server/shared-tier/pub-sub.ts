@@ -11,7 +11,8 @@ import { type SharedTier, sharedKey } from "./redis-connection.ts";
 export interface PubSub {
   /** True when Redis took the message. */
   publish(channel: string, message: string): Promise<boolean>;
-  subscribe(channel: string, onMessage: (message: string) => void): void;
+  /** Resolves once Redis has the subscription (it waits for a connection while Redis is away). */
+  subscribe(channel: string, onMessage: (message: string) => void): Promise<void>;
 }
 
 export function createPubSub(tier: SharedTier): PubSub {
@@ -19,7 +20,7 @@ export function createPubSub(tier: SharedTier): PubSub {
   const handlers = new Map<string, ((message: string) => void)[]>();
   return {
     publish: (channel, message) => tier.run((redis) => redis.publish(sharedKey("channel", channel), message).then(() => true), false),
-    subscribe(channel, onMessage) {
+    async subscribe(channel, onMessage) {
       const name = sharedKey("channel", channel);
       if (!subscriber) {
         subscriber = tier.openSubscriber();
@@ -33,7 +34,7 @@ export function createPubSub(tier: SharedTier): PubSub {
         return;
       }
       handlers.set(name, [onMessage]);
-      subscriber.subscribe(name).catch(() => {});
+      await subscriber.subscribe(name);
     },
   };
 }

@@ -128,9 +128,15 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return { ...loaded, madeAt };
   };
 
+  const entryKeyOf = (key: string) => sharedKey("cache", options.namespace, key);
+
   return {
+    async fresh(key) {
+      const entry = await decode(await tier.run((redis) => redis.getBuffer(entryKeyOf(key)), null));
+      return isFresh(entry) ? loadedOf(entry) : undefined;
+    },
     async load(key, load) {
-      const entryKey = sharedKey("cache", options.namespace, key);
+      const entryKey = entryKeyOf(key);
       const lockKey = sharedKey("lock", options.namespace, key);
       const token = randomUUID();
       const reply = await tier.run(

@@ -1,0 +1,242 @@
+/**
+ * REDIS_URL: several app instances on one real Redis and one stand-in upstream, each
+ * instance a real HTTP server on 127.0.0.1. A cold key costs the upstream one request
+ * whatever the instances asking; an answer one instance loaded is served by the others;
+ * reader PUTs, the reader rate and the miss budget are counted once across instances.
+ * With Redis stopped under requests, no visitor sees an error, readiness says degraded and
+ * each instance logs it once; with Redis back, sharing resumes.
+ */
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createApp, type PortalApp } from "../../server/app.ts";
+import { createPubSub } from "../../server/shared-tier/pub-sub.ts";
+import { connectSharedTier } from "../../server/shared-tier/redis-connection.ts";
+import { testConfig } from "../support/config.ts";
+import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+const SYSCFG = "/api/portal/sys/syscfg";
+const NEWS = { id: 1, title: "真实新闻", brief: "简介", img: "", dateTime: "20240101000000", detail: "<p>正文</p>" };
+const VISITOR = "198.51.100.20";
+
+interface Instance {
+  app: PortalApp;
+  origin: string;
+  server: http.Server;
+  /** The instance's log lines, parsed. */
+  logs: { level: string; msg: string }[];
+}
+
+let upstream: StandInUpstream;
+const instances: Instance[] = [];
+
+async function startInstance(redisUrl: string, env: Record<string, string> = {}): Promise<Instance> {
+  const logs: Instance["logs"] = [];
+  const logger = pino(
+    { level: "info", formatters: { level: (label) => ({ level: label }) } },
+    { write: (line: string) => logs.push(JSON.parse(line)) },
+  );
+  const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env });
+  const app = createApp(config, { logger });
+  await app.portal.sharedTier?.connected();
+  const server = http.createServer(app).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  instances.push(instance);
+  return instance;
+}
+
+const startInstances = (count: number, redisUrl: string, env?: Record<string, string>) =>
+  Promise.all(Array.from({ length: count }, () => startInstance(redisUrl, env)));
+
+/** A request from the visitor at `address` (behind the trusted loopback proxy). */
+async function send(instance: Instance, path: string, init: { method?: string; body?: unknown; address?: string } = {}) {
+  const res = await fetch(instance.origin + path, {
+    method: init.method ?? "GET",
+    headers: { "x-forwarded-for": init.address ?? VISITOR, "content-type": "application/json" },
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+  });
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+const readiness = async (instance: Instance) =>
+  JSON.parse((await send(instance, "/portal/readyz")).text) as { status: string; sharedTier: string };
+
+/** Waits until every instance has a load of the cache under way (so each is asking for the key itself). */
+async function untilEveryInstanceLoads(list: Instance[]): Promise<void> {
+  while (list.some((instance) => instance.app.portal.cache.loading === 0)) await new Promise((resolve) => setImmediate(resolve));
+}
+
+/** 50 simultaneous requests for `path` spread over `list`, the upstream holding its answer until every instance has asked. */
+async function coldKeyRequests(list: Instance[], path: string) {
+  let release: () => void = () => {};
+  upstream.hold = new Promise((resolve) => {
+    release = resolve;
+  });
+  const answers = Array.from({ length: 50 }, (_, i) => send(list[i % list.length] as Instance, path));
+  await untilEveryInstanceLoads(list);
+  release();
+  upstream.hold = undefined;
+  return Promise.all(answers);
+}
+
+beforeEach(async () => {
+  upstream = await startStandInUpstream({
+    "/api/portal/sys/syscfg": { themePortal: "1,1" },
+    "/api/portal/message/news/1": NEWS,
+    "/api/portal/message/news/2": { ...NEWS, id: 2 },
+    "/api/portal/reader/reader": 7,
+  });
+});
+
+afterEach(async () => {
+  for (const instance of instances.splice(0)) {
+    instance.app.portal.close();
+    instance.server.closeAllConnections();
+    await new Promise((resolve) => instance.server.close(resolve));
+  }
+  await upstream.close();
+});
+
+describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
+  beforeEach(() => emptyDatabase(redisUrl));
+
+  it("make one upstream request for a cold key asked for 50 times at once over 3 instances", async () => {
+    const three = await startInstances(3, redisUrl);
+    const answers = await coldKeyRequests(three, SYSCFG);
+    expect(answers.map((a) => a.status)).toEqual(Array(50).fill(200));
+    expect(new Set(answers.map((a) => a.text)).size).toBe(1);
+    expect(JSON.parse(answers[0]?.text ?? "").data).toEqual({ themePortal: "1,1" });
+    expect(upstream.count(SYSCFG)).toBe(1);
+  });
+
+  it("serve an answer one instance loaded from the others, with the freshness it has left", async () => {
+    const [a, b, c] = (await startInstances(3, redisUrl, { CACHE_TTL_MS: "60000" })) as [Instance, Instance, Instance];
+    const first = await send(a, "/api/portal/message/news/1");
+    expect(first.headers.get("x-cache")).toBe("MISS");
+    expect(upstream.count()).toBe(1);
+
+    for (const other of [b, c]) {
+      const shared = await send(other, "/api/portal/message/news/1");
+      expect(shared.status).toBe(200);
+      expect(shared.text).toBe(first.text);
+      expect(shared.headers.get("etag")).toBe(first.headers.get("etag"));
+      const maxAge = Number(/max-age=(\d+)/.exec(shared.headers.get("cache-control") ?? "")?.[1]);
+      expect(maxAge).toBeGreaterThan(0);
+      expect(maxAge).toBeLessThanOrEqual(60);
+      // Kept locally from then on: a fresh hit that never asks Redis.
+      expect((await send(other, "/api/portal/message/news/1")).headers.get("x-cache")).toBe("HIT");
+    }
+    // Not-found answers are shared too: a scan of unknown ids costs the upstream once per id, not once per instance.
+    expect((await send(a, "/api/portal/message/news/404")).status).toBe(404);
+    expect((await send(b, "/api/portal/message/news/404")).status).toBe(404);
+    expect(upstream.count()).toBe(2);
+  });
+
+  it("count a visitor's reader update once, and its reader rate once, whichever instances its PUTs reach", async () => {
+    const three = await startInstances(3, redisUrl, { READER_RATE_PER_MIN: "40" });
+    const puts = await Promise.all(
+      Array.from({ length: 30 }, (_, i) =>
+        send(three[i % 3] as Instance, "/api/portal/reader/reader", { method: "PUT", body: { type: 2, pid: 1 } }),
+      ),
+    );
+    expect(puts.map((p) => p.status)).toEqual(Array(30).fill(200));
+    expect(upstream.requests.filter((r) => r.method === "PUT")).toHaveLength(1);
+
+    // 30 of 40 spent; 10 more across the instances, then every instance refuses.
+    for (let i = 0; i < 10; i++) {
+      const put = await send(three[i % 3] as Instance, "/api/portal/reader/reader", { method: "PUT", body: { type: 1, pid: 100 + i } });
+      expect(put.status).toBe(200);
+    }
+    for (const instance of three) {
+      const refused = await send(instance, "/api/portal/reader/reader", { method: "PUT", body: { type: 1, pid: 999 } });
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    }
+    // Another visitor has an allowance of its own.
+    const other = await send(three[0] as Instance, "/api/portal/reader/reader", {
+      method: "PUT",
+      body: { type: 1, pid: 999 },
+      address: "192.0.2.1",
+    });
+    expect(other.status).toBe(200);
+    expect(upstream.requests.filter((r) => r.method === "PUT")).toHaveLength(12);
+  });
+
+  it("spend one miss budget per client across instances", async () => {
+    // 12 a minute: a burst of 2.
+    const [a, b, c] = (await startInstances(3, redisUrl, { MISS_RATE_PER_MIN: "12" })) as [Instance, Instance, Instance];
+    expect((await send(a, "/api/portal/message/news/1")).status).toBe(200);
+    expect((await send(b, "/api/portal/message/news/2")).status).toBe(200);
+    const refused = await send(c, "/api/portal/message/news/3");
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(upstream.count()).toBe(2);
+    // What is cached is never refused, on any instance, even one that has not kept it yet.
+    expect((await send(c, "/api/portal/message/news/1")).status).toBe(200);
+    expect((await send(c, "/api/portal/message/news/3", { address: "192.0.2.1" })).status).toBe(404);
+  });
+
+  it("pass messages between instances", async () => {
+    const tiers = [connectSharedTier(redisUrl, pino({ level: "silent" })), connectSharedTier(redisUrl, pino({ level: "silent" }))];
+    try {
+      await Promise.all(tiers.map((tier) => tier.connected()));
+      const [sender, receiver] = tiers.map(createPubSub) as [ReturnType<typeof createPubSub>, ReturnType<typeof createPubSub>];
+      const received = new Promise<string>((resolve) => {
+        void receiver.subscribe("purge", resolve).then(() => sender.publish("purge", '{"tags":["news:1"]}'));
+      });
+      expect(await received).toBe('{"tags":["news:1"]}');
+    } finally {
+      for (const tier of tiers) tier.close();
+    }
+  });
+});
+
+describeWithRedis("instances whose Redis stops and starts again", 0, () => {
+  let redis: RedisServer;
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    return () => redis.stop();
+  });
+
+  it("answer every request without it, say degraded once, and share again when it is back", async () => {
+    const three = await startInstances(3, redis.url);
+    expect((await send(three[0] as Instance, SYSCFG)).status).toBe(200);
+    for (const instance of three) expect(await readiness(instance)).toMatchObject({ status: "ready", sharedTier: "connected" });
+
+    await redis.stop();
+    // Under requests: cached, shared, cold, reader updates and counts, on every instance.
+    const paths = [SYSCFG, "/api/portal/message/news/1", "/api/portal/message/news/2", "/api/portal/reader/reader?type=2&pid=1"];
+    const answers = await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const instance = three[i % 3] as Instance;
+        return i % 5 === 4
+          ? send(instance, "/api/portal/reader/reader", { method: "PUT", body: { type: 2, pid: i } })
+          : send(instance, paths[i % paths.length] as string);
+      }),
+    );
+    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
+    for (const instance of three) {
+      const ready = await readiness(instance);
+      expect(ready).toMatchObject({ status: "degraded", sharedTier: "unavailable" });
+      // More requests while it is away: still one line per instance.
+      expect((await send(instance, "/api/portal/message/news/1")).status).toBe(200);
+    }
+    for (const instance of three) {
+      expect(instance.logs.filter((line) => line.level === "warn" && /^Redis unavailable/.test(line.msg))).toHaveLength(1);
+    }
+
+    await redis.start();
+    for (const instance of three) {
+      while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
+      expect(instance.logs.filter((line) => /sharing with other instances resumed/.test(line.msg))).toHaveLength(1);
+    }
+    upstream.requests.length = 0;
+    const again = await coldKeyRequests(three, "/api/portal/message/news/3");
+    expect(again.map((a) => a.status)).toEqual(Array(50).fill(404));
+    expect(upstream.count("/api/portal/message/news/3")).toBe(1);
+  });
+});
