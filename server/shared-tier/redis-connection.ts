@@ -8,8 +8,10 @@
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";
 
-/** The longest any one Redis command may take before its caller goes on without it. */
+/** The longest a call to Redis may take before its caller goes on without it. */
 export const SHARED_DEADLINE_MS = 100;
+/** The client's own limit, a backstop behind the deadline: a command unanswered this long is dropped. */
+const COMMAND_TIMEOUT_MS = 1000;
 /** While sharing is off, how often a connected but failing Redis is asked again. */
 const PROBE_EVERY_MS = 1000;
 /** Reconnection attempts back off to this, and go on for as long as the process runs. */
@@ -40,7 +42,7 @@ export function sharedKey(...parts: string[]): string {
 }
 
 const options: RedisOptions = {
-  commandTimeout: SHARED_DEADLINE_MS,
+  commandTimeout: COMMAND_TIMEOUT_MS,
   connectTimeout: 1000,
   // Commands fail at once while disconnected, and are never replayed later: a caller has long gone on without them.
   enableOfflineQueue: false,
@@ -48,6 +50,17 @@ const options: RedisOptions = {
   autoResendUnfulfilledCommands: false,
   retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
 };
+
+const LATE = Symbol("late");
+
+/**
+ * Resolves LATE once `ms` have passed and the replies that arrived meanwhile have been read:
+ * the timer's turn comes before the sockets' after a busy stretch of the event loop, so
+ * judging at once would blame Redis for this process's own delay.
+ */
+function lateAfter(ms: number, started: (timer: NodeJS.Timeout) => void): Promise<typeof LATE> {
+  return new Promise((resolve) => started(setTimeout(() => setImmediate(() => resolve(LATE)), ms)));
+}
 
 export function connectSharedTier(url: string, logger: Logger): SharedTier {
   const redis = new Redis(url, options);
@@ -99,12 +112,20 @@ export function connectSharedTier(url: string, logger: Logger): SharedTier {
     redis,
     async run(op, fallback) {
       if (state !== "connected") return fallback;
+      let timer: NodeJS.Timeout | undefined;
+      const pending = op(redis);
       try {
-        return await op(redis);
+        const result = await Promise.race([pending, lateAfter(SHARED_DEADLINE_MS, (t) => (timer = t))]);
+        if (result !== LATE) return result;
+        markUnavailable(new Error(`no answer within ${SHARED_DEADLINE_MS} ms`));
       } catch (err) {
         markUnavailable(err);
-        return fallback;
+      } finally {
+        clearTimeout(timer);
       }
+      // Whatever it comes to later, nobody waits for it any more.
+      pending.catch(() => {});
+      return fallback;
     },
     state: () => state,
     connected: () => first,

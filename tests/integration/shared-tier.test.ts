@@ -9,11 +9,12 @@
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { createPubSub } from "../../server/shared-tier/pub-sub.ts";
-import { connectSharedTier } from "../../server/shared-tier/redis-connection.ts";
+import { connectSharedTier, type SharedTier } from "../../server/shared-tier/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -228,6 +229,8 @@ describeWithRedis("instances whose Redis stops and starts again", 0, () => {
     for (const instance of three) {
       expect(instance.logs.filter((line) => line.level === "warn" && /^Redis unavailable/.test(line.msg))).toHaveLength(1);
     }
+    // A message cannot be sent: the sender is told, to act on its own.
+    expect(await createPubSub(three[0]?.app.portal.sharedTier as SharedTier).publish("purge", "{}")).toBe(false);
 
     await redis.start();
     for (const instance of three) {
@@ -238,5 +241,30 @@ describeWithRedis("instances whose Redis stops and starts again", 0, () => {
     const again = await coldKeyRequests(three, "/api/portal/message/news/3");
     expect(again.map((a) => a.status)).toEqual(Array(50).fill(404));
     expect(upstream.count("/api/portal/message/news/3")).toBe(1);
+  });
+
+  it("go on without a Redis that stops answering, and share again once it does", async () => {
+    const [a, b] = (await startInstances(2, redis.url)) as [Instance, Instance];
+    const sleeper = new Redis(redis.url);
+    try {
+      // The server answers nothing for 3 s; its connections stay open.
+      const asleep = sleeper.call("DEBUG", "SLEEP", "3");
+      const answers = await Promise.all([
+        send(a, "/api/portal/message/news/1"),
+        send(b, "/api/portal/message/news/2"),
+        send(a, "/api/portal/reader/reader", { method: "PUT", body: { type: 2, pid: 1 } }),
+      ]);
+      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
+      expect(await readiness(a)).toMatchObject({ status: "degraded", sharedTier: "unavailable" });
+      await asleep;
+      for (const instance of [a, b]) {
+        while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect((await send(b, "/api/portal/message/news/3")).status).toBe(404);
+      expect((await send(a, "/api/portal/message/news/3")).status).toBe(404);
+      expect(upstream.count("/api/portal/message/news/3")).toBe(1);
+    } finally {
+      sleeper.disconnect();
+    }
   });
 });

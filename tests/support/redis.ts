@@ -62,9 +62,9 @@ export async function startRedisServer(): Promise<RedisServer> {
   const port = await freePort();
   let child: ChildProcess | undefined;
   const start = async () => {
-    const started = spawn("redis-server", ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no"], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    // DEBUG SLEEP lets a test make the server stop answering without closing its connections.
+    const args = ["--bind", "127.0.0.1", "--port", String(port), "--save", "", "--appendonly", "no", "--enable-debug-command", "local"];
+    const started = spawn("redis-server", args, { stdio: ["ignore", "pipe", "inherit"] });
     child = started;
     let output = "";
     await new Promise<void>((resolve, reject) => {
