@@ -137,6 +137,21 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
     expect(upstream.count()).toBe(2);
   });
 
+  it("answer from another instance's stale answer when the upstream fails and they have nothing of their own", async () => {
+    // Stale as soon as it is stored: kept for CACHE_STALE_MS past that.
+    const [a, b] = (await startInstances(2, redisUrl, { CACHE_TTL_MS: "0" })) as [Instance, Instance];
+    const first = await send(a, "/api/portal/message/news/1");
+    expect(first.status).toBe(200);
+    upstream.behaviour = "error";
+    const fallback = await send(b, "/api/portal/message/news/1");
+    expect(fallback.status).toBe(200);
+    expect(fallback.headers.get("x-cache")).toBe("STALE");
+    expect(fallback.text).toBe(first.text);
+    // It asked the upstream (once), found it failing, and kept no error.
+    expect(upstream.count()).toBe(2);
+    expect((await send(b, "/api/portal/message/news/2")).status).toBe(502);
+  });
+
   it("count a visitor's reader update once, and its reader rate once, whichever instances its PUTs reach", async () => {
     const three = await startInstances(3, redisUrl, { READER_RATE_PER_MIN: "40" });
     const puts = await Promise.all(
