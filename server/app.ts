@@ -35,7 +35,7 @@ import { createPurgeRouter } from "./purge/purge-route.ts";
 import { createPurger, type Purger } from "./purge/purger.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSeoRouter } from "./seo/router.ts";
-import { connectSharedTier, type SharedTier } from "./shared-tier/redis-connection.ts";
+import { connectSharedTier, type SharedTier, siteIdOf } from "./shared-tier/redis-connection.ts";
 import { createSharedCacheLevel } from "./shared-tier/shared-cache-level.ts";
 import { sharedMissBudget } from "./shared-tier/shared-miss-budget.ts";
 import { sharedReaderGuard } from "./shared-tier/shared-reader-guard.ts";
@@ -82,7 +82,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const logger = deps.logger ?? createLogger(config.logLevel);
   const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
-  const sharedTier = config.redisUrl ? connectSharedTier(config.redisUrl, logger) : undefined;
+  // Instances share when they serve the same content: the same upstream, or the same embedded database.
+  const sharedTier = config.redisUrl
+    ? connectSharedTier(config.redisUrl, siteIdOf(config.apiBaseUrl ?? config.databaseUrl), logger)
+    : undefined;
   // A lock or a claim outlives the upstream request it covers.
   const sharedHoldMs = config.upstreamTimeoutMs + 1000;
   const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });

@@ -6,7 +6,7 @@
  * lost to it: pair a subscription with `SharedTier.onResume` to catch up.
  */
 import type { Redis } from "ioredis";
-import { type SharedTier, sharedKey } from "./redis-connection.ts";
+import type { SharedTier } from "./redis-connection.ts";
 
 export interface PubSub {
   /** True when Redis took the message. */
@@ -19,9 +19,9 @@ export function createPubSub(tier: SharedTier): PubSub {
   let subscriber: Redis | undefined;
   const handlers = new Map<string, ((message: string) => void)[]>();
   return {
-    publish: (channel, message) => tier.run((redis) => redis.publish(sharedKey("channel", channel), message).then(() => true), false),
+    publish: (channel, message) => tier.run((redis) => redis.publish(tier.key("channel", channel), message).then(() => true), false),
     async subscribe(channel, onMessage) {
-      const name = sharedKey("channel", channel);
+      const name = tier.key("channel", channel);
       if (!subscriber) {
         subscriber = tier.openSubscriber();
         subscriber.on("message", (from: string, message: string) => {

@@ -5,6 +5,7 @@
  * for this instance (one log line), so no request waits on Redis while it is away; once
  * Redis answers again (a reconnection, or a probe a second) sharing resumes (one line).
  */
+import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";
 
@@ -16,7 +17,7 @@ const COMMAND_TIMEOUT_MS = 1000;
 const PROBE_EVERY_MS = 1000;
 /** Reconnection attempts back off to this, and go on for as long as the process runs. */
 const RECONNECT_MAX_MS = 1000;
-/** Every key of the tier starts with this: the format's version, so two releases never read each other's entries. */
+/** Every key of the tier starts with this and the site's id: the format's version, so two releases never read each other's entries. */
 const KEY_PREFIX = "portal:v1:";
 
 export type SharedTierState = "connecting" | "connected" | "unavailable";
@@ -29,6 +30,8 @@ export interface SharedTier {
   connected(): Promise<void>;
   /** `listener` runs each time sharing resumes after Redis was away (so state missed meanwhile can be caught up). */
   onResume(listener: () => void): void;
+  /** The tier's key for `parts` (a kind, then the caller's own key), apart from other sites' on the same Redis. */
+  key(...parts: string[]): string;
   /** The client, for libraries that take one (rate-limiter-flexible); call it only inside `run`. */
   readonly redis: Redis;
   /** A connection of its own for subscriptions (pub-sub.ts), resubscribing after each reconnection. */
@@ -36,9 +39,13 @@ export interface SharedTier {
   close(): void;
 }
 
-/** The tier's key for `parts` (a kind, then the caller's own key). */
-export function sharedKey(...parts: string[]): string {
-  return KEY_PREFIX + parts.join(":");
+/**
+ * The id of the site whose instances share: its content source (the upstream, or the
+ * embedded content's database), hashed so no credentials reach Redis. Two sites on one
+ * Redis, a staging one and the live one say, never serve each other's answers.
+ */
+export function siteIdOf(contentSource: string): string {
+  return createHash("sha256").update(contentSource).digest("base64url").slice(0, 16);
 }
 
 const options: RedisOptions = {
@@ -62,7 +69,7 @@ function lateAfter(ms: number, started: (timer: NodeJS.Timeout) => void): Promis
   return new Promise((resolve) => started(setTimeout(() => setImmediate(() => resolve(LATE)), ms)));
 }
 
-export function connectSharedTier(url: string, logger: Logger): SharedTier {
+export function connectSharedTier(url: string, siteId: string, logger: Logger): SharedTier {
   const redis = new Redis(url, options);
   const subscribers: Redis[] = [];
   const resumeListeners: (() => void)[] = [];
@@ -110,6 +117,7 @@ export function connectSharedTier(url: string, logger: Logger): SharedTier {
 
   return {
     redis,
+    key: (...parts) => `${KEY_PREFIX}${siteId}:${parts.join(":")}`,
     async run(op, fallback) {
       if (state !== "connected") return fallback;
       let timer: NodeJS.Timeout | undefined;

@@ -17,7 +17,7 @@
  */
 import { randomUUID } from "node:crypto";
 import type { Load, Loaded, SecondLevel } from "../cache/swr-cache.ts";
-import { type SharedTier, sharedKey } from "./redis-connection.ts";
+import type { SharedTier } from "./redis-connection.ts";
 
 /** How a value travels: a small header and a body. `encode` gives undefined for a value not to share. */
 export interface SharedCodec<V> {
@@ -128,7 +128,7 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return { ...loaded, madeAt };
   };
 
-  const entryKeyOf = (key: string) => sharedKey("cache", options.namespace, key);
+  const entryKeyOf = (key: string) => tier.key("cache", options.namespace, key);
 
   return {
     async fresh(key) {
@@ -137,7 +137,7 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     },
     async load(key, load) {
       const entryKey = entryKeyOf(key);
-      const lockKey = sharedKey("lock", options.namespace, key);
+      const lockKey = tier.key("lock", options.namespace, key);
       const token = randomUUID();
       const reply = await tier.run(
         (redis) => redis.callBuffer("EVAL", [READ_OR_LOCK, 2, entryKey, lockKey, token, lockMs, now()]) as Promise<[Buffer | null, number]>,

@@ -8,14 +8,14 @@
  */
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Admission } from "../http/miss-budget.ts";
-import { type SharedTier, sharedKey } from "./redis-connection.ts";
+import type { SharedTier } from "./redis-connection.ts";
 
 export type SharedLimit = (client: string) => Promise<Admission | undefined>;
 
 export function createSharedLimit(tier: SharedTier, limit: { name: string; points: number; durationS: number }): SharedLimit {
   const limiter = new RateLimiterRedis({
     storeClient: tier.redis,
-    keyPrefix: sharedKey("limit", limit.name),
+    keyPrefix: tier.key("limit", limit.name),
     points: limit.points,
     duration: limit.durationS,
   });

@@ -8,7 +8,7 @@
  * and answers alone while Redis is away.
  */
 import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "../portal-api/reader-guard.ts";
-import { type SharedTier, sharedKey } from "./redis-connection.ts";
+import type { SharedTier } from "./redis-connection.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
 export interface SharedReaderOptions {
@@ -45,7 +45,7 @@ export function sharedReaderGuard(tier: SharedTier, local: ReaderGuard, options:
     },
     forwardOnce(key, forward, succeeded) {
       if (options.dedupWindowMs === 0) return local.forwardOnce(key, forward, succeeded);
-      return local.forwardOnce(key, () => claimed(sharedKey("reader-seen", key), forward, succeeded), succeeded);
+      return local.forwardOnce(key, () => claimed(tier.key("reader-seen", key), forward, succeeded), succeeded);
     },
   };
 }

@@ -14,7 +14,7 @@ import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { createPubSub } from "../../server/shared-tier/pub-sub.ts";
-import { connectSharedTier, type SharedTier } from "../../server/shared-tier/redis-connection.ts";
+import { connectSharedTier, type SharedTier, siteIdOf } from "../../server/shared-tier/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -137,6 +137,19 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
     expect(upstream.count()).toBe(2);
   });
 
+  it("keep two sites on one Redis apart: an instance never serves another content source's answers", async () => {
+    const live = await startInstance(redisUrl);
+    expect(JSON.parse((await send(live, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
+    const stagingUpstream = await startStandInUpstream({ "/api/portal/sys/syscfg": { themePortal: "2,2" } });
+    try {
+      const staging = await startInstance(redisUrl, { API_BASE_URL: stagingUpstream.url });
+      expect(JSON.parse((await send(staging, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
+      expect(stagingUpstream.count(SYSCFG)).toBe(1);
+    } finally {
+      await stagingUpstream.close();
+    }
+  });
+
   it("answer from another instance's stale answer when the upstream fails and they have nothing of their own", async () => {
     // Stale as soon as it is stored: kept for CACHE_STALE_MS past that.
     const [a, b] = (await startInstances(2, redisUrl, { CACHE_TTL_MS: "0" })) as [Instance, Instance];
@@ -197,7 +210,7 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
   });
 
   it("pass messages between instances", async () => {
-    const tiers = [connectSharedTier(redisUrl, pino({ level: "silent" })), connectSharedTier(redisUrl, pino({ level: "silent" }))];
+    const tiers = [0, 1].map(() => connectSharedTier(redisUrl, siteIdOf(upstream.url), pino({ level: "silent" })));
     try {
       await Promise.all(tiers.map((tier) => tier.connected()));
       const [sender, receiver] = tiers.map(createPubSub) as [ReturnType<typeof createPubSub>, ReturnType<typeof createPubSub>];
