@@ -93,9 +93,10 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
       logger.info("connected to Redis: caches and limits are shared with other instances");
     }
   };
+  let closing = false;
   const markUnavailable = (err: unknown) => {
     firstOutcome();
-    if (state === "unavailable") return;
+    if (state === "unavailable" || closing) return;
     state = "unavailable";
     logger.warn(
       { err: err instanceof Error ? err.message : String(err) },
@@ -148,6 +149,7 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
       return subscriber;
     },
     close() {
+      closing = true;
       clearInterval(prober);
       for (const connection of [redis, ...subscribers]) connection.disconnect();
     },

@@ -269,6 +269,12 @@ describeWithRedis("instances whose Redis stops and starts again", 0, () => {
     const again = await coldKeyRequests(three, "/api/portal/message/news/3");
     expect(again.map((a) => a.status)).toEqual(Array(50).fill(404));
     expect(upstream.count("/api/portal/message/news/3")).toBe(1);
+
+    // Closing the connection on the way out is not an outage.
+    const first = three[0] as Instance;
+    first.app.portal.close();
+    while (first.app.portal.sharedTier?.redis.status !== "end") await new Promise((resolve) => setImmediate(resolve));
+    expect(first.logs.filter((line) => line.level === "warn")).toHaveLength(1);
   });
 
   it("go on without a Redis that stops answering, and share again once it does", async () => {
