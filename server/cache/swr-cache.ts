@@ -218,7 +218,7 @@ export class SwrCache<V> {
   async adopt(key: string): Promise<boolean> {
     const loaded = await this.options.secondLevel?.fresh(key);
     if (loaded?.freshForMs === undefined) return false;
-    this.store(key, loaded.value, loaded.freshForMs, loaded.madeAt);
+    this.store(key, loaded.value, loaded.freshForMs, this.options.tagsOfKey?.(key) ?? NO_TAGS, loaded.madeAt);
     return true;
   }
 

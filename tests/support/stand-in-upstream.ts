@@ -21,8 +21,6 @@ export interface StandInUpstream {
   /** Requests whose path (without query) is `path`. */
   count(path?: string): number;
   behaviour: Behaviour;
-  /** While set, answers wait for it (requests are recorded as they arrive). */
-  hold: Promise<void> | undefined;
   /** Extra headers on every answer, e.g. { "cache-control": "no-store" }. */
   headers: Record<string, string>;
   /** Payloads by path (without query); a function gets the full URL. */
@@ -40,7 +38,6 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
     url: "",
     requests: [],
     behaviour: "ok",
-    hold: undefined,
     headers: {},
     routes: new Map(Object.entries(routes)),
     count: (path) => state.requests.filter((r) => path === undefined || r.url.split("?")[0] === path).length,
@@ -66,10 +63,9 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", async () => {
+    req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
       state.requests.push({ method: req.method ?? "", url: req.url ?? "", body });
-      if (state.hold) await state.hold;
       const url = new URL(req.url ?? "/", "http://upstream");
       switch (state.behaviour) {
         case "hang":
