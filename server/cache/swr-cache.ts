@@ -75,6 +75,8 @@ export interface SecondLevel<V> {
   load(key: string, load: Load<V>): Promise<Loaded<V>>;
   /** Its fresh entry of `key`, if it has one. */
   fresh(key: string): Promise<Loaded<V> | undefined>;
+  /** Drops its entries of `keys` (purged here), so their refreshes load anew instead of taking them back. */
+  forget(keys: readonly string[]): void;
 }
 
 export interface CacheStats {
@@ -306,6 +308,7 @@ export class SwrCache<V> {
     const keys = "tag" in selector ? [...(this.tagIndex.get(selector.tag) ?? [])] : [...this.main.keys(), ...(this.oneOff?.keys() ?? [])];
     const picked = "keys" in selector ? keys.filter(selector.keys) : keys;
     const now = this.now();
+    if (picked.length > 0) this.options.secondLevel?.forget(picked);
     for (const key of picked) {
       if (mode === "hard") {
         this.main.delete(key);

@@ -135,6 +135,10 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
       const entry = await decode(await tier.run((redis) => redis.getBuffer(entryKeyOf(key)), null));
       return isFresh(entry) ? loadedOf(entry) : undefined;
     },
+    forget(keys) {
+      // Sent before any refresh that follows on the same connection, so none of them finds the purged entry.
+      void tier.run((redis) => redis.del(...keys.map(entryKeyOf)), 0);
+    },
     async load(key, load) {
       const entryKey = entryKeyOf(key);
       const lockKey = tier.key("lock", options.namespace, key);

@@ -134,6 +134,19 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
     expect(upstream.count()).toBe(2);
   });
 
+  it("let a purge on an instance refresh from the upstream, not from the entry it purged", async () => {
+    const [a, b] = (await startInstances(2, redisUrl)) as [Instance, Instance];
+    expect(JSON.parse((await send(a, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
+    upstream.routes.set(SYSCFG, { themePortal: "2,2" });
+    a.app.portal.purger.purge({ tags: [], paths: [SYSCFG], all: false, mode: "soft" }, "local");
+    // The stale answer goes out while one refresh runs; then the new one, here and on the instance that never had it.
+    await send(a, SYSCFG);
+    await a.app.portal.cache.idle();
+    expect(JSON.parse((await send(a, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
+    expect(JSON.parse((await send(b, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
+    expect(upstream.count(SYSCFG)).toBe(2);
+  });
+
   it("keep two sites on one Redis apart: an instance never serves another content source's answers", async () => {
     const live = await startInstance(redisUrl);
     expect(JSON.parse((await send(live, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
