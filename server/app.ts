@@ -4,7 +4,8 @@
  * app. It never reads the environment and never listens (server/index.ts does both), so
  * tests run that same listener under supertest against stand-in upstreams.
  *
- * Mount order follows the request path: request id and log, size limits, security
+ * Every request is followed first (its access line and metrics), then mount order follows
+ * the request path: request id, size limits, security
  * headers, fixed redirects and health, compression, /api/portal, static media, robots,
  * sitemap and feeds, the purge endpoint, pages, the catch-all redirect, and last the one
  * error handler.
@@ -12,17 +13,21 @@
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
+import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
+import { clientAddressReader } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
-import { createHealthRouter } from "./http/health.ts";
+import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
 import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
+import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
 import { createPageCache, type PageCache } from "./pages/page-cache.ts";
 import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
@@ -50,6 +55,8 @@ export interface AppDeps {
   /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
   imageResizeSlots?: number;
   imageResizeWaiting?: number;
+  /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
+  metricsRegistry?: Registry;
 }
 
 export interface PortalServices {
@@ -60,6 +67,10 @@ export interface PortalServices {
   logger: Logger;
   /** Purges this process's caches; fan-out channels subscribe to it (server/purge/purger.ts). */
   purger: Purger;
+  /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
+  metrics: AppMetrics;
+  /** The readiness check behind /portal/readyz (at most one a second). */
+  readiness: () => Promise<Readiness>;
   /** Releases the upstream connection pool. */
   close(): void;
 }
@@ -74,7 +85,15 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
+  const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
+  // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
+  const missBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
+  const metrics = createAppMetrics(deps.metricsRegistry ?? new Registry(), { missBudget, readerGuard });
+  const upstream = createUpstreamClient({
+    baseUrl: upstreamUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    onOutcome: metrics.observeUpstream,
+  });
   const cache = createResponseCache({
     maxBytes: config.cache.maxBytes,
     staleMs: config.cache.staleMs,
@@ -83,9 +102,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   const commonHeaders = securityHeaderList({ dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false });
   const reader = createApiReader(cache, upstream, config.cache, apiAnswerHeaders(commonHeaders));
-  const readerGuard = new ReaderGuard({ ratePerMin: config.reader.ratePerMin, dedupWindowMs: config.reader.dedupWindowMs, now: deps.now });
-  // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
-  const missBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
+  metrics.registerCache("api", cache);
+  const readiness = createReadiness({ upstream, database: deps.database, now: deps.now });
 
   const app = express();
   app.disable("x-powered-by");
@@ -93,13 +111,13 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Queries are parsed per call from the raw URL; Express's own parser is not needed.
   app.set("query parser", false);
 
-  app.use(createRequestLog(logger));
+  app.use(assignRequestId);
   app.use((req, _res, next) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
-  app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, now: deps.now }));
+  app.use(createHealthRouter({ readiness, missBudget }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
@@ -113,6 +131,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);
+  metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
   const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH });
   app.use("/api/portal", api);
@@ -140,6 +159,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify });
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
+  if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
   const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
@@ -147,10 +167,13 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
+  const follow = createRequestLog({ logger, metrics, clientAddressOf: clientAddressReader(app) });
   const handle: RequestListener = (req, res) => {
-    if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
+    const record = follow(req, res);
+    record.cache = api.fastPath(req, res) ?? pages?.fastPath(req, res);
+    if (!record.cache) app(req, res);
   };
   return Object.assign(handle, {
-    portal: { cache, pageCache, upstream, images, logger, purger, close: () => upstream.close() },
+    portal: { cache, pageCache, upstream, images, logger, purger, metrics, readiness, close: () => upstream.close() },
   });
 }

@@ -192,6 +192,8 @@ const envSchema = z.object({
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
+  METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
+  METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -237,6 +239,8 @@ export interface Config {
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
+  /** The internal listener (/metrics, /healthz, /readyz); undefined: none. */
+  metrics?: { port: number; host: string };
 }
 
 export class ConfigError extends Error {}
@@ -298,5 +302,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

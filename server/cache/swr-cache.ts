@@ -72,6 +72,10 @@ export interface CacheStats {
   misses: number;
   stale: number;
   hitRatio: number;
+  /** Entries pushed out to make room (not those that expired or were replaced). */
+  evictions: number;
+  /** Misses that joined a load of their key already under way instead of starting one. */
+  shared: number;
 }
 
 export interface SwrCacheOptions<V> {
@@ -113,14 +117,20 @@ export class SwrCache<V> {
   private hits = 0;
   private misses = 0;
   private stale = 0;
+  private evictions = 0;
+  private shared = 0;
 
   constructor(options: SwrCacheOptions<V>) {
     this.options = options;
     this.staleMs = options.staleMs;
     this.now = options.now ?? Date.now;
     const sizeCalculation = (entry: Entry<V>, key: string) => options.sizeOf(entry.value, key);
-    // Whatever takes an entry out (eviction, replacement, deletion) takes its keys out of the tag index.
-    const dispose = (entry: Entry<V>, key: string) => this.unindex(key, entry.tags);
+    // Whatever takes an entry out (eviction, replacement, deletion) takes its keys out of the tag index;
+    // only an eviction (pushed out to make room) is counted.
+    const dispose = (entry: Entry<V>, key: string, reason: LRUCache.DisposeReason) => {
+      this.unindex(key, entry.tags);
+      if (reason === "evict") this.evictions++;
+    };
     this.main = new LRUCache({ maxSize: options.maxBytes, sizeCalculation, dispose });
     this.oneOff = options.oneOff
       ? new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / options.oneOff.share)), sizeCalculation, dispose })
@@ -163,7 +173,9 @@ export class SwrCache<V> {
   async get(key: string, load: Load<V>): Promise<CacheOutcome<V>> {
     const cached = this.lookup(key, load);
     if (cached) return cached;
-    const loaded = await (this.inflight.get(key) ?? this.load(key, load));
+    const underWay = this.inflight.get(key);
+    if (underWay) this.shared++;
+    const loaded = await (underWay ?? this.load(key, load));
     return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
   }
 
@@ -318,6 +330,8 @@ export class SwrCache<V> {
       misses: this.misses,
       stale: this.stale,
       hitRatio: served === 0 ? 0 : Math.round(((this.hits + this.stale) / served) * 1000) / 1000,
+      evictions: this.evictions,
+      shared: this.shared,
     };
   }
 

@@ -38,6 +38,7 @@ export class MissBudget {
   private readonly ratePerMin: number;
   private readonly capacity: number;
   private readonly now: () => number;
+  private refusedCount = 0;
 
   constructor(options: MissBudgetOptions) {
     this.ratePerMin = options.ratePerMin;
@@ -59,7 +60,13 @@ export class MissBudget {
       bucket.tokens -= 1;
       return { ok: true };
     }
+    this.refusedCount++;
     return { ok: false, retryAfterS: Math.max(1, Math.ceil(((1 - bucket.tokens) * MINUTE) / this.ratePerMin / 1000)) };
+  }
+
+  /** Requests refused since the start. */
+  get refused(): number {
+    return this.refusedCount;
   }
 }
 

@@ -20,6 +20,18 @@ interface Window {
 
 const MINUTE = 60_000;
 
+/** What became of the reader PUTs admitted or refused so far. */
+export interface ReaderCounts {
+  /** Sent on to the upstream. */
+  forwarded: number;
+  /** Acknowledged without the upstream: the same count inside the de-duplication window. */
+  duplicate: number;
+  /** Joined the same count's request under way. */
+  shared: number;
+  /** Refused: over the client's rate. */
+  limited: number;
+}
+
 export class ReaderGuard {
   private readonly windows: LRUCache<string, Window>;
   private readonly seen: LRUCache<string, true> | undefined;
@@ -27,6 +39,7 @@ export class ReaderGuard {
   private readonly now: () => number;
 
   private readonly options: ReaderGuardOptions;
+  private readonly counts: ReaderCounts = { forwarded: 0, duplicate: 0, shared: 0, limited: 0 };
 
   constructor(options: ReaderGuardOptions) {
     this.options = options;
@@ -49,11 +62,15 @@ export class ReaderGuard {
     }
     window.count++;
     if (window.count <= this.options.ratePerMin) return { ok: true };
+    this.counts.limited++;
     return { ok: false, retryAfterS: Math.max(1, Math.ceil((window.startedAt + MINUTE - now) / 1000)) };
   }
 
+  /** True (and counted) when `key` was counted inside the de-duplication window. */
   isDuplicate(key: string): boolean {
-    return this.seen?.has(key) ?? false;
+    const duplicate = this.seen?.has(key) ?? false;
+    if (duplicate) this.counts.duplicate++;
+    return duplicate;
   }
 
   /**
@@ -62,7 +79,11 @@ export class ReaderGuard {
    */
   async forwardOnce<T>(key: string, forward: () => Promise<T>, succeeded: (result: T) => boolean): Promise<T> {
     const inFlight = this.pending.get(key) as Promise<T> | undefined;
-    if (inFlight) return inFlight;
+    if (inFlight) {
+      this.counts.shared++;
+      return inFlight;
+    }
+    this.counts.forwarded++;
     const run = forward()
       .then((result) => {
         if (succeeded(result)) this.seen?.set(key, true);
@@ -71,5 +92,9 @@ export class ReaderGuard {
       .finally(() => this.pending.delete(key));
     this.pending.set(key, run);
     return run;
+  }
+
+  stats(): ReaderCounts {
+    return { ...this.counts };
   }
 }
