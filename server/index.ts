@@ -102,8 +102,12 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
   const metricsRegistry = new Registry();
   collectDefaultMetrics({ register: metricsRegistry });
-  // A cluster's primary asks each worker for this registry and serves the sum.
-  if (cluster.isWorker) AggregatorRegistry.setRegistries([metricsRegistry]);
+  if (cluster.isWorker) {
+    // A cluster's primary asks each worker for this registry and serves the sum; constructing
+    // an AggregatorRegistry is what makes a worker answer those requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metricsRegistry]);
+  }
   const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry });
   joinClusterPurges(app.portal.purger);
   if (config.metrics && cluster.isPrimary) {

@@ -19,7 +19,14 @@ describe("parseConfig", () => {
       webConcurrency: 1,
       pageCache: true,
       images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
+      metrics: undefined,
     });
+  });
+
+  it("opens the internal listener on loopback unless told otherwise", () => {
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({ port: 9464, host: "10.0.0.5" });
+    expect(parseConfig({ METRICS_HOST: "10.0.0.5" }).metrics).toBeUndefined();
   });
 
   it("reads every variable", () => {
@@ -104,6 +111,8 @@ describe("parseConfig", () => {
     ["PURGE_SECRET", "hunter2", /^PURGE_SECRET must be whsec_ followed by the base64 .* \(value not shown\)$/],
     ["PURGE_SECRET", "whsec_c2hvcnQ=", /^PURGE_SECRET must be whsec_/],
     ["PURGE_SECRET", `whsec_${"A".repeat(32)},whsec_not base64!`, /^PURGE_SECRET must be whsec_/],
+    ["METRICS_PORT", "metrics", /^METRICS_PORT must be a port number from 0 to 65535 \(got "metrics"\)$/],
+    ["METRICS_PORT", "65536", /^METRICS_PORT must be a port number/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {
