@@ -3,6 +3,14 @@ import type { Config } from "./config.ts";
 
 export type { Logger };
 
+/** Development's lines: an access line reads `request GET /portal/index.html 200 3.1 ms MISS`, other fields follow on the line. */
+const READABLE = {
+  translateTime: "SYS:HH:MM:ss.l",
+  singleLine: true,
+  messageFormat: "{msg}{if method} {method} {url} {status} {ms} ms{end}{if cache} {cache}{end}",
+  ignore: "hostname,method,url,status,ms,cache",
+};
+
 /**
  * Structured JSON logs on stdout, each line with the process id (which worker wrote it);
  * one logger per app so tests can silence it. `readable` (development) prints them as
@@ -14,6 +22,6 @@ export function createLogger(level: Config["logLevel"], { readable = false } = {
     base: { pid: process.pid },
     timestamp: pino.stdTimeFunctions.isoTime,
     formatters: { level: (label) => ({ level: label }) },
-    ...(readable ? { transport: { target: "pino-pretty", options: { translateTime: "SYS:HH:MM:ss.l", ignore: "hostname" } } } : {}),
+    ...(readable ? { transport: { target: "pino-pretty", options: READABLE } } : {}),
   });
 }
