@@ -163,7 +163,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const { renderer } = deps;
   const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
-  if (pages) app.use("/portal", pages);
+  if (pages) {
+    app.use("/portal", pages);
+    metrics.registerShared("page", pages.sharedRenders);
+  }
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 

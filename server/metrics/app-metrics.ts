@@ -26,6 +26,8 @@ export interface AppMetrics {
   observeUpstream(outcome: UpstreamOutcome): void;
   /** Measures a cache under `name` (api, page, image...), read at each scrape. */
   registerCache(name: string, cache: { stats(): CacheFigures }): void;
+  /** Counts requests that joined work under way outside a cache's own loads (a page render), under `source`. */
+  registerShared(source: string, read: () => number): void;
 }
 
 export interface AppMetricsSources {
@@ -46,6 +48,7 @@ export function upstreamCallOf(method: string, path: string): string {
 
 export function createAppMetrics(registry: Registry, sources: AppMetricsSources): AppMetrics {
   const caches = new Map<string, { stats(): CacheFigures }>();
+  const sharedWork = new Map<string, () => number>([["reader", () => sources.readerGuard.stats().shared]]);
   const registers = [registry];
 
   const requests = new Histogram({
@@ -113,13 +116,15 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
 
   new Counter({
     name: "portal_inflight_deduplications_total",
-    help: "Requests that joined identical work already under way instead of starting their own: a cache's load (by cache), or a reader update",
+    help: "Requests that joined identical work already under way instead of starting their own: a cache's load or a page render (by cache), or a reader update",
     labelNames: ["source"],
     registers,
     collect() {
+      const totals = new Map<string, number>();
+      for (const [cache, source] of caches) totals.set(cache, source.stats().shared);
+      for (const [source, read] of sharedWork) totals.set(source, (totals.get(source) ?? 0) + read());
       this.reset();
-      for (const [cache, source] of caches) this.inc({ source: cache }, source.stats().shared);
-      this.inc({ source: "reader" }, sources.readerGuard.stats().shared);
+      for (const [source, total] of totals) this.inc({ source }, total);
     },
   });
   new Counter({
@@ -154,6 +159,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     registerCache(name, cache) {
       caches.set(name, cache);
+    },
+    registerShared(source, read) {
+      sharedWork.set(source, read);
     },
   };
 }

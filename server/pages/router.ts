@@ -90,12 +90,13 @@ export function createPagesRouter({
   logger,
   pageCache,
   missBudget,
-}: PagesDeps): Router & { fastPath: RequestFastPath } {
+}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new Map<string, Promise<RenderedPage>>();
+  let sharedRenders = 0;
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
   /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
@@ -137,7 +138,10 @@ export function createPagesRouter({
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
     const { key } = page;
     const inFlight = rendering.get(key);
-    if (inFlight) return inFlight;
+    if (inFlight) {
+      sharedRenders++;
+      return inFlight;
+    }
     const watch = pageCache?.watch(key);
     const run = new Promise<void>((resolve) => setImmediate(resolve))
       .then(() => render(page, watch, background, requestId))
@@ -249,5 +253,5 @@ export function createPagesRouter({
     sendCachedPage(req, res, cached, config.cache.staleMs);
     return cached.status;
   };
-  return Object.assign(router, { fastPath });
+  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders });
 }
