@@ -4,7 +4,8 @@
  * app. It never reads the environment and never listens (server/index.ts does both), so
  * tests run that same listener under supertest against stand-in upstreams.
  *
- * Mount order follows the request path: request id and log, size limits, security
+ * Every request is followed first (its access line and metrics), then mount order follows
+ * the request path: request id, size limits, security
  * headers, fixed redirects and health, compression, /api/portal, static media, robots,
  * sitemap and feeds, the purge endpoint, pages, the catch-all redirect, and last the one
  * error handler.
@@ -12,18 +13,22 @@
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
+import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
 import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
+import { clientAddressReader } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
-import { createHealthRouter } from "./http/health.ts";
+import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
 import { MissBudget, type MissGate } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
+import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
 import { createPageCache, type PageCache } from "./pages/page-cache.ts";
 import { createPagesRouter } from "./pages/router.ts";
 import { createApiReader } from "./portal-api/api-reader.ts";
@@ -55,6 +60,8 @@ export interface AppDeps {
   /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
   imageResizeSlots?: number;
   imageResizeWaiting?: number;
+  /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
+  metricsRegistry?: Registry;
 }
 
 export interface PortalServices {
@@ -67,6 +74,10 @@ export interface PortalServices {
   purger: Purger;
   /** The tier shared with other instances (REDIS_URL); undefined: everything is this instance's own. */
   sharedTier: SharedTier | undefined;
+  /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
+  metrics: AppMetrics;
+  /** The readiness check behind /portal/readyz (at most one a second). */
+  readiness: () => Promise<Readiness>;
   /** Releases the upstream connection pool (and the Redis connections). */
   close(): void;
 }
@@ -81,7 +92,19 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const logger = deps.logger ?? createLogger(config.logLevel);
-  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs });
+  const localReaderGuard = new ReaderGuard({
+    ratePerMin: config.reader.ratePerMin,
+    dedupWindowMs: config.reader.dedupWindowMs,
+    now: deps.now,
+  });
+  // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
+  const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
+  const metrics = createAppMetrics(deps.metricsRegistry ?? new Registry(), { missBudget: localMissBudget, readerGuard: localReaderGuard });
+  const upstream = createUpstreamClient({
+    baseUrl: upstreamUrl,
+    timeoutMs: config.upstreamTimeoutMs,
+    onOutcome: metrics.observeUpstream,
+  });
   // Instances share when they serve the same content: the same upstream, or the same embedded database.
   const sharedTier = config.redisUrl
     ? connectSharedTier(config.redisUrl, siteIdOf(config.apiBaseUrl ?? config.databaseUrl), logger)
@@ -106,17 +129,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       : undefined,
   });
   const reader = createApiReader(cache, upstream, config.cache, answerHeaders);
-  const localReaderGuard = new ReaderGuard({
-    ratePerMin: config.reader.ratePerMin,
-    dedupWindowMs: config.reader.dedupWindowMs,
-    now: deps.now,
-  });
+  metrics.registerCache("api", cache);
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
     : localReaderGuard;
-  // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
-  const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
   const missBudget: MissGate = sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget;
+  const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
 
   const app = express();
   app.disable("x-powered-by");
@@ -124,13 +142,13 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Queries are parsed per call from the raw URL; Express's own parser is not needed.
   app.set("query parser", false);
 
-  app.use(createRequestLog(logger));
+  app.use(assignRequestId);
   app.use((req, _res, next) => {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
   app.use(securityHeaders(commonHeaders));
   app.get(["/", "/portal", "/portal/"], redirectHome);
-  app.use(createHealthRouter({ cache, upstream, database: deps.database, missBudget, sharedTier, now: deps.now }));
+  app.use(createHealthRouter({ readiness, missBudget }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
@@ -144,6 +162,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);
+  metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
   const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH });
   app.use("/api/portal", api);
@@ -171,15 +190,22 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify });
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
+  if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
   const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
-  if (pages) app.use("/portal", pages);
+  if (pages) {
+    app.use("/portal", pages);
+    metrics.registerShared("page", pages.sharedRenders);
+  }
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
+  const follow = createRequestLog({ logger, metrics, clientAddressOf: clientAddressReader(app) });
   const handle: RequestListener = (req, res) => {
-    if (!api.fastPath(req, res) && !pages?.fastPath(req, res)) app(req, res);
+    const record = follow(req, res);
+    record.cache = api.fastPath(req, res) ?? pages?.fastPath(req, res);
+    if (!record.cache) app(req, res);
   };
   return Object.assign(handle, {
     portal: {
@@ -190,6 +216,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       logger,
       purger,
       sharedTier,
+      metrics,
+      readiness,
       close: () => {
         upstream.close();
         sharedTier?.close();

@@ -13,7 +13,9 @@
  * The primary also relays each purge a worker received to every other worker.
  */
 import cluster, { type Worker } from "node:cluster";
+import { AggregatorRegistry } from "prom-client";
 import type { Logger } from "./logger.ts";
+import { startInternalListener } from "./metrics/internal-listener.ts";
 import { isPurgeMessage } from "./purge/cluster-relay.ts";
 
 export interface PrimaryOptions {
@@ -28,6 +30,8 @@ export interface PrimaryOptions {
   maxRestartDelayMs?: number;
   /** A worker that lived this long resets its slot's delay. */
   stableAfterMs?: number;
+  /** The internal listener: its /metrics sums every worker's figures. */
+  internal?: { host: string; port: number };
 }
 
 interface Slot {
@@ -102,15 +106,15 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     listening.delete(worker);
     if (!slot || slot.worker !== worker) return;
     slot.worker = undefined;
-    const pid = worker.process.pid;
+    const workerPid = worker.process.pid;
     if (stopping) {
-      logger.info({ pid, code, signal }, "worker stopped");
+      logger.info({ workerPid, code, signal }, "worker stopped");
       finish();
       return;
     }
     if (!everListened) {
       // Nothing ever served: a configuration or environment problem that a restart will not fix.
-      logger.fatal({ pid, code, signal }, "worker failed before listening; stopping");
+      logger.fatal({ workerPid, code, signal }, "worker failed before listening; stopping");
       failed = true;
       stop("SIGTERM");
       return;
@@ -119,14 +123,32 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     slot.delayMs = lived >= stableAfter ? minDelay : slot.delayMs;
     const delayMs = slot.delayMs;
     slot.delayMs = Math.min(slot.delayMs * 2, maxDelay);
-    logger.error({ pid, code, signal, livedMs: lived, restartInMs: delayMs }, "worker exited unexpectedly; restarting");
+    logger.error({ workerPid, code, signal, livedMs: lived, restartInMs: delayMs }, "worker exited unexpectedly; restarting");
     slot.timer = setTimeout(() => fork(slot), delayMs);
   });
 
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
-  logger.info({ workers, pid: process.pid }, "starting workers");
+  if (options.internal) {
+    const aggregator = new AggregatorRegistry();
+    const started = Date.now();
+    await startInternalListener({
+      ...options.internal,
+      logger,
+      endpoints: {
+        metrics: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
+        health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000), workers: alive() }),
+        // Each worker's own readiness (its upstream, its database) is its public /portal/readyz.
+        readiness: async () => ({ ready: listening.size === workers, workers, listening: listening.size }),
+      },
+    }).catch((err: unknown) => {
+      logger.fatal({ err }, "cannot listen on METRICS_PORT");
+      process.exit(1);
+    });
+  }
+
+  logger.info({ workers }, "starting workers");
   for (const slot of slots) fork(slot);
 }
 

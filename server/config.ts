@@ -206,6 +206,8 @@ const envSchema = z.object({
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
   REDIS_URL: redisUrl.optional(),
+  METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
+  METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -253,6 +255,8 @@ export interface Config {
   purgeSecrets: PurgeSecret[];
   /** The tier shared by all instances (server/shared-tier/); undefined: every instance keeps its own state. */
   redisUrl?: string;
+  /** The internal listener (/metrics, /healthz, /readyz); undefined: none. */
+  metrics?: { port: number; host: string };
 }
 
 export class ConfigError extends Error {}
@@ -315,5 +319,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
     redisUrl: e.REDIS_URL,
+    metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
   };
 }

@@ -13,11 +13,13 @@ import cluster from "node:cluster";
 import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import v8 from "node:v8";
+import { AggregatorRegistry, collectDefaultMetrics, Registry } from "prom-client";
 import { createApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
+import { startInternalListener } from "./metrics/internal-listener.ts";
 import { joinClusterPurges } from "./purge/cluster-relay.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
@@ -56,7 +58,7 @@ async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<
 async function main(): Promise<void> {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = readConfig();
-  const logger = createLogger(config.logLevel);
+  const logger = createLogger(config.logLevel, { readable: config.dev });
   if (cluster.isPrimary && config.webConcurrency > 1) {
     if (config.dev) {
       logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
@@ -67,6 +69,7 @@ async function main(): Promise<void> {
         prepare: () => prepareEmbeddedDatabase(config, logger),
         // Workers get their own grace period, then a little more to close the database.
         stopGraceMs: SHUTDOWN_GRACE_MS + 5000,
+        internal: config.metrics,
       });
       return;
     }
@@ -84,6 +87,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   if (!upstreamUrl) {
     contentApi = await startContentApiThread({
       databaseUrl: config.databaseUrl,
+      logs: { level: config.logLevel, readable: config.dev },
       onError: (err) => logger.error({ err }, "content API failed"),
       onExit: (err) => {
         // Without its content API this process can only serve stale pages: let the supervisor start a whole one.
@@ -96,10 +100,38 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   }
 
   const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
-  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer });
+  const metricsRegistry = new Registry();
+  collectDefaultMetrics({ register: metricsRegistry });
+  if (cluster.isWorker) {
+    // A cluster's primary asks each worker for this registry and serves the sum; constructing
+    // an AggregatorRegistry is what makes a worker answer those requests.
+    new AggregatorRegistry();
+    AggregatorRegistry.setRegistries([metricsRegistry]);
+  }
+  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry });
   joinClusterPurges(app.portal.purger);
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
+  if (config.metrics && cluster.isPrimary) {
+    const { cache, pageCache, upstream, readiness } = app.portal;
+    const started = Date.now();
+    await startInternalListener({
+      ...config.metrics,
+      logger,
+      endpoints: {
+        metrics: async () => ({ contentType: metricsRegistry.contentType, body: await metricsRegistry.metrics() }),
+        health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000) }),
+        readiness: async () => ({
+          ...(await readiness()),
+          upstream: upstream.state(),
+          caches: { api: cache.stats(), page: pageCache?.stats() },
+        }),
+      },
+    }).catch((err: unknown) => {
+      logger.fatal({ err }, "cannot listen on METRICS_PORT");
+      process.exit(1);
+    });
+  }
   let stopping = false;
   // Each connection's latest answer, so that a stop can make an answer under way the last of
   // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.
@@ -119,10 +151,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
   };
   const server: Server = createServer(handle).listen(config.port, config.host, () => {
     const { port } = server.address() as AddressInfo;
-    logger.info(
-      { port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: contentApi?.dialect, pid: process.pid },
-      "listening",
-    );
+    logger.info({ port, host: config.host, upstream: config.apiBaseUrl ?? "embedded", database: contentApi?.dialect }, "listening");
     announceListening(port);
   });
   server.on("connection", (socket: Socket) => {

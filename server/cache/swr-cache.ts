@@ -87,6 +87,10 @@ export interface CacheStats {
   misses: number;
   stale: number;
   hitRatio: number;
+  /** Entries pushed out to make room (not those that expired or were replaced). */
+  evictions: number;
+  /** Misses that joined a load of their key already under way instead of starting one. */
+  shared: number;
 }
 
 export interface SwrCacheOptions<V> {
@@ -129,14 +133,20 @@ export class SwrCache<V> {
   private hits = 0;
   private misses = 0;
   private stale = 0;
+  private evictions = 0;
+  private shared = 0;
 
   constructor(options: SwrCacheOptions<V>) {
     this.options = options;
     this.staleMs = options.staleMs;
     this.now = options.now ?? Date.now;
     const sizeCalculation = (entry: Entry<V>, key: string) => options.sizeOf(entry.value, key);
-    // Whatever takes an entry out (eviction, replacement, deletion) takes its keys out of the tag index.
-    const dispose = (entry: Entry<V>, key: string) => this.unindex(key, entry.tags);
+    // Whatever takes an entry out (eviction, replacement, deletion) takes its keys out of the tag index;
+    // only an eviction (pushed out to make room) is counted.
+    const dispose = (entry: Entry<V>, key: string, reason: LRUCache.DisposeReason) => {
+      this.unindex(key, entry.tags);
+      if (reason === "evict") this.evictions++;
+    };
     this.main = new LRUCache({ maxSize: options.maxBytes, sizeCalculation, dispose });
     this.oneOff = options.oneOff
       ? new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / options.oneOff.share)), sizeCalculation, dispose })
@@ -179,7 +189,9 @@ export class SwrCache<V> {
   async get(key: string, load: Load<V>): Promise<CacheOutcome<V>> {
     const cached = this.lookup(key, load);
     if (cached) return cached;
-    const loaded = await (this.inflight.get(key) ?? this.load(key, load));
+    const underWay = this.inflight.get(key);
+    if (underWay) this.shared++;
+    const loaded = await (underWay ?? this.load(key, load));
     if (loaded.madeAt === undefined) return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
     // Made elsewhere earlier: fresh for what is left of its time, else a stale answer (the second level's, given when the upstream failed).
     const freshForMs = Math.max(0, loaded.madeAt + (loaded.freshForMs ?? 0) - this.now());
@@ -349,6 +361,8 @@ export class SwrCache<V> {
       misses: this.misses,
       stale: this.stale,
       hitRatio: served === 0 ? 0 : Math.round(((this.hits + this.stale) / served) * 1000) / 1000,
+      evictions: this.evictions,
+      shared: this.shared,
     };
   }
 

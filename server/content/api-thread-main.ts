@@ -6,6 +6,7 @@
  * asked.
  */
 import { parentPort, workerData } from "node:worker_threads";
+import { createLogger } from "../logger.ts";
 import { DEMO_SITE_FILE } from "../project-root.ts";
 import { startContentApi } from "./api.ts";
 import { type FromThread, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
@@ -28,9 +29,12 @@ async function prepare(databaseUrl: string): Promise<void> {
   port.close();
 }
 
-async function serve(databaseUrl: string): Promise<void> {
+async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<void> {
   const content = await openContentDb(databaseUrl);
-  const api = await startContentApi(content, { onError: (error) => say({ type: "error", error: threadErrorOf(error) }) });
+  const api = await startContentApi(content, {
+    onError: (error) => say({ type: "error", error: threadErrorOf(error) }),
+    logger: logs ? createLogger(logs.level, { readable: logs.readable }) : undefined,
+  });
   port.on("message", (message: ToThread) => {
     if (message.type === "ping") {
       content.ping().then(
@@ -48,8 +52,8 @@ async function serve(databaseUrl: string): Promise<void> {
   say({ type: "ready", url: api.url, dialect: content.dialect, classify: await getClassifyMenus(content) });
 }
 
-const { task, databaseUrl } = workerData as ThreadData;
-(task === "prepare" ? prepare(databaseUrl) : serve(databaseUrl)).catch((error: unknown) => {
+const { task, databaseUrl, logs } = workerData as ThreadData;
+(task === "prepare" ? prepare(databaseUrl) : serve(databaseUrl, logs)).catch((error: unknown) => {
   say({ type: "failed", error: threadErrorOf(error) });
   port.close();
 });

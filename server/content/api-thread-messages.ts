@@ -1,5 +1,6 @@
 /** What the server and its content API thread say to each other (server/content/api-thread.ts). */
 import type { ClassifyMenu } from "../../shared/entities.ts";
+import type { Config } from "../config.ts";
 import type { ContentDialect } from "./db.ts";
 
 export interface ThreadError {
@@ -10,6 +11,8 @@ export interface ThreadError {
 export interface ThreadData {
   task: "prepare" | "serve";
   databaseUrl: string;
+  /** The server's LOG_LEVEL (the serving thread logs each request it answers at info), readable in development. */
+  logs?: { level: Config["logLevel"]; readable: boolean };
 }
 
 export type ToThread = { type: "ping"; id: number } | { type: "close" };

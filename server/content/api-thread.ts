@@ -28,6 +28,8 @@ export interface ContentApiThread {
 
 export interface ContentApiThreadOptions {
   databaseUrl: string;
+  /** How the thread logs each request it answers (with the server's request id, at info). */
+  logs?: ThreadData["logs"];
   /** Told about a failure the API answered with 500. */
   onError: (error: Error) => void;
   /** Told when the thread stops without being asked to. */
@@ -76,8 +78,8 @@ export function prepareContentDb(databaseUrl: string): Promise<boolean> {
   });
 }
 
-export function startContentApiThread({ databaseUrl, onError, onExit }: ContentApiThreadOptions): Promise<ContentApiThread> {
-  const worker = threadOf({ task: "serve", databaseUrl });
+export function startContentApiThread({ databaseUrl, logs, onError, onExit }: ContentApiThreadOptions): Promise<ContentApiThread> {
+  const worker = threadOf({ task: "serve", databaseUrl, logs });
   const pings = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextPing = 0;
   let closing: Promise<void> | undefined;

@@ -6,11 +6,12 @@
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import express, { type ErrorRequestHandler, type Express, type Request, type Response } from "express";
+import express, { type ErrorRequestHandler, type Express, type Request, type RequestHandler, type Response } from "express";
 import { API_PREFIX, type MatchedCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
 import { type Envelope, errorEnvelope } from "../../shared/envelope.ts";
 import { parseId } from "../../shared/params.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
+import type { Logger } from "../logger.ts";
 import { CALL_HANDLERS } from "./api-handlers.ts";
 import type { ContentDb } from "./db.ts";
 import { incrementReader } from "./store.ts";
@@ -18,6 +19,8 @@ import { incrementReader } from "./store.ts";
 export interface ContentApiOptions {
   /** Told about unexpected failures (answered 500); the answer itself never carries details. */
   onError?: (error: unknown) => void;
+  /** Logs one line per request, with the X-Request-Id the server sent, so both sides of a request can be matched. */
+  logger?: Logger;
 }
 
 export interface StartedContentApi {
@@ -35,6 +38,7 @@ export function createContentApi(content: ContentDb, options: ContentApiOptions 
   app.disable("x-powered-by");
   // The BFF in front does the caching and validators; answers here are always fresh.
   app.set("etag", false);
+  if (options.logger) app.use(logContentRequest(options.logger));
 
   // Any content type is read as JSON: the body's shape is what is checked.
   app.put(READER_PATH, express.json({ limit: MAX_READER_BODY_BYTES, strict: true, type: () => true }));
@@ -60,9 +64,9 @@ export function createContentApi(content: ContentDb, options: ContentApiOptions 
 /** Serves the content API on its own port (loopback by default) and returns its origin. */
 export async function startContentApi(
   content: ContentDb,
-  { host = "127.0.0.1", port = 0, onError }: { host?: string; port?: number } & ContentApiOptions = {},
+  { host = "127.0.0.1", port = 0, ...options }: { host?: string; port?: number } & ContentApiOptions = {},
 ): Promise<StartedContentApi> {
-  const app = createContentApi(content, { onError });
+  const app = createContentApi(content, options);
   const server = await new Promise<Server>((resolve, reject) => {
     // exclusive: in a cluster worker, this API is the worker's own, not a port shared through the primary.
     const listening = app.listen({ port, host, exclusive: true }, (error?: Error) => (error ? reject(error) : resolve(listening)));
@@ -143,4 +147,23 @@ function clientErrorMessage(status: number): string {
   if (status === 415) return "unsupported body encoding";
   if (status === 400) return "body must be JSON";
   return "bad request";
+}
+
+function logContentRequest(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const started = performance.now();
+    res.once("finish", () => {
+      logger.info(
+        {
+          reqId: req.get("x-request-id"),
+          method: req.method,
+          url: req.originalUrl.slice(0, 512),
+          status: res.statusCode,
+          ms: Math.round((performance.now() - started) * 10) / 10,
+        },
+        "content api request",
+      );
+    });
+    next();
+  };
 }

@@ -1,30 +1,36 @@
 /**
  * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
- * the upstream answers and the database is open; 503 otherwise), with the cache and
- * upstream figures an operator looks at first. With REDIS_URL, a ready instance that
- * cannot reach Redis says `degraded` (still 200: it serves, from its own state).
+ * the upstream answers and the database is open; 503 otherwise), for load balancers.
+ * They say no more than that: the process, its caches and the upstream's history are
+ * the internal listener's to show (server/metrics/internal-listener.ts), not the public's.
+ * With REDIS_URL, a ready instance that cannot reach Redis says `degraded` (still 200: it
+ * serves, from its own state).
  *
  * Readiness costs an upstream request and a database ping, so it is checked at most
- * once a second, concurrent callers sharing one check, and each call is charged to its
- * client's miss budget.
+ * once a second, concurrent callers sharing one check, and each public call is charged
+ * to its client's miss budget.
  */
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
-import type { ResponseCache } from "../cache/response-cache.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
+import type { SharedTier, SharedTierState } from "../shared-tier/redis-connection.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { type MissGate, tooManyMisses } from "./miss-budget.ts";
 
-export interface HealthDeps {
-  cache: ResponseCache;
+export interface ReadinessDeps {
   upstream: UpstreamClient;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
-  missBudget: MissGate;
   /** The tier shared with other instances, when REDIS_URL is set. */
   sharedTier?: Pick<SharedTier, "state">;
   now?: () => number;
+}
+
+export interface Readiness {
+  ready: boolean;
+  reachable: boolean;
+  database: "open" | "unavailable" | "not used";
+  sharedTier: SharedTierState | "not used";
 }
 
 /** How long one readiness check answers for. */
@@ -39,7 +45,7 @@ async function upstreamReachable(upstream: UpstreamClient): Promise<boolean> {
   }
 }
 
-async function databaseState(database: HealthDeps["database"]): Promise<"open" | "unavailable" | "not used"> {
+async function databaseState(database: ReadinessDeps["database"]): Promise<Readiness["database"]> {
   if (!database) return "not used";
   try {
     await database.ping();
@@ -49,40 +55,41 @@ async function databaseState(database: HealthDeps["database"]): Promise<"open" |
   }
 }
 
+/** The readiness check, shared by the public endpoint and the internal listener. */
+export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
+  const checked = createGeneratedCache<Omit<Readiness, "sharedTier">>(deps.now);
+  const check = async () => {
+    const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
+    return { value: { ready: reachable && database !== "unavailable", reachable, database }, freshForMs: READINESS_KEEP_MS };
+  };
+  // Redis's state is read at each call: it costs nothing, and a reconnection shows at once.
+  return async () => ({ ...(await checked.get("ready", check)).value, sharedTier: deps.sharedTier?.state() ?? "not used" });
+}
+
+export interface HealthDeps {
+  readiness: () => Promise<Readiness>;
+  missBudget: MissGate;
+}
+
 export function createHealthRouter(deps: HealthDeps): Router {
   const router = Router();
-  const started = Date.now();
   router.get("/portal/healthz", (_req, res) => {
-    res.set("Cache-Control", "no-store").json({
-      status: "ok",
-      // Which process answered: with WEB_CONCURRENCY > 1, one of several workers.
-      pid: process.pid,
-      uptimeS: Math.round((Date.now() - started) / 1000),
-      cache: deps.cache.stats(),
-      upstream: deps.upstream.state(),
-    });
+    res.set("Cache-Control", "no-store").json({ status: "ok" });
   });
-  const readiness = createGeneratedCache<{ reachable: boolean; database: Awaited<ReturnType<typeof databaseState>> }>(deps.now);
-  const checkReadiness = async () => {
-    const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
-    return { value: { reachable, database }, freshForMs: READINESS_KEEP_MS };
-  };
   router.get("/portal/readyz", async (req, res) => {
     const admitted = await deps.missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
-    const { reachable, database } = (await readiness.get("ready", checkReadiness)).value;
-    const ready = reachable && database !== "unavailable";
-    const sharedTier = deps.sharedTier?.state() ?? "not used";
+    const { ready, reachable, database, sharedTier } = await deps.readiness();
     const sharing = sharedTier === "connected" || sharedTier === "not used";
     res
       .status(ready ? 200 : 503)
       .set("Cache-Control", "no-store")
       .json({
         status: ready ? (sharing ? "ready" : "degraded") : "not ready",
-        sharedTier,
-        upstream: { reachable, ...deps.upstream.state() },
+        // Named only where there is one, so a single instance's answer says no more than it must.
+        ...(sharedTier === "not used" ? {} : { sharedTier }),
+        upstream: { reachable },
         database,
-        cache: deps.cache.stats(),
       });
   });
   return router;

@@ -48,6 +48,7 @@ export class MissBudget implements MissGate {
   private readonly ratePerMin: number;
   private readonly capacity: number;
   private readonly now: () => number;
+  private refusedCount = 0;
 
   constructor(options: MissBudgetOptions) {
     this.ratePerMin = options.ratePerMin;
@@ -69,7 +70,18 @@ export class MissBudget implements MissGate {
       bucket.tokens -= 1;
       return { ok: true };
     }
+    this.refusedCount++;
     return { ok: false, retryAfterS: Math.max(1, Math.ceil(((1 - bucket.tokens) * MINUTE) / this.ratePerMin / 1000)) };
+  }
+
+  /** Counts a refusal the budget shared across instances decided (shared-tier/shared-miss-budget.ts). */
+  countRefusal(): void {
+    this.refusedCount++;
+  }
+
+  /** Requests refused since the start, here or by the shared budget. */
+  get refused(): number {
+    return this.refusedCount;
   }
 }
 

@@ -1,39 +1,69 @@
-import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
-import type { Logger } from "../logger.ts";
-
-const SAFE_REQUEST_ID = /^[\w.-]{1,64}$/;
-
 /**
- * Gives each request an id (a caller's X-Request-Id when it is safe to echo) and logs
- * one line when it ends. Successful cache hits and static files log at debug only, so
- * the hot path costs nothing at info level.
+ * The access line and the request metrics, for every request the server answers (the
+ * fast path's cache hits included): started before anything else runs, written when
+ * the answer's last byte is handed to the socket.
+ *
+ * Answers from the caches (fresh or stale), 304s and static files log at debug only
+ * (`LOG_LEVEL=debug` shows them): logging them at info costs a cached page about 40%
+ * more CPU per answer (docs/behaviour.md#logs). The metrics count them all the same.
  */
-export function createRequestLog(logger: Logger): RequestHandler {
-  return (req, res, next) => {
-    const inbound = req.get("x-request-id");
-    const reqId = inbound && SAFE_REQUEST_ID.test(inbound) ? inbound : randomUUID();
-    res.locals.reqId = reqId;
-    res.setHeader("X-Request-Id", reqId);
-    const started = process.hrtime.bigint();
-    res.on("finish", () => {
-      const quiet =
-        res.statusCode < 400 && (res.getHeader("x-cache") === "HIT" || res.statusCode === 304 || req.path.startsWith("/portal/media/"));
-      const level = quiet ? "debug" : res.statusCode >= 500 ? "error" : "info";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { CacheStatus } from "../cache/swr-cache.ts";
+import type { Logger } from "../logger.ts";
+import type { AppMetrics } from "../metrics/app-metrics.ts";
+import { routeKindOf } from "../metrics/route-kind.ts";
+
+export interface RequestLogDeps {
+  logger: Logger;
+  metrics: AppMetrics;
+  clientAddressOf: (req: IncomingMessage) => string | undefined;
+}
+
+/** What the request's handlers tell the line beyond what the response carries. */
+export interface RequestRecord {
+  /** The cache status of an answer the fast path sent (its headers cannot be read back). */
+  cache?: CacheStatus;
+}
+
+const MAX_URL_CHARS = 512;
+const MAX_AGENT_CHARS = 256;
+
+const isQuiet = (status: number, cache: unknown, url: string) => {
+  if (status >= 400) return false;
+  if (cache === "HIT" || cache === "STALE" || status === 304) return true;
+  return routeKindOf(url, status) === "static";
+};
+
+/** Starts following one request; the record it returns takes what only the handlers know. */
+export function createRequestLog({ logger, metrics, clientAddressOf }: RequestLogDeps) {
+  return (req: IncomingMessage, res: ServerResponse): RequestRecord => {
+    const record: RequestRecord = {};
+    const url = req.url ?? "";
+    const started = performance.now();
+    const bytesBefore = req.socket.bytesWritten;
+    res.once("finish", () => {
+      const ms = performance.now() - started;
+      const status = res.statusCode;
+      metrics.observeRequest(url, status, ms / 1000);
+      const cache = record.cache ?? res.getHeader("x-cache") ?? res.getHeader("x-page-cache");
+      const level = isQuiet(status, cache, url) ? "debug" : status >= 500 ? "error" : "info";
       if (!logger.isLevelEnabled(level)) return;
-      const ms = Number(process.hrtime.bigint() - started) / 1e6;
       logger[level](
         {
-          reqId,
+          reqId: res.getHeader("x-request-id"),
+          client: clientAddressOf(req),
           method: req.method,
-          url: req.originalUrl.slice(0, 512),
-          status: res.statusCode,
-          ms: Math.round(ms * 10) / 10,
-          cache: res.getHeader("x-cache"),
+          url: url.slice(0, MAX_URL_CHARS),
+          status,
+          // As sent on the wire, headers included (nginx's $bytes_sent).
+          bytes: req.socket.bytesWritten - bytesBefore,
+          ms: Math.round(ms * 100) / 100,
+          cache,
+          ua: req.headers["user-agent"]?.slice(0, MAX_AGENT_CHARS),
         },
         "request",
       );
     });
-    next();
+    return record;
   };
 }

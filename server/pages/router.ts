@@ -5,7 +5,7 @@
  * runs at all (see `fastPath` in `createPagesRouter`), stale ones here while one re-render runs.
  * Paths the table does not know fall through to the catch-all redirect.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";
 import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
@@ -90,18 +90,24 @@ export function createPagesRouter({
   logger,
   pageCache,
   missBudget,
-}: PagesDeps): Router & { fastPath: RequestFastPath } {
+}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new Map<string, Promise<RenderedPage>>();
+  let sharedRenders = 0;
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
   /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
-  async function render(page: PageRequest, watch: PurgeWatch | undefined, background: boolean): Promise<RenderedPage> {
+  async function render(
+    page: PageRequest,
+    watch: PurgeWatch | undefined,
+    background: boolean,
+    requestId: string | undefined,
+  ): Promise<RenderedPage> {
     const { match } = page;
-    const read = background ? reader.current : reader.get;
+    const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
     const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
     const [rendered, template] = await Promise.all([
       renderer.render({ path: page.path, search: page.search, match, state }),
@@ -129,13 +135,16 @@ export function createPagesRouter({
    * runs after the event loop's I/O phase), so a burst shares one render instead of
    * queueing a render each; a lone request waits one turn of the loop.
    */
-  function renderOnce(page: PageRequest, background = false): Promise<RenderedPage> {
+  function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
     const { key } = page;
     const inFlight = rendering.get(key);
-    if (inFlight) return inFlight;
+    if (inFlight) {
+      sharedRenders++;
+      return inFlight;
+    }
     const watch = pageCache?.watch(key);
     const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => render(page, watch, background))
+      .then(() => render(page, watch, background, requestId))
       .finally(() => {
         rendering.delete(key);
         if (watch) pageCache?.unwatch(watch);
@@ -166,9 +175,9 @@ export function createPagesRouter({
    * tags, which follow the new rendering (the home script may have changed).
    */
   const reRender =
-    (page: PageRequest) =>
+    (page: PageRequest, requestId?: string) =>
     async (stale: CachedPage): Promise<Loaded<CachedPage>> => {
-      const fresh = await renderOnce(page, true);
+      const fresh = await renderOnce(page, true, requestId);
       // Not kept: the stale page goes on answering.
       if (!cacheable(fresh)) return { value: stale };
       const headers = stale.headers.filter(([name]) => !PER_RENDERING.has(name.toLowerCase()));
@@ -185,7 +194,7 @@ export function createPagesRouter({
       next();
       return;
     }
-    const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page));
+    const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
     if (cached) {
       sendCachedPage(req, res, cached, config.cache.staleMs);
       return;
@@ -198,7 +207,7 @@ export function createPagesRouter({
       sendTooManyPage(res, admitted.retryAfterS, page.lang);
       return;
     }
-    const rendered = await renderOnce(page);
+    const rendered = await renderOnce(page, false, res.locals.reqId);
     applyPageHeaders(res, rendered, page.langInUrl);
     const store = pageCache && cacheable(rendered);
     res.setHeader(
@@ -225,12 +234,12 @@ export function createPagesRouter({
    * The hot path: a cached page, fresh or stale, answered straight from the Node request
    * before Express and its middleware run. Returns false when Express should handle it.
    */
-  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
+  const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
-    if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return false;
+    if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
     const target = url.slice(BASE_PATH.length);
     const key = pageKeyOf(target, req.headers);
-    if (key === undefined) return false;
+    if (key === undefined) return undefined;
     const cached = pageCache.lookup(key, (stale) => {
       // Only a stale page needs its route: to re-render it.
       const page = pageRequestOf(target, req.headers, config.lang);
@@ -239,10 +248,10 @@ export function createPagesRouter({
     });
     if (!cached) {
       lookedUp.add(req);
-      return false;
+      return undefined;
     }
     sendCachedPage(req, res, cached, config.cache.staleMs);
-    return true;
+    return cached.status;
   };
-  return Object.assign(router, { fastPath });
+  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders });
 }

@@ -17,10 +17,13 @@ import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
 import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
 
 export interface ApiReader {
-  /** `key` is a call path relative to /api/portal plus its normalised query. */
-  get(key: string): Promise<CacheOutcome<CachedAnswer>>;
+  /**
+   * `key` is a call path relative to /api/portal plus its normalised query; `requestId`
+   * names the request to the upstream when this read starts its load.
+   */
+  get(key: string, requestId?: string): Promise<CacheOutcome<CachedAnswer>>;
   /** As `get`, but a stale answer is refreshed and waited for (see SwrCache.current): for renders no visitor waits on. */
-  current(key: string): Promise<CacheOutcome<CachedAnswer>>;
+  current(key: string, requestId?: string): Promise<CacheOutcome<CachedAnswer>>;
   /** The hot path's read: a fresh answer, counted as a hit, or undefined. */
   fresh(key: string): CacheOutcome<CachedAnswer> | undefined;
   /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
@@ -105,10 +108,11 @@ export function createApiReader(
   cacheConfig: Config["cache"],
   answerHeaders: readonly (readonly [string, string])[],
 ): ApiReader {
-  const loadOf = (key: string) => async (): Promise<Loaded<CachedAnswer>> => {
+  const loadOf = (key: string, requestId: string | undefined) => async (): Promise<Loaded<CachedAnswer>> => {
     let classified: ClassifiedAnswer;
     try {
-      classified = classifyUpstreamAnswer(await upstream.request("GET", API_PREFIX + key), key.split("?")[0] as string);
+      const res = await upstream.request("GET", API_PREFIX + key, undefined, requestId);
+      classified = classifyUpstreamAnswer(res, key.split("?")[0] as string);
     } catch (err) {
       throw httpErrorOf(err);
     }
@@ -117,10 +121,15 @@ export function createApiReader(
     return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
   };
   return {
-    get: (key) => cache.get(key, loadOf(key)),
-    current: (key) => cache.current(key, loadOf(key)),
+    get: (key, requestId) => cache.get(key, loadOf(key, requestId)),
+    current: (key, requestId) => cache.current(key, loadOf(key, requestId)),
     fresh: (key) => cache.fresh(key),
     startsLoad: (key) => cache.startsLoad(key),
     adoptShared: (key) => cache.adopt(key),
   };
+}
+
+/** The reader as one request uses it: the loads it starts carry its request id to the upstream. */
+export function readerFor(reader: ApiReader, requestId: string | undefined): ApiReader {
+  return { ...reader, get: (key) => reader.get(key, requestId) };
 }

@@ -38,6 +38,18 @@ export interface ReaderLimits {
   forwardOnce<T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean): Promise<T | Duplicate>;
 }
 
+/** What became of the reader PUTs admitted or refused so far. */
+export interface ReaderCounts {
+  /** Sent on to the upstream. */
+  forwarded: number;
+  /** Acknowledged without the upstream: the same count inside the de-duplication window. */
+  duplicate: number;
+  /** Joined the same count's request under way. */
+  shared: number;
+  /** Refused: over the client's rate. */
+  limited: number;
+}
+
 export class ReaderGuard implements ReaderLimits {
   private readonly windows: LRUCache<string, Window>;
   private readonly seen: LRUCache<string, true> | undefined;
@@ -45,6 +57,7 @@ export class ReaderGuard implements ReaderLimits {
   private readonly now: () => number;
 
   private readonly options: ReaderGuardOptions;
+  private readonly counts: ReaderCounts = { forwarded: 0, duplicate: 0, shared: 0, limited: 0 };
 
   constructor(options: ReaderGuardOptions) {
     this.options = options;
@@ -66,21 +79,39 @@ export class ReaderGuard implements ReaderLimits {
     }
     window.count++;
     if (window.count <= this.options.ratePerMin) return { ok: true };
+    this.counts.limited++;
     return { ok: false, retryAfterS: Math.max(1, Math.ceil((window.startedAt + MINUTE - now) / 1000)) };
   }
 
   async forwardOnce<T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean): Promise<T | Duplicate> {
-    if (this.seen?.has(key)) return DUPLICATE;
+    if (this.seen?.has(key)) {
+      this.counts.duplicate++;
+      return DUPLICATE;
+    }
     const inFlight = this.pending.get(key) as Promise<T | Duplicate> | undefined;
-    if (inFlight) return inFlight;
+    if (inFlight) {
+      this.counts.shared++;
+      return inFlight;
+    }
     const run = forward()
       .then((result) => {
         // Counted, here or (shared) by another instance: repeats inside the window are duplicates.
+        if (result === DUPLICATE) this.counts.duplicate++;
+        else this.counts.forwarded++;
         if (result === DUPLICATE || succeeded(result)) this.seen?.set(key, true);
         return result;
       })
       .finally(() => this.pending.delete(key));
     this.pending.set(key, run);
     return run;
+  }
+
+  /** Counts a PUT the rate shared across instances refused (shared-tier/shared-reader-guard.ts). */
+  countLimited(): void {
+    this.counts.limited++;
+  }
+
+  stats(): ReaderCounts {
+    return { ...this.counts };
   }
 }

@@ -6,7 +6,7 @@
  * Fresh cache hits are answered before Express runs (`fastPath`, the hot path); what
  * it leaves to Express carries the call it resolved, so no request is resolved twice.
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
@@ -67,13 +67,13 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     if (resolved.kind === "get") {
       if (resolved.call.uncached) {
         await chargeMiss(req);
-        sendUncached(res, await callUpstream(() => upstream.request("GET", API_PREFIX + resolved.key)));
+        sendUncached(res, await callUpstream(() => upstream.request("GET", API_PREFIX + resolved.key, undefined, res.locals.reqId)));
         return;
       }
       // A cached answer (fresh or stale, here or shared by other instances), or a share of a load under way,
       // costs the upstream nothing: never charged, never refused.
       if (reader.startsLoad(resolved.key) && !(await reader.adoptShared(resolved.key))) await chargeMiss(req);
-      sendApiAnswer(req, res, await reader.get(resolved.key), config.cache.staleMs);
+      sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), config.cache.staleMs);
       return;
     }
 
@@ -94,7 +94,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
         const answer = await callUpstream(() =>
           readerGuard.forwardOnce(
             `${client}|${body.type}|${body.pid}`,
-            () => upstream.request("PUT", API_PREFIX + resolved.call.path, payload),
+            () => upstream.request("PUT", API_PREFIX + resolved.call.path, payload, res.locals.reqId),
             (answer) => answer.status >= 200 && answer.status <= 299,
           ),
         );
@@ -110,17 +110,17 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
   });
 
   const prefix = `${API_PREFIX}/`;
-  const fastPath = (req: IncomingMessage, res: ServerResponse): boolean => {
+  const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
-    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix) || url.length > maxUrlLength) return false;
+    if ((req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(prefix) || url.length > maxUrlLength) return undefined;
     const resolved = resolveLine(`${req.method} ${url.slice(API_PREFIX.length)}`);
     const hit = resolved.kind === "get" && !resolved.call.uncached ? reader.fresh(resolved.key) : undefined;
     if (!hit) {
       carried.set(req, resolved);
-      return false;
+      return undefined;
     }
     sendApiAnswer(req, res, hit, config.cache.staleMs);
-    return true;
+    return hit.status;
   };
   return Object.assign(router, { fastPath });
 }

@@ -16,7 +16,7 @@ import { apiKey, keys } from "../../shared/page-data.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { type ApiReader, ttlFor } from "../portal-api/api-reader.ts";
+import { type ApiReader, readerFor, ttlFor } from "../portal-api/api-reader.ts";
 import { robotsTxt } from "./robots.ts";
 import { buildFeed } from "./rss.ts";
 import { collectSitemap, sitemapCalls, sitemapXml } from "./sitemap.ts";
@@ -68,7 +68,7 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     let xml: string;
     try {
       const made = await generated.get("sitemap", async () => {
-        const sitemap = await collectSitemap(reader);
+        const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId));
         if (sitemap.failed.length === sitemap.sections) throw new Error("every upstream list failed");
         if (sitemap.failed.length > 0) logger.warn({ failed: sitemap.failed }, "sitemap is missing sections whose upstream calls failed");
         if (sitemap.truncated) logger.warn("sitemap holds more than 50000 URLs and was cut");
@@ -93,7 +93,7 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
       let xml: string;
       try {
         const made = await generated.get(`rss:${kind}`, async () => {
-          const feed = await buildFeed(reader, kind, origin, config.lang);
+          const feed = await buildFeed(readerFor(reader, res.locals.reqId), kind, origin, config.lang);
           return { value: feed.xml, freshForMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
         });
         xml = made.value;

@@ -15,7 +15,10 @@ export function sharedMissBudget(tier: SharedTier, local: MissBudget, ratePerMin
   const shared = createSharedLimit(tier, { name: "miss", points, durationS: Math.ceil((points * 60) / ratePerMin) });
   return {
     async take(address): Promise<Admission> {
-      return (await shared(clientKeyOf(address))) ?? local.take(address);
+      const admitted = await shared(clientKeyOf(address));
+      if (!admitted) return local.take(address);
+      if (!admitted.ok) local.countRefusal();
+      return admitted;
     },
   };
 }

@@ -41,7 +41,9 @@ export function sharedReaderGuard(tier: SharedTier, local: ReaderGuard, options:
   };
   return {
     async admit(client) {
-      return (await rate(client)) ?? local.admit(client);
+      const shared = await rate(client);
+      if (shared && !shared.ok) local.countLimited();
+      return shared ?? local.admit(client);
     },
     forwardOnce(key, forward, succeeded) {
       if (options.dedupWindowMs === 0) return local.forwardOnce(key, forward, succeeded);

@@ -41,9 +41,21 @@ export interface FetchOptions {
   headers?: http.OutgoingHttpHeaders;
 }
 
+/** One upstream request as it ended, for metrics: its status, or why it failed. */
+export interface UpstreamOutcome {
+  method: "GET" | "PUT";
+  path: string;
+  seconds: number;
+  status?: number;
+  failure?: UpstreamFailure;
+}
+
 export interface UpstreamClient {
-  /** `path` is absolute on the upstream origin, query included, e.g. /api/portal/sys/syscfg?imgScope=0 */
-  request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse>;
+  /**
+   * `path` is absolute on the upstream origin, query included, e.g. /api/portal/sys/syscfg?imgScope=0.
+   * `requestId` goes out as X-Request-Id, so the upstream's logs name the request that caused it.
+   */
+  request(method: "GET" | "PUT", path: string, body?: Buffer, requestId?: string): Promise<UpstreamResponse>;
   /**
    * GETs `url` (http or https, any origin: the caller decides which are allowed) through
    * the same pools, deadline and queue bound. Redirects are answered as they are, never followed.
@@ -63,6 +75,8 @@ export interface UpstreamOptions {
   maxQueue?: number;
   /** PUTs that may wait likewise, counted apart from the GETs. */
   maxQueuedWrites?: number;
+  /** Told of every request that ended (a retry of a reused connection is part of its request). */
+  onOutcome?: (outcome: UpstreamOutcome) => void;
 }
 
 /** Where one request goes, and the most it may answer. */
@@ -94,16 +108,36 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
     return new UpstreamError(kind, message);
   }
 
-  function request(method: "GET" | "PUT", path: string, body?: Buffer): Promise<UpstreamResponse> {
-    if (pending[method] >= maxPending[method]) return Promise.reject(fail("busy", "upstream connections and their queue are full"));
+  const { onOutcome } = options;
+  const observed = (method: "GET" | "PUT", path: string, sending: Promise<UpstreamResponse>): Promise<UpstreamResponse> => {
+    if (!onOutcome) return sending;
+    const started = performance.now();
+    const seconds = () => (performance.now() - started) / 1000;
+    return sending.then(
+      (res) => {
+        onOutcome({ method, path, seconds: seconds(), status: res.status });
+        return res;
+      },
+      (err: unknown) => {
+        onOutcome({ method, path, seconds: seconds(), failure: err instanceof UpstreamError ? err.kind : "network" });
+        throw err;
+      },
+    );
+  };
+
+  function request(method: "GET" | "PUT", path: string, body?: Buffer, requestId?: string): Promise<UpstreamResponse> {
+    if (pending[method] >= maxPending[method]) {
+      return observed(method, path, Promise.reject(fail("busy", "upstream connections and their queue are full")));
+    }
     pending[method]++;
     const headers: http.OutgoingHttpHeaders = { accept: "application/json" };
+    if (requestId) headers["x-request-id"] = requestId;
     if (body) {
       headers["content-type"] = "application/json";
       headers["content-length"] = body.length;
     }
     const target = { url: base, path: basePath + path, headers, maxBody };
-    return send(method, target, body, false).finally(() => pending[method]--);
+    return observed(method, path, send(method, target, body, false)).finally(() => pending[method]--);
   }
 
   function fetch(url: URL, fetchOptions: FetchOptions): Promise<UpstreamResponse> {

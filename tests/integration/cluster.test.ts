@@ -10,37 +10,74 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { exitOf, refusedStart, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
+interface Answer {
+  status: number;
+  body: string;
+  requestId: string;
+}
+
 /** A GET on a new connection each time, so the primary hands each one to the next worker. */
-function getOnNewConnection(url: string): Promise<{ status: number; body: string }> {
+function getOnNewConnection(url: string, headers: Record<string, string> = {}): Promise<Answer> {
   return new Promise((resolve, reject) => {
     http
-      .get(url, { agent: false, headers: { connection: "close" } }, (res) => {
+      .get(url, { agent: false, headers: { connection: "close", ...headers } }, (res) => {
         let body = "";
         res.setEncoding("utf8");
         res.on("data", (chunk: string) => {
           body += chunk;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, requestId: String(res.headers["x-request-id"]) }));
       })
       .on("error", reject);
   });
 }
 
-async function healthPid(origin: string): Promise<number> {
-  const res = await getOnNewConnection(`${origin}/portal/healthz`);
+interface LogEntry {
+  msg?: string;
+  pid?: number;
+  reqId?: string;
+  port?: number;
+  host?: string;
+  [field: string]: unknown;
+}
+
+const entries = (server: ServerProcess) => server.logs.map((line) => JSON.parse(line) as LogEntry);
+const countLogs = (server: ServerProcess, msg: string) => entries(server).filter((e) => e.msg === msg).length;
+
+/** The line `msg` wrote for the request with this id, once written (a worker writes it as the answer leaves). */
+async function lineOf(server: ServerProcess, msg: string, requestId: string): Promise<LogEntry> {
+  let found: LogEntry | undefined;
+  await vi.waitFor(
+    () => {
+      found = entries(server).find((e) => e.msg === msg && e.reqId === requestId);
+      expect(found).toBeDefined();
+    },
+    { timeout: 5000, interval: 20 },
+  );
+  return found as LogEntry;
+}
+
+let probes = 0;
+
+/** The worker that answered a health check, by its access line. */
+async function healthPid(server: ServerProcess): Promise<number> {
+  const res = await getOnNewConnection(`${server.origin}/portal/healthz`, { "x-request-id": `probe-${++probes}` });
   expect(res.status).toBe(200);
-  return (JSON.parse(res.body) as { pid: number }).pid;
+  return (await lineOf(server, "request", res.requestId)).pid as number;
 }
 
 /** The pids that answer a run of health checks on fresh connections. */
-async function answeringPids(origin: string, requests = 12): Promise<Set<number>> {
+async function answeringPids(server: ServerProcess, requests = 12): Promise<Set<number>> {
   const pids = new Set<number>();
-  for (let i = 0; i < requests; i++) pids.add(await healthPid(origin));
+  for (let i = 0; i < requests; i++) pids.add(await healthPid(server));
   return pids;
 }
 
-const entries = (server: ServerProcess) => server.logs.map((line) => JSON.parse(line) as { msg?: string; pid?: number });
-const countLogs = (server: ServerProcess, msg: string) => entries(server).filter((e) => e.msg === msg).length;
+/** A metric's value in Prometheus text, by its name and labels as written. */
+function metricValue(text: string, series: string): number {
+  const line = text.split("\n").find((l) => l.startsWith(`${series} `));
+  return line === undefined ? Number.NaN : Number(line.slice(series.length + 1));
+}
 
 function isAlive(pid: number): boolean {
   try {
@@ -61,6 +98,7 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
       WEB_CONCURRENCY: "2",
       DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
       LOG_LEVEL: "info",
+      METRICS_PORT: "0",
     });
     await vi.waitFor(() => expect(countLogs(server, "all workers listening")).toBe(1), { timeout: 30_000, interval: 100 });
   }, 60_000);
@@ -72,7 +110,7 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
 
   it("loads the demo site once, then two workers answer on the one port", async () => {
     expect(countLogs(server, "loaded the demo site into an empty database")).toBe(1);
-    const pids = await answeringPids(server.origin);
+    const pids = await answeringPids(server);
     expect(pids.size).toBe(2);
     for (const pid of pids) expect(pid).not.toBe(server.child.pid);
     // Each worker serves the content and the pages.
@@ -86,19 +124,77 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
     }
   });
 
+  it("shows no process, cache or upstream figures on the public health endpoints", async () => {
+    const health = await getOnNewConnection(`${server.origin}/portal/healthz`);
+    expect(JSON.parse(health.body)).toEqual({ status: "ok" });
+    const ready = await getOnNewConnection(`${server.origin}/portal/readyz`);
+    expect(JSON.parse(ready.body)).toEqual({ status: "ready", upstream: { reachable: true }, database: "open" });
+  });
+
+  it("writes an access line with the worker, the client, the answer and the user agent, and the same request id reaches the content API", async () => {
+    const res = await getOnNewConnection(`${server.origin}/api/portal/sys/syscfg?imgScope=1`, { "user-agent": "probe/1.0" });
+    expect(res.status).toBe(200);
+    const access = await lineOf(server, "request", res.requestId);
+    expect(access).toMatchObject({
+      level: "info",
+      client: "127.0.0.1",
+      method: "GET",
+      url: "/api/portal/sys/syscfg?imgScope=1",
+      status: 200,
+      cache: "MISS",
+      ua: "probe/1.0",
+    });
+    expect(access.pid).not.toBe(entries(server).find((e) => e.msg === "starting workers")?.pid);
+    expect(access.bytes).toBeGreaterThan(res.body.length);
+    expect(access.ms).toEqual(expect.any(Number));
+    // The embedded content API, in the same worker, logged the request it was sent under the same id.
+    const upstreamLine = await lineOf(server, "content api request", res.requestId);
+    expect(upstreamLine).toMatchObject({ pid: access.pid, url: "/api/portal/sys/syscfg?imgScope=1", status: 200 });
+  });
+
+  it("serves /metrics on the internal listener, on loopback, summed across both workers", async () => {
+    const internal = entries(server).find((e) => e.msg === "internal listener");
+    const primaryPid = entries(server).find((e) => e.msg === "starting workers")?.pid;
+    expect(internal).toMatchObject({ host: "127.0.0.1", pid: primaryPid });
+    const metricsUrl = `http://127.0.0.1:${internal?.port}/metrics`;
+    const scrape = async () => (await getOnNewConnection(metricsUrl)).body;
+    const health = 'portal_http_request_duration_seconds_count{kind="other",status_class="2xx"}';
+    const api = 'portal_http_request_duration_seconds_count{kind="api",status_class="2xx"}';
+    const first = await scrape();
+    const [healthBefore, apiBefore] = [metricValue(first, health) || 0, metricValue(first, api) || 0];
+    // Ten health checks, each with its access line: both workers answered some of them...
+    const pids = new Set<number>();
+    for (let i = 0; i < 10; i++) pids.add(await healthPid(server));
+    expect(pids.size).toBe(2);
+    // ...and ten API calls, cache hits (answered unlogged) but for at most one miss per worker.
+    for (let i = 0; i < 10; i++) expect((await getOnNewConnection(`${server.origin}/api/portal/sys/sysauthor`)).status).toBe(200);
+    // One scrape counts all of them.
+    const text = await scrape();
+    expect(metricValue(text, health) - healthBefore).toBe(10);
+    expect(metricValue(text, api) - apiBefore).toBe(10);
+    expect(metricValue(text, 'portal_cache_hits_total{cache="api"}')).toBeGreaterThanOrEqual(8);
+    expect(metricValue(text, 'portal_upstream_requests_total{call="sysauthor",outcome="2xx"}')).toBeGreaterThanOrEqual(1);
+    expect(metricValue(text, 'portal_cache_max_bytes{cache="api"}')).toBe(2 * 64 * 1024 * 1024);
+    expect(text).toContain("process_resident_memory_bytes");
+    expect(text).toContain("portal_miss_budget_refusals_total 0");
+    const internalHealth = JSON.parse((await getOnNewConnection(`http://127.0.0.1:${internal?.port}/healthz`)).body);
+    expect(internalHealth).toMatchObject({ status: "ok", pid: primaryPid, workers: 2 });
+    expect((await getOnNewConnection(`http://127.0.0.1:${internal?.port}/readyz`)).status).toBe(200);
+  });
+
   it("replaces a worker that dies", async () => {
-    const before = await answeringPids(server.origin);
+    const before = await answeringPids(server);
     const [victim] = [...before];
     process.kill(victim as number, "SIGKILL");
     await vi.waitFor(() => expect(countLogs(server, "worker exited unexpectedly; restarting")).toBe(1), { timeout: 10_000, interval: 50 });
     await vi.waitFor(() => expect(countLogs(server, "all workers listening")).toBe(2), { timeout: 30_000, interval: 100 });
-    const after = await answeringPids(server.origin);
+    const after = await answeringPids(server);
     expect(after.size).toBe(2);
     expect(after.has(victim as number)).toBe(false);
   }, 60_000);
 
   it("stops every worker cleanly on SIGTERM", async () => {
-    const pids = await answeringPids(server.origin);
+    const pids = await answeringPids(server);
     expect(await server.stop("SIGTERM")).toBe(0);
     for (const pid of pids) expect(isAlive(pid)).toBe(false);
     // Each worker finished its own shutdown, then the primary.

@@ -106,6 +106,7 @@ describe("the miss budget of /api/portal", () => {
     expect(refused.status).toBe(429);
     expect(refused.headers["retry-after"]).toBe("3");
     expect((await get(limited, "/portal/readyz", VISITOR)).status).toBe(200);
+    expect(await limited.portal.metrics.registry.metrics()).toContain("portal_miss_budget_refusals_total 1");
     limited.portal.close();
 
     const unlimited = await build({ MISS_RATE_PER_MIN: "0" });

@@ -197,5 +197,8 @@ describe("page cache", () => {
     const answers = await Promise.all(Array.from({ length: 20 }, () => request(app).get(ABOUT)));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(upstream.count("/api/portal/plan/company")).toBe(1);
+    // The requests that joined the render under way are counted as de-duplications.
+    const joined = /^portal_inflight_deduplications_total\{source="page"\} (\d+)$/m.exec(await app.portal.metrics.registry.metrics());
+    expect(Number(joined?.[1])).toBeGreaterThan(0);
   });
 });

@@ -161,6 +161,10 @@ describe("/api/portal reader", () => {
     expect(count1.body.data).toBe(2);
     expect(count2.headers["x-cache"]).toBeUndefined();
     expect(upstream.count("/api/portal/reader/reader")).toBe(4);
+    const metrics = await a.portal.metrics.registry.metrics();
+    expect(metrics).toContain('portal_reader_updates_total{outcome="forwarded"} 2');
+    expect(metrics).toContain('portal_reader_updates_total{outcome="duplicate"} 1');
+    expect(metrics).toContain('portal_upstream_requests_total{call="readerCount",outcome="2xx"} 2');
     a.portal.close();
   });
 
@@ -174,6 +178,7 @@ describe("/api/portal reader", () => {
     expect(limited.status).toBe(429);
     expect(Number(limited.headers["retry-after"])).toBeGreaterThan(0);
     expect(limited.body.code).toBe(429);
+    expect(await a.portal.metrics.registry.metrics()).toContain('portal_reader_updates_total{outcome="limited"} 1');
     a.portal.close();
   });
 

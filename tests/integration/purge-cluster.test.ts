@@ -32,6 +32,25 @@ function send(url: string, options: { method?: string; headers?: Record<string, 
   });
 }
 
+let probes = 0;
+
+/** The worker that answered a health check on a new connection, by the pid on its access line. */
+async function answeringPid(server: ServerProcess): Promise<number> {
+  const requestId = `purge-probe-${++probes}`;
+  expect((await send(`${server.origin}/portal/healthz`, { headers: { "x-request-id": requestId } })).status).toBe(200);
+  let pid: number | undefined;
+  await vi.waitFor(
+    () => {
+      pid = server.logs
+        .map((line) => JSON.parse(line) as { msg?: string; reqId?: string; pid?: number })
+        .find((entry) => entry.msg === "request" && entry.reqId === requestId)?.pid;
+      expect(pid).toBeDefined();
+    },
+    { timeout: 5000, interval: 20 },
+  );
+  return pid as number;
+}
+
 const titleOf = (body: string) => (JSON.parse(body) as { data: { title: string } }).data.title;
 
 describe("purge fan-out across a cluster's workers", () => {
@@ -60,7 +79,7 @@ describe("purge fan-out across a cluster's workers", () => {
 
   it("reaches both workers: each fetches the purged answer once more and serves the new content", async () => {
     const pids = new Set<number>();
-    for (let i = 0; i < 6; i++) pids.add((JSON.parse((await send(`${server.origin}/portal/healthz`)).body) as { pid: number }).pid);
+    for (let i = 0; i < 6; i++) pids.add(await answeringPid(server));
     expect(pids.size).toBe(2);
     // Both workers hold the answer: one upstream request each, then hits.
     for (let i = 0; i < 6; i++) expect(titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`)).body)).toBe("First title");

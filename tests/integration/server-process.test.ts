@@ -2,7 +2,7 @@
  * What an operator sees: the real process started from the source, configured only
  * through its environment, on a fresh database loaded with the demo site.
  */
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -11,11 +11,32 @@ import { API_CALLS, callPath } from "../../shared/api-calls.ts";
 import { refusedStart, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
+/** The TCP ports a process listens on, from /proc: its sockets' inodes matched against the kernel's listening table. */
+async function listeningPortsOf(pid: number): Promise<number[]> {
+  const inodes = new Set<string>();
+  for (const fd of await readdir(`/proc/${pid}/fd`)) {
+    const target = await readlink(`/proc/${pid}/fd/${fd}`).catch(() => "");
+    const inode = /^socket:\[(\d+)\]$/.exec(target)?.[1];
+    if (inode) inodes.add(inode);
+  }
+  const ports: number[] = [];
+  for (const table of ["/proc/net/tcp", "/proc/net/tcp6"]) {
+    for (const row of (await readFile(table, "utf8")).split("\n").slice(1)) {
+      const fields = row.trim().split(/\s+/);
+      // local address (hex ip:port), state 0A = LISTEN, inode
+      if (fields[3] === "0A" && inodes.has(fields[9] as string))
+        ports.push(Number.parseInt((fields[1] as string).split(":")[1] as string, 16));
+    }
+  }
+  return ports;
+}
+
 describe("startup with a bad environment", () => {
   it.each([
     ["PORT", "eighty", "PORT must be a port number"],
     ["CACHE_TTL_MS", "soon", "CACHE_TTL_MS must be a whole number of milliseconds"],
     ["DATABASE_URL", "mysql://db/portal", "DATABASE_URL must be sqlite:PATH or postgres://"],
+    ["METRICS_PORT", "nine", "METRICS_PORT must be a port number"],
   ])("exits 1 with one line naming %s", async (name, value, message) => {
     const { code, lines } = await refusedStart({ [name]: value });
     expect(code).toBe(1);
@@ -101,6 +122,14 @@ describe("npm start with no upstream configured", () => {
     const res = await fetch(`${server.origin}/portal/readyz`);
     expect(res.status).toBe(200);
     expect(await res.json()).toMatchObject({ status: "ready", database: "open", upstream: { reachable: true } });
+  });
+
+  it("opens no internal listener without METRICS_PORT: the site and its content API are all it listens on", async () => {
+    const listening = server.logs.map((line) => JSON.parse(line)).find((entry) => entry.msg === "listening");
+    expect(server.logs.some((line) => JSON.parse(line).msg === "internal listener")).toBe(false);
+    const ports = await listeningPortsOf(listening.pid);
+    expect(ports).toHaveLength(2);
+    expect(ports).toContain(listening.port);
   });
 
   it("logs structured JSON lines and stops cleanly on SIGTERM", async () => {

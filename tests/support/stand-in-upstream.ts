@@ -13,6 +13,8 @@ export interface RecordedRequest {
   method: string;
   url: string;
   body: string;
+  /** The X-Request-Id it was sent with, if any. */
+  requestId?: string;
 }
 
 export interface StandInUpstream {
@@ -65,7 +67,8 @@ export async function startStandInUpstream(routes: Record<string, unknown> = {})
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const body = Buffer.concat(chunks).toString();
-      state.requests.push({ method: req.method ?? "", url: req.url ?? "", body });
+      const requestId = req.headers["x-request-id"];
+      state.requests.push({ method: req.method ?? "", url: req.url ?? "", body, ...(typeof requestId === "string" ? { requestId } : {}) });
       const url = new URL(req.url ?? "/", "http://upstream");
       switch (state.behaviour) {
         case "hang":

@@ -19,7 +19,14 @@ describe("parseConfig", () => {
       webConcurrency: 1,
       pageCache: true,
       images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
+      metrics: undefined,
     });
+  });
+
+  it("opens the internal listener on loopback unless told otherwise", () => {
+    expect(parseConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ port: 9464, host: "127.0.0.1" });
+    expect(parseConfig({ METRICS_PORT: "9464", METRICS_HOST: "10.0.0.5" }).metrics).toEqual({ port: 9464, host: "10.0.0.5" });
+    expect(parseConfig({ METRICS_HOST: "10.0.0.5" }).metrics).toBeUndefined();
   });
 
   it("reads every variable", () => {
@@ -109,6 +116,8 @@ describe("parseConfig", () => {
     ["REDIS_URL", "localhost:6379", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ["REDIS_URL", "http://redis.internal:6379", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ["REDIS_URL", "redis://", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
+    ["METRICS_PORT", "metrics", /^METRICS_PORT must be a port number from 0 to 65535 \(got "metrics"\)$/],
+    ["METRICS_PORT", "65536", /^METRICS_PORT must be a port number/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {

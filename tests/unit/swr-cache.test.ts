@@ -141,9 +141,31 @@ describe("SwrCache", () => {
     clock.now = 0;
     const cache = cacheOf({ maxBytes: 30 });
     for (const key of ["a", "b", "c", "d"]) await cache.get(key, async () => ({ value: "x".repeat(9), freshForMs: 100 }));
-    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 30 });
+    expect(cache.stats()).toMatchObject({ entries: 3, bytes: 30, evictions: 1 });
     expect(cache.fresh("a")).toBeUndefined();
     expect(cache.fresh("d")?.value).toBe("x".repeat(9));
+  });
+
+  it("counts evictions only: an entry replaced or expired was not pushed out", async () => {
+    clock.now = 0;
+    const cache = cacheOf({ maxBytes: 1000, staleMs: 0 });
+    await cache.get("k", async () => ({ value: "one", freshForMs: 10 }));
+    clock.now = 20;
+    await cache.get("k", async () => ({ value: "two", freshForMs: 10 }));
+    expect(cache.stats()).toMatchObject({ entries: 1, misses: 2, evictions: 0 });
+  });
+
+  it("counts the misses that joined a load under way", async () => {
+    clock.now = 0;
+    const cache = cacheOf();
+    const made = loader(() => "v");
+    made.hold();
+    const first = cache.get("k", made.load);
+    const joined = [cache.get("k", made.load), cache.get("k", made.load)];
+    made.release();
+    await Promise.all([first, ...joined]);
+    expect(made.runs()).toBe(1);
+    expect(cache.stats()).toMatchObject({ misses: 3, shared: 2 });
   });
 
   it("keeps one-off entries in a bound of their own, so a flood of them never evicts the others", async () => {

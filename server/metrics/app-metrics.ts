@@ -1,0 +1,167 @@
+/**
+ * The app's Prometheus metrics, in a registry of its own (each app, and each test,
+ * starts from zero). Requests and upstream calls are observed as they end; everything
+ * else is read at scrape time from the figures its owner already keeps (the caches'
+ * stats, the miss budget's refusals, the reader guard's counts), so the hot paths do no
+ * extra counting for metrics.
+ *
+ * Counters read at scrape time are set from the owner's running totals: they only
+ * grow, as counters must, and a cluster's primary sums them across workers.
+ */
+import { Counter, Gauge, Histogram, type Registry } from "prom-client";
+import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import type { CacheStats } from "../cache/swr-cache.ts";
+import type { MissBudget } from "../http/miss-budget.ts";
+import type { ReaderGuard } from "../portal-api/reader-guard.ts";
+import type { UpstreamOutcome } from "../upstream/client.ts";
+import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
+
+/** What a cache must report to be measured (the one cache primitive's stats, or any cache that keeps the same figures). */
+export type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
+
+export interface AppMetrics {
+  registry: Registry;
+  /** One answered request: `url` as received, its status, and the seconds from arrival to the last byte handed to the socket. */
+  observeRequest(url: string, status: number, seconds: number): void;
+  observeUpstream(outcome: UpstreamOutcome): void;
+  /** Measures a cache under `name` (api, page, image...), read at each scrape. */
+  registerCache(name: string, cache: { stats(): CacheFigures }): void;
+  /** Counts requests that joined work under way outside a cache's own loads (a page render), under `source`. */
+  registerShared(source: string, read: () => number): void;
+}
+
+export interface AppMetricsSources {
+  missBudget: MissBudget;
+  readerGuard: ReaderGuard;
+}
+
+/** Seconds: a cached answer takes well under a millisecond, a cold render tens of milliseconds, a slow upstream seconds. */
+const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+const UPSTREAM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
+
+/** The call-table id of an upstream request (`path` under the upstream origin, query included), else "other". */
+export function upstreamCallOf(method: string, path: string): string {
+  const bare = path.split("?")[0] as string;
+  if (!bare.startsWith(`${API_PREFIX}/`)) return "other";
+  return matchCalls(bare.slice(API_PREFIX.length)).find((m) => m.call.method === method)?.call.id ?? "other";
+}
+
+export function createAppMetrics(registry: Registry, sources: AppMetricsSources): AppMetrics {
+  const caches = new Map<string, { stats(): CacheFigures }>();
+  const sharedWork = new Map<string, () => number>([["reader", () => sources.readerGuard.stats().shared]]);
+  const registers = [registry];
+
+  const requests = new Histogram({
+    name: "portal_http_request_duration_seconds",
+    help: "Requests answered, by route kind and status class, and how long each took (its _count is the request count)",
+    labelNames: ["kind", "status_class"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  // One child per (kind, status class), so an observation hashes no label object.
+  const requestChildren = new Map<string, ReturnType<typeof requests.labels>>();
+  const requestChild = (kind: RouteKind, statusClass: string) => {
+    const id = `${kind} ${statusClass}`;
+    let child = requestChildren.get(id);
+    if (!child) {
+      child = requests.labels(kind, statusClass);
+      requestChildren.set(id, child);
+    }
+    return child;
+  };
+
+  const upstreamDuration = new Histogram({
+    name: "portal_upstream_request_duration_seconds",
+    help: "Upstream requests by call (the call table's id), and how long each took to end",
+    labelNames: ["call"],
+    buckets: UPSTREAM_BUCKETS,
+    registers,
+  });
+  const upstreamRequests = new Counter({
+    name: "portal_upstream_requests_total",
+    help: "Upstream requests by call and outcome: the status class it answered (2xx...), or timeout, network, too-large or busy",
+    labelNames: ["call", "outcome"],
+    registers,
+  });
+
+  const cacheCounter = (name: string, help: string, figure: keyof CacheFigures) =>
+    new Counter({
+      name,
+      help,
+      labelNames: ["cache"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [cache, source] of caches) this.inc({ cache }, source.stats()[figure]);
+      },
+    });
+  const cacheGauge = (name: string, help: string, figure: keyof CacheFigures) =>
+    new Gauge({
+      name,
+      help,
+      labelNames: ["cache"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [cache, source] of caches) this.set({ cache }, source.stats()[figure]);
+      },
+    });
+  cacheCounter("portal_cache_hits_total", "Cache lookups answered from a fresh entry", "hits");
+  cacheCounter("portal_cache_misses_total", "Cache lookups with nothing to answer from", "misses");
+  cacheCounter("portal_cache_stale_total", "Cache lookups answered from a stale entry while it is refreshed", "stale");
+  cacheCounter("portal_cache_evictions_total", "Entries pushed out of a cache to make room", "evictions");
+  cacheGauge("portal_cache_bytes", "Bytes a cache holds", "bytes");
+  cacheGauge("portal_cache_max_bytes", "The bytes a cache may hold", "maxBytes");
+  cacheGauge("portal_cache_entries", "Entries a cache holds", "entries");
+
+  new Counter({
+    name: "portal_inflight_deduplications_total",
+    help: "Requests that joined identical work already under way instead of starting their own: a cache's load or a page render (by cache), or a reader update",
+    labelNames: ["source"],
+    registers,
+    collect() {
+      const totals = new Map<string, number>();
+      for (const [cache, source] of caches) totals.set(cache, source.stats().shared);
+      for (const [source, read] of sharedWork) totals.set(source, (totals.get(source) ?? 0) + read());
+      this.reset();
+      for (const [source, total] of totals) this.inc({ source }, total);
+    },
+  });
+  new Counter({
+    name: "portal_miss_budget_refusals_total",
+    help: "Requests refused (429) because their client spent its miss budget (MISS_RATE_PER_MIN)",
+    registers,
+    collect() {
+      this.reset();
+      this.inc(sources.missBudget.refused);
+    },
+  });
+  new Counter({
+    name: "portal_reader_updates_total",
+    help: "Reader count updates by outcome: forwarded to the upstream, duplicate (inside the window), shared (joined one under way), limited (over the rate)",
+    labelNames: ["outcome"],
+    registers,
+    collect() {
+      this.reset();
+      for (const [outcome, count] of Object.entries(sources.readerGuard.stats())) this.inc({ outcome }, count);
+    },
+  });
+
+  return {
+    registry,
+    observeRequest(url, status, seconds) {
+      requestChild(routeKindOf(url, status), statusClassOf(status)).observe(seconds);
+    },
+    observeUpstream({ method, path, seconds, status, failure }) {
+      const call = upstreamCallOf(method, path);
+      upstreamDuration.observe({ call }, seconds);
+      upstreamRequests.inc({ call, outcome: failure ?? statusClassOf(status ?? 0) });
+    },
+    registerCache(name, cache) {
+      caches.set(name, cache);
+    },
+    registerShared(source, read) {
+      sharedWork.set(source, read);
+    },
+  };
+}

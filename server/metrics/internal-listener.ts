@@ -1,0 +1,66 @@
+/**
+ * The internal listener (METRICS_PORT, METRICS_HOST): `/metrics` for Prometheus, and
+ * `/healthz` and `/readyz` with the detail the public endpoints leave out. It binds to
+ * loopback unless the operator names another address, and answers nothing else.
+ * A lone process serves its own figures; a cluster's primary serves the sum of its
+ * workers' (server/cluster.ts).
+ */
+import { createServer, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Logger } from "../logger.ts";
+
+export interface InternalEndpoints {
+  metrics(): Promise<{ contentType: string; body: string }>;
+  health(): Record<string, unknown>;
+  readiness(): Promise<{ ready: boolean } & Record<string, unknown>>;
+}
+
+export interface InternalListenerOptions {
+  host: string;
+  port: number;
+  logger: Logger;
+  endpoints: InternalEndpoints;
+}
+
+const sendJson = (res: ServerResponse, status: number, body: unknown) => {
+  res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Cache-Control": "no-store" });
+  res.end(JSON.stringify(body));
+};
+
+/** Listens, logs "internal listener" with its address, and resolves once it does; rejects when it cannot listen. */
+export function startInternalListener({ host, port, logger, endpoints }: InternalListenerOptions): Promise<Server> {
+  const server = createServer((req, res) => {
+    const path = (req.url ?? "").split("?")[0];
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.writeHead(405, { Allow: "GET, HEAD" }).end();
+      return;
+    }
+    const answer = async () => {
+      if (path === "/metrics") {
+        const { contentType, body } = await endpoints.metrics();
+        res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(body);
+      } else if (path === "/healthz") {
+        sendJson(res, 200, endpoints.health());
+      } else if (path === "/readyz") {
+        const readiness = await endpoints.readiness();
+        sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? "ready" : "not ready", ...readiness });
+      } else {
+        sendJson(res, 404, { error: "not found" });
+      }
+    };
+    answer().catch((err: unknown) => {
+      logger.error({ err, path }, "internal listener failed to answer");
+      if (!res.headersSent) sendJson(res, 500, { error: "failed" });
+      else res.destroy();
+    });
+  });
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      const address = server.address() as AddressInfo;
+      logger.info({ host: address.address, port: address.port }, "internal listener");
+      resolve(server);
+    });
+  });
+}
