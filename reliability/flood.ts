@@ -2,15 +2,22 @@
  * Miss flood: one client (its own loopback address, 127.0.0.2) sends thousands of
  * requests for keys that miss every cache (unknown news pages and API items, reader
  * counts, readiness) at a steady rate, while 32 wrk connections (127.0.0.1) read pages
- * and API answers cached beforehand, and other clients (127.0.0.3 and up, one address
- * each) ask now and then for real items nobody asked for before. The server runs with
- * the default miss budget (MISS_RATE_PER_MIN).
+ * and API answers cached beforehand at a visitor's pace, and other clients (127.0.0.3 and
+ * up, one address each) ask now and then for real items nobody asked for before. The
+ * server runs with the default miss budget (MISS_RATE_PER_MIN).
+ *
+ * The yardstick is a run just before with the same readers and cold clients, and in the
+ * flooder's place a polite client (127.0.0.254) sending the same kinds of miss and
+ * spending its whole budget, burst included, but no more. A miss that is served costs a
+ * render and an upstream round trip, and a render holds the event loop, so the readers'
+ * p99 is judged against that run, not an idle server: the flood may cost the readers what
+ * its budget allows, and its refusals next to nothing.
  *
  * Judged: the flooding client gets 429s (with Retry-After) and never a 5xx; the upstream
  * receives for its keys no more than its budget allows over the flood (the bucket's
  * burst plus the rate over the time); the cached pages' p99 under the flood stays within
- * 2x of a quiet run of the same readers just before; the readers get no error; and every
- * other client's cold miss answers 200.
+ * 2x of the polite run; the readers get no error; and every other client's cold miss
+ * answers 200.
  */
 import http from "node:http";
 import path from "node:path";
@@ -23,6 +30,8 @@ import { exchange, type Outcome, sleep, waitFor } from "./traffic.ts";
 import { startControlledUpstream } from "./upstream.ts";
 
 const READERS = 32;
+/** Each reader connection waits this long between requests: at most READERS / READER_PAUSE_MS requests a millisecond, a fraction of what one core serves. */
+const READER_PAUSE_MS = 10;
 const READERS_SCRIPT = path.join(import.meta.dirname, "flood-readers.lua");
 /** The server's default (config.ts), so the run shows what a deployment gets. */
 const MISS_RATE_PER_MIN = 600;
@@ -34,6 +43,7 @@ const FLOOD_MAX_IN_FLIGHT = 256;
 const MIN_FLOOD = 1000;
 /** Ids no content has: every one a miss, and recognisable in what the upstream receives. */
 const FLOOD_ID_BASE = 7_000_000_000_000;
+const POLITE_ID_BASE = 8_000_000_000_000;
 const COLD_EVERY_MS = 400;
 const P99_FACTOR = 2;
 
@@ -50,8 +60,8 @@ const READ_PATHS = [
 ];
 
 /** The flooding client's n-th request: a rotation of the four kinds of miss. */
-function floodPath(n: number): string {
-  const id = FLOOD_ID_BASE + n;
+function floodPath(idBase: number, n: number): string {
+  const id = idBase + n;
   switch (n % 4) {
     case 0:
       return `/portal/message/news/${id}`;
@@ -66,9 +76,21 @@ function floodPath(n: number): string {
 
 const fromAddress = (address: string) => new http.Agent({ keepAlive: true, localAddress: address, maxSockets: FLOOD_MAX_IN_FLIGHT });
 
-/** Sends `perS` requests a second from one address until stopped; each outcome is kept. */
-function startFlood(origin: string, perS: number) {
-  const agent = fromAddress("127.0.0.2");
+/** How many requests are due `ms` after the start. */
+type Pace = (ms: number) => number;
+
+/** The flood's pace: FLOOD_PER_S, whatever the answers (an open loop). */
+const floodPace: Pace = (ms) => Math.floor((ms * FLOOD_PER_S) / 1000);
+
+/** A client spending its whole budget and no more: its burst at the flood's pace, then the budget's rate. */
+const budgetPace: Pace = (ms) => {
+  const burstMs = (BURST * 1000) / FLOOD_PER_S;
+  return ms < burstMs ? floodPace(ms) : BURST + Math.floor(((ms - burstMs) * MISS_RATE_PER_MIN) / 60_000);
+};
+
+/** Sends requests from `address` at `pace` until stopped; each outcome is kept. */
+function startMisses(origin: string, pace: Pace, address: string, idBase: number) {
+  const agent = fromAddress(address);
   const outcomes: Outcome[] = [];
   const t0 = Date.now();
   let n = 0;
@@ -76,7 +98,7 @@ function startFlood(origin: string, perS: number) {
   let skipped = 0;
   const pending = new Set<Promise<void>>();
   const timer = setInterval(() => {
-    const due = Math.floor(((Date.now() - t0) * perS) / 1000);
+    const due = pace(Date.now() - t0);
     while (n < due) {
       if (inFlight >= FLOOD_MAX_IN_FLIGHT) {
         skipped += due - n;
@@ -84,7 +106,7 @@ function startFlood(origin: string, perS: number) {
         break;
       }
       inFlight++;
-      const sent = exchange(origin, { path: floodPath(n++) }, agent, 15_000, t0).then((outcome) => {
+      const sent = exchange(origin, { path: floodPath(idBase, n++) }, agent, 15_000, t0).then((outcome) => {
         inFlight--;
         outcomes.push(outcome);
       });
@@ -104,13 +126,18 @@ function startFlood(origin: string, perS: number) {
   };
 }
 
-/** Other clients, one address each, asking in turn for real items nobody asked for before. */
-function startColdClients(origin: string, ids: { news: number[]; notices: number[] }) {
-  const outcomes: Outcome[] = [];
+/** Pages and answers of real items nobody asked for before, in two halves: one for each run. */
+function coldTargets(ids: { news: number[]; notices: number[] }): [string[], string[]] {
   const targets = [
     ...ids.notices.map((id) => `/portal/message/notice/${id}`),
     ...ids.news.filter((id) => id > 2).map((id) => `/api/portal/message/news/${id}`),
   ];
+  return [targets.filter((_, i) => i % 2 === 0), targets.filter((_, i) => i % 2 === 1)];
+}
+
+/** Other clients, one address each, asking in turn for `targets`. */
+function startColdClients(origin: string, targets: string[]) {
+  const outcomes: Outcome[] = [];
   let k = 0;
   const pending: Promise<void>[] = [];
   const timer = setInterval(() => {
@@ -159,7 +186,7 @@ export async function runFlood(ctx: RunContext): Promise<SectionResult> {
         durationS: seconds,
         connections: READERS,
         requests: READERS_SCRIPT,
-        env: { FLOOD_PATHS: READ_PATHS.join(" ") },
+        env: { FLOOD_PATHS: READ_PATHS.join(" "), FLOOD_READER_PAUSE_MS: String(READER_PAUSE_MS) },
         cpus: ctx.loadCpus,
       });
     const warmed = await waitFor(async () => {
@@ -168,12 +195,18 @@ export async function runFlood(ctx: RunContext): Promise<SectionResult> {
     }, 30_000);
     checks.add("every page and answer the readers read is cached", warmed);
 
+    const [politeTargets, floodTargets] = coldTargets({ news: ctx.site.news.map((m) => m.id), notices: ctx.site.notices.map((m) => m.id) });
+    const polite = startMisses(server.origin, budgetPace, "127.0.0.254", POLITE_ID_BASE);
+    const politeCold = startColdClients(server.origin, politeTargets);
     const quiet = await readers();
-    ctx.log(`  flood: quiet readers p99 ${round(p99Ms(quiet), 2)} ms; now the flood, ${seconds} s`);
+    await polite.stop();
+    await politeCold.stop();
+    const politeRefused = polite.outcomes.filter((o) => o.answer?.status === 429).length;
+    ctx.log(`  flood: readers beside a client within its budget p99 ${round(p99Ms(quiet), 2)} ms; now the flood, ${seconds} s`);
     upstream.clearRecords();
     upstream.record = true;
-    const flood = startFlood(server.origin, FLOOD_PER_S);
-    const cold = startColdClients(server.origin, { news: ctx.site.news.map((m) => m.id), notices: ctx.site.notices.map((m) => m.id) });
+    const flood = startMisses(server.origin, floodPace, "127.0.0.2", FLOOD_ID_BASE);
+    const cold = startColdClients(server.origin, floodTargets);
     const loud = await readers();
     const floodS = await flood.stop();
     await cold.stop();
@@ -210,14 +243,19 @@ export async function runFlood(ctx: RunContext): Promise<SectionResult> {
       `${upstreamForFlood} upstream requests for its keys, ${admitted} requests admitted, budget ${allowance}`,
     );
     checks.add(
-      "the readers of cached pages get no error, quiet or under the flood",
+      "the readers of cached pages get no error, beside a polite client or under the flood",
       errorCount(quiet) === 0 && errorCount(loud) === 0 && loud.requests > 0,
-      `quiet ${JSON.stringify(quiet.errors)}, flood ${JSON.stringify(loud.errors)}`,
+      `polite ${JSON.stringify(quiet.errors)}, flood ${JSON.stringify(loud.errors)}`,
     );
     checks.add(
-      `the cached pages' p99 under the flood is within ${P99_FACTOR}x of the quiet run`,
+      "the polite client, within its budget, is never refused",
+      polite.outcomes.length > 0 && politeRefused === 0,
+      `${politeRefused} of ${polite.outcomes.length} refused`,
+    );
+    checks.add(
+      `the cached pages' p99 under the flood is within ${P99_FACTOR}x of the run beside a client within its budget`,
       p99Ms(loud) <= P99_FACTOR * p99Ms(quiet),
-      `p99 ${round(p99Ms(quiet), 2)} ms quiet, ${round(p99Ms(loud), 2)} ms under the flood`,
+      `p99 ${round(p99Ms(quiet), 2)} ms beside the polite client, ${round(p99Ms(loud), 2)} ms under the flood`,
     );
     const coldOk = cold.outcomes.filter((o) => o.answer?.status === 200).length;
     checks.add(
@@ -238,7 +276,7 @@ export async function runFlood(ctx: RunContext): Promise<SectionResult> {
       figures: [
         `flooding client: ${flood.outcomes.length} requests at up to ${FLOOD_PER_S}/s (${statusText}; ${flood.skipped()} not sent)`,
         `upstream requests for its keys ${upstreamForFlood}, budget ${allowance} (${BURST} + ${MISS_RATE_PER_MIN}/min × ${round(floodS, 1)} s); readiness checks reaching the upstream ${readiness}`,
-        `readers (${READERS} connections, cached): quiet ${rate(quiet)} req/s p99 ${round(p99Ms(quiet), 2)} ms, flood ${rate(loud)} req/s p99 ${round(p99Ms(loud), 2)} ms`,
+        `readers (${READERS} connections, cached, ${READER_PAUSE_MS} ms apart): beside a polite client ${rate(quiet)} req/s p99 ${round(p99Ms(quiet), 2)} ms, flood ${rate(loud)} req/s p99 ${round(p99Ms(loud), 2)} ms`,
         `other clients' cold misses: ${coldOk}/${cold.outcomes.length} answered 200`,
       ],
       logs: [logFile],

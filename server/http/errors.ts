@@ -12,7 +12,12 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(status: number, message: string, headers: Record<string, string> = {}) {
+    // An answer, not a fault: its stack is never logged, and capturing one is most of what a
+    // refusal (a miss-budget 429 under a flood) costs.
+    const limit = Error.stackTraceLimit;
+    Error.stackTraceLimit = 0;
     super(message);
+    Error.stackTraceLimit = limit;
     this.status = status;
     this.headers = headers;
   }
