@@ -7,14 +7,24 @@
  * that gives the requested width, and sent as PNG when the client takes neither AVIF nor
  * WebP: no SVG ever leaves the endpoint.
  */
-import sharp, { type Metadata, type Sharp } from "sharp";
+import type { Metadata, Sharp } from "sharp";
 import { HttpError } from "../http/errors.ts";
 import type { OutputChoice } from "./output-format.ts";
 
-// One libvips thread per resize: the resize queue's slots then count cores. No libvips operation
-// cache: every resize is of new bytes (results are kept by the variant caches), so it would only hold memory.
-sharp.concurrency(1);
-sharp.cache(false);
+type SharpFactory = typeof import("sharp")["default"];
+let loading: Promise<SharpFactory> | undefined;
+
+/** Sharp, loaded at the first resize: libvips adds about 20 MB to a process that may never resize. */
+function loadSharp(): Promise<SharpFactory> {
+  loading ??= import("sharp").then(({ default: sharp }): SharpFactory => {
+    // One libvips thread per resize: the resize queue's slots then count cores. No libvips operation
+    // cache: every resize is of new bytes (results are kept by the variant caches), so it would only hold memory.
+    sharp.concurrency(1);
+    sharp.cache(false);
+    return sharp;
+  });
+  return loading;
+}
 
 /** Decoded pixels a source may have (about 8000 × 6000): past it the source is refused, not decoded. */
 export const MAX_INPUT_PIXELS = 50_000_000;
@@ -33,6 +43,7 @@ const notAnImage = () => new HttpError(502, "the image source is not a JPEG, PNG
 const tooManyPixels = () => new HttpError(502, `the image source has more than ${MAX_INPUT_PIXELS} pixels`);
 
 export async function resizeImage(source: Buffer, width: number, quality: number, choice: OutputChoice): Promise<ResizedImage> {
+  const sharp = await loadSharp();
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" as const };
   let meta: Metadata;
   try {
