@@ -208,11 +208,15 @@ const envSchema = z.object({
   REDIS_URL: redisUrl.optional(),
   METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
   METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
+  SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
     .default("info"),
 });
+
+/** Every environment variable the server reads (the README's configuration table lists each). */
+export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export interface Config {
   port: number;
@@ -257,6 +261,8 @@ export interface Config {
   redisUrl?: string;
   /** The internal listener (/metrics, /healthz, /readyz); undefined: none. */
   metrics?: { port: number; host: string };
+  /** What an empty embedded database is loaded with: the demo site, or nothing. */
+  seedContent: "demo" | "none";
 }
 
 export class ConfigError extends Error {}
@@ -320,5 +326,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     purgeSecrets: e.PURGE_SECRET ?? [],
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
+    seedContent: e.SEED_CONTENT,
   };
 }

@@ -52,7 +52,10 @@ function readConfig(): Config {
 /** Migrations and the demo load, once, before the content API (or the workers) open the same database. */
 async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<void> {
   if (config.apiBaseUrl) return;
-  if (await prepareContentDb(config.databaseUrl)) logger.info("loaded the demo site into an empty database");
+  const prepared = await prepareContentDb(config.databaseUrl, config.seedContent);
+  if (prepared === "loaded-demo") logger.info("loaded the demo site into an empty database");
+  if (prepared === "empty")
+    logger.warn("the content database holds no site (SEED_CONTENT=none): import one with npm run content -- import FILE");
 }
 
 async function main(): Promise<void> {

@@ -74,6 +74,8 @@ export const ENGLISH: Record<Key, string> = {
   "home.carousel.pick": "Choose a slide",
   "home.carousel.pause": "Pause automatic slide show",
   "home.carousel.play": "Start automatic slide show",
+  "home.noContent": "No content has been published yet",
+  "home.noContentHint": "The site's content will appear here once it is published.",
 
   // The inner pages (messages-pages.ts)
   "pages.list.total": "{n} items",

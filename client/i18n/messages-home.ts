@@ -20,4 +20,6 @@ export const HOME_MESSAGES = {
   "home.carousel.pick": "选择幻灯片",
   "home.carousel.pause": "暂停自动播放",
   "home.carousel.play": "开始自动播放",
+  "home.noContent": "网站还没有发布内容",
+  "home.noContentHint": "内容发布后会显示在这里。",
 };

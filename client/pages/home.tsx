@@ -4,7 +4,8 @@
  * themePortal) it holds either the default sections (1, or anything else) or, for the
  * custom layout (2), nothing of ours: `#home-custom` follows it with the home html as
  * markup, or, for a `useEval|` value, nothing rendered and the script run once in the
- * browser with the (empty) content container as its `container`.
+ * browser with the (empty) content container as its `container`. A site with nothing
+ * published at all (an empty database, SEED_CONTENT=none) says so instead (home/no-content.tsx).
  */
 import { useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
@@ -16,6 +17,7 @@ import { useApi } from "../data/use-api.ts";
 import { DefaultSections } from "../home/default-sections.tsx";
 import { HomeCarousel, MAX_SLIDES } from "../home/home-carousel.tsx";
 import { isCustomLayout, renderResult } from "../home/home-helpers.tsx";
+import { NoContentYet, useNoContent } from "../home/no-content.tsx";
 import { useHomeScript } from "../home/use-home-script.ts";
 import { usePageName } from "../hooks/use-page-title.ts";
 import { HydrateApart } from "../hydration/hydrate-apart.tsx";
@@ -33,6 +35,9 @@ export default function HomePage({ match }: PageProps) {
   const script = homeScriptBody(html);
   const content = useRef<HTMLDivElement>(null);
   useHomeScript(custom && config.homeScript ? script : undefined, content);
+
+  const noContent = useNoContent();
+  if (noContent) return <NoContentYet name={pageName} />;
 
   return (
     <div className="home">

@@ -1,7 +1,7 @@
 /**
  * The code of the content API's threads (started by server/content/api-thread.ts).
- * "prepare": opens the database (migrating it), loads the demo site into an empty one,
- * closes it and ends, so what loading took goes with the thread. "serve": serves the API
+ * "prepare": opens the database (migrating it), loads the demo site into an empty one
+ * (unless SEED_CONTENT=none), closes it and ends, so what loading took goes with the thread. "serve": serves the API
  * on loopback, answers readiness pings, and closes the API and then the database when
  * asked.
  */
@@ -9,7 +9,7 @@ import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../logger.ts";
 import { DEMO_SITE_FILE } from "../project-root.ts";
 import { startContentApi } from "./api.ts";
-import { type FromThread, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
+import { type FromThread, type PreparedContent, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
 import { openContentDb } from "./db.ts";
 import { getClassifyMenus } from "./store.ts";
 
@@ -17,12 +17,15 @@ if (!parentPort) throw new Error("the content API runs as a worker thread");
 const port = parentPort;
 const say = (message: FromThread) => port.postMessage(message);
 
-async function prepare(databaseUrl: string): Promise<void> {
+async function prepare(databaseUrl: string, seed: ThreadData["seed"]): Promise<void> {
   const content = await openContentDb(databaseUrl);
   try {
     // The site file's reader and schema are loaded here only, never by the serving thread.
-    const { loadSiteIfEmpty } = await import("./site-io.ts");
-    say({ type: "prepared", loadedDemo: await loadSiteIfEmpty(content, DEMO_SITE_FILE) });
+    const { hasSite, loadSiteIfEmpty } = await import("./site-io.ts");
+    let prepared: PreparedContent;
+    if (seed === "none") prepared = (await hasSite(content)) ? "has-site" : "empty";
+    else prepared = (await loadSiteIfEmpty(content, DEMO_SITE_FILE)) ? "loaded-demo" : "has-site";
+    say({ type: "prepared", content: prepared });
   } finally {
     await content.close();
   }
@@ -52,8 +55,8 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
   say({ type: "ready", url: api.url, dialect: content.dialect, classify: await getClassifyMenus(content) });
 }
 
-const { task, databaseUrl, logs } = workerData as ThreadData;
-(task === "prepare" ? prepare(databaseUrl) : serve(databaseUrl, logs)).catch((error: unknown) => {
+const { task, databaseUrl, logs, seed } = workerData as ThreadData;
+(task === "prepare" ? prepare(databaseUrl, seed) : serve(databaseUrl, logs)).catch((error: unknown) => {
   say({ type: "failed", error: threadErrorOf(error) });
   port.close();
 });

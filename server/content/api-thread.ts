@@ -5,13 +5,13 @@
  * (or another core) keeps the server's answers flowing meanwhile.
  *
  * A first, short-lived thread migrates the database and loads the demo site into an
- * empty one (`prepareContentDb`); what loading took ends with it. The serving thread
+ * empty one unless told not to (`prepareContentDb`); what loading took ends with it. The serving thread
  * then serves the API on loopback and reports its origin; the server reaches it
  * through the same upstream client as any external upstream.
  */
 import { Worker } from "node:worker_threads";
 import type { ClassifyMenu } from "../../shared/entities.ts";
-import type { FromThread, ThreadData, ToThread } from "./api-thread-messages.ts";
+import type { FromThread, PreparedContent, ThreadData, ToThread } from "./api-thread-messages.ts";
 import type { ContentDialect } from "./db.ts";
 
 export interface ContentApiThread {
@@ -58,13 +58,13 @@ function threadOf(workerData: ThreadData): Worker {
 
 const errorOf = (message: { message: string; stack?: string }) => Object.assign(new Error(message.message), { stack: message.stack });
 
-/** Migrates the database and loads the demo site into an empty one; true when it loaded it. */
-export function prepareContentDb(databaseUrl: string): Promise<boolean> {
-  const worker = threadOf({ task: "prepare", databaseUrl });
+/** Migrates the database and, with the `demo` seed, loads the demo site into an empty one; says what it found. */
+export function prepareContentDb(databaseUrl: string, seed: "demo" | "none"): Promise<PreparedContent> {
+  const worker = threadOf({ task: "prepare", databaseUrl, seed });
   return new Promise((resolve, reject) => {
-    let outcome: { loadedDemo: boolean } | Error | undefined;
+    let outcome: { content: PreparedContent } | Error | undefined;
     worker.on("message", (message: FromThread) => {
-      if (message.type === "prepared") outcome = { loadedDemo: message.loadedDemo };
+      if (message.type === "prepared") outcome = { content: message.content };
       else if (message.type === "failed") outcome = errorOf(message.error);
     });
     worker.on("error", (error) => {
@@ -72,7 +72,7 @@ export function prepareContentDb(databaseUrl: string): Promise<boolean> {
     });
     worker.on("exit", (code) => {
       if (outcome instanceof Error) reject(outcome);
-      else if (outcome) resolve(outcome.loadedDemo);
+      else if (outcome) resolve(outcome.content);
       else reject(new Error(`preparing the content database stopped (exit code ${code})`));
     });
   });

@@ -189,7 +189,8 @@ export async function loadSiteIfEmpty(content: ContentDb, siteFilePath: string):
   return true;
 }
 
-async function hasSite(content: ContentDb): Promise<boolean> {
+/** Whether the database holds a site (its site config). */
+export async function hasSite(content: ContentDb): Promise<boolean> {
   const row = await content.db.selectFrom("setting").select("key").where("key", "=", "syscfg").executeTakeFirst();
   return row !== undefined;
 }

@@ -20,6 +20,7 @@ describe("parseConfig", () => {
       pageCache: true,
       images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
       metrics: undefined,
+      seedContent: "demo",
     });
   });
 
@@ -56,6 +57,7 @@ describe("parseConfig", () => {
       IMAGE_CACHE_DIR: "/var/cache/portal-images",
       IMAGE_CACHE_MB: "64",
       REDIS_URL: "rediss://:pw@redis.internal:6380/2",
+      SEED_CONTENT: "none",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
     expect(config.cache.ttlOverrides).toEqual([
@@ -72,6 +74,7 @@ describe("parseConfig", () => {
       cacheMaxBytes: 64 * 1024 * 1024,
     });
     expect(config.redisUrl).toBe("rediss://:pw@redis.internal:6380/2");
+    expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0, seedContent: "none" });
   });
 
   it.each([
@@ -118,6 +121,7 @@ describe("parseConfig", () => {
     ["REDIS_URL", "redis://", /^REDIS_URL must be a redis:\/\/ or rediss:\/\/ URL/],
     ["METRICS_PORT", "metrics", /^METRICS_PORT must be a port number from 0 to 65535 \(got "metrics"\)$/],
     ["METRICS_PORT", "65536", /^METRICS_PORT must be a port number/],
+    ["SEED_CONTENT", "empty", /^SEED_CONTENT must be demo or none/],
   ])("rejects %s=%s with one line naming the variable", (name, value, message) => {
     let error: unknown;
     try {

@@ -1,0 +1,45 @@
+/**
+ * The home page of a site with nothing published (an empty database with SEED_CONTENT=none,
+ * or an upstream with no content yet): one clear statement instead of a row of empty sections.
+ */
+import { keys } from "../../shared/data-keys.ts";
+import { isEmptyPayload } from "../../shared/envelope.ts";
+import { itemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
+import { type ApiResult, useApi } from "../data/use-api.ts";
+import { HOME_MESSAGES } from "../i18n/messages-home.ts";
+import { useT } from "../i18n/use-t.ts";
+
+const settled = (result: ApiResult<unknown>) => !result.isLoading && !result.error;
+
+/** True once every call of the home page has answered, each with nothing: no site config, no item, no home html. */
+export function useNoContent(): boolean {
+  const site = useApi<unknown>(keys.syscfg());
+  const homeHtml = useApi<{ html?: unknown }>(keys.indexHtml());
+  const lists = [
+    useApi<unknown>(keys.slides()),
+    useApi<unknown>(keys.products()),
+    useApi<unknown>(keys.services()),
+    useApi<unknown>(keys.partners()),
+  ];
+  const paged = [useApi<unknown>(keys.homeNews()), useApi<unknown>(keys.homeNotices())];
+  return (
+    [site, homeHtml, ...lists, ...paged].every(settled) &&
+    isEmptyPayload(site.data) &&
+    !textOf(homeHtml.data?.html) &&
+    lists.every((list) => itemsOf(list.data).length === 0) &&
+    paged.every((list) => pagedItemsOf(list.data).length === 0)
+  );
+}
+
+export function NoContentYet({ name }: { name: string }) {
+  const t = useT(HOME_MESSAGES);
+  return (
+    <div className="home">
+      <h1 className="visually-hidden">{name}</h1>
+      <section className="home-no-content" aria-labelledby="home-no-content-title">
+        <h2 id="home-no-content-title">{t("home.noContent")}</h2>
+        <p>{t("home.noContentHint")}</p>
+      </section>
+    </div>
+  );
+}
