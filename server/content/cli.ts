@@ -1,7 +1,8 @@
 /**
- * Content import and export for operators:
+ * Content operations for operators:
  *   npm run content -- export site.json   (or - for stdout)
  *   npm run content -- import site.json   (or - for stdin)
+ *   npm run content -- backup portal-backup.db   (SQLite; PostgreSQL has pg_dump)
  * The database is DATABASE_URL's (default sqlite:./data/portal.db). An import that
  * fails changes nothing. Exit codes: 0 done, 1 failed, 2 usage.
  */
@@ -10,15 +11,22 @@ import { ConfigError, parseConfig } from "../config.ts";
 import { openContentDb } from "./db.ts";
 import { exportSite, importSite } from "./site-io.ts";
 import { parseSiteText, serialiseSite } from "./site-text.ts";
+import { backupSqlite } from "./sqlite-backup.ts";
 
-const USAGE = `usage: npm run content -- export FILE | import FILE
+const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE
   export FILE   write all content to FILE as a site file (- for stdout)
   import FILE   replace all content with the site file FILE (- for stdin)
+  backup FILE   copy the live SQLite database to the new file FILE (for PostgreSQL use pg_dump)
 The database is DATABASE_URL's (sqlite:PATH or postgres://...; default sqlite:./data/portal.db).`;
 
 async function runContentCli(args: readonly string[]): Promise<number> {
   const [command, file, ...rest] = args;
-  if ((command !== "export" && command !== "import") || !file || rest.length > 0) {
+  if (
+    (command !== "export" && command !== "import" && command !== "backup") ||
+    !file ||
+    rest.length > 0 ||
+    (command === "backup" && file === "-")
+  ) {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
@@ -30,7 +38,25 @@ async function runContentCli(args: readonly string[]): Promise<number> {
     process.stderr.write(`${error.message}\n`);
     return 1;
   }
+  if (command === "backup") return backupTo(databaseUrl, file);
   return command === "export" ? exportTo(databaseUrl, file) : importFrom(databaseUrl, file);
+}
+
+async function backupTo(databaseUrl: string, file: string): Promise<number> {
+  if (!databaseUrl.startsWith("sqlite:")) {
+    process.stderr.write(
+      'backup is for SQLite: DATABASE_URL is PostgreSQL, back it up with pg_dump (pg_dump -Fc -f FILE "$DATABASE_URL")\n',
+    );
+    return 1;
+  }
+  try {
+    const pages = await backupSqlite(databaseUrl.slice("sqlite:".length), file);
+    process.stderr.write(`backed up the database to ${file} (${pages} pages)\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`backup failed: ${oneLine(error)}\n`);
+    return 1;
+  }
 }
 
 async function exportTo(databaseUrl: string, file: string): Promise<number> {

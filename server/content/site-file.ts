@@ -166,6 +166,14 @@ export type SiteFileResult = { ok: true; site: SiteFile } | { ok: false; error: 
 
 /** Parses a site file; on failure names the first bad field, e.g. `news[3].dateTime: must be 14 digits`. */
 export function parseSiteFile(json: unknown): SiteFileResult {
+  // Checked first: a newer format may differ anywhere, and its first unknown field would say less than its version.
+  const version = typeof json === "object" && json !== null ? (json as { version?: unknown }).version : undefined;
+  if (typeof version === "number" && version > SITE_FILE_VERSION) {
+    return {
+      ok: false,
+      error: `version: the file is format ${version}, newer than the ${SITE_FILE_VERSION} this Portal reads; import it with a newer Portal`,
+    };
+  }
   const parsed = siteFileSchema.safeParse(json);
   if (parsed.success) return { ok: true, site: parsed.data };
   const issue = parsed.error.issues[0];
