@@ -47,7 +47,7 @@ export function Pagination({ path, paging, totalCount, totalPageCount, keep = {}
 
   return (
     <div className="pager">
-      <p className="pager-total">{fill(t("pages.list.total"), { n: totalCount })}</p>
+      <p className="pager-total">{t.count("pages.list.total", totalCount)}</p>
       <nav className="pager-nav" aria-label={t("pages.list.pagination")}>
         <ul>
           <li>

@@ -1,15 +1,17 @@
 /**
  * Every interface string in English, for every area of the site: loaded only when a page
  * is shown in English (see `loadMessages`). Its type makes it have exactly the Chinese keys.
+ * A string with a count has its plural forms ("1 item", "2 items"): see plural.ts.
  */
 import type { COMMON_MESSAGES } from "./messages-common.ts";
 import type { HOME_MESSAGES } from "./messages-home.ts";
 import type { PAGES_MESSAGES } from "./messages-pages.ts";
 import type { SHELL_MESSAGES } from "./messages-shell.ts";
+import type { Message } from "./plural.ts";
 
 type Key = keyof typeof COMMON_MESSAGES | keyof typeof SHELL_MESSAGES | keyof typeof HOME_MESSAGES | keyof typeof PAGES_MESSAGES;
 
-export const ENGLISH: Record<Key, string> = {
+export const ENGLISH: Record<Key, Message> = {
   // Shared words (messages-common.ts)
   "state.loading": "Loading…",
   "state.error": "This content could not be loaded",
@@ -78,7 +80,7 @@ export const ENGLISH: Record<Key, string> = {
   "home.noContentHint": "The site's content will appear here once it is published.",
 
   // The inner pages (messages-pages.ts)
-  "pages.list.total": "{n} items",
+  "pages.list.total": { one: "{n} item", other: "{n} items" },
   "pages.list.pagination": "Pages",
   "pages.list.previous": "Previous",
   "pages.list.next": "Next",
@@ -91,7 +93,7 @@ export const ENGLISH: Record<Key, string> = {
   "pages.list.go": "Go",
   "pages.list.pageOfPages": "Page {n} of {total}",
   "pages.message.published": "Published",
-  "pages.message.readers": "{n} reads",
+  "pages.message.readers": { one: "{n} read", other: "{n} reads" },
   "pages.message.readersPending": "Loading the read count",
   "pages.message.backNews": "Back to the news",
   "pages.message.backNotice": "Back to the notices",

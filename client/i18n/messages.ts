@@ -8,6 +8,7 @@
 import type { Lang } from "../../shared/page-state.ts";
 import { COMMON_MESSAGES } from "./messages-common.ts";
 import { SHELL_MESSAGES } from "./messages-shell.ts";
+import type { Message } from "./plural.ts";
 
 export const SHARED_MESSAGES = { ...COMMON_MESSAGES, ...SHELL_MESSAGES };
 
@@ -16,7 +17,7 @@ export type MessageKey = keyof typeof SHARED_MESSAGES;
 /** The English strings' module as the build names it (its path from the project folder). */
 export const MESSAGES_EN_FILE = "client/i18n/messages-en.ts";
 
-let english: Record<string, string> | undefined;
+let english: Record<string, Message> | undefined;
 let loading: Promise<void> | undefined;
 
 /**
@@ -39,4 +40,4 @@ export function loadMessages(lang: Lang): Promise<void> {
 }
 
 /** The English strings, once loaded. */
-export const englishMessages = (): Record<string, string> | undefined => english;
+export const englishMessages = (): Record<string, Message> | undefined => english;

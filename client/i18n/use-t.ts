@@ -1,17 +1,29 @@
+import type { Lang } from "../../shared/page-state.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { englishMessages, type MessageKey, SHARED_MESSAGES } from "./messages.ts";
+import { countText, type Message, plainText } from "./plural.ts";
 
-export type Translate<K extends string = MessageKey> = (key: K) => string;
-
-function translator(lang: "zh-CN" | "en", area?: Record<string, string>): Translate<string> {
-  const shared: Record<string, string> = SHARED_MESSAGES;
-  // Chinese stands in for a language whose strings are not loaded (`loadMessages` comes first).
-  const english = lang === "en" ? englishMessages() : undefined;
-  return (key) => english?.[key] ?? area?.[key] ?? (shared[key] as string);
+export interface Translate<K extends string = MessageKey> {
+  (key: K): string;
+  /** The string for a count, in the plural form the language uses for it ("1 item", "2 items"), with `{n}` filled in. */
+  count(key: K, n: number): string;
 }
 
-export function translatorFor(lang: "zh-CN" | "en"): Translate {
-  return translator(lang);
+function translator(lang: Lang, area?: Record<string, Message>): Translate<string> {
+  const shared: Record<string, Message> = SHARED_MESSAGES;
+  // Chinese stands in for a language whose strings are not loaded (`loadMessages` comes first).
+  const english = lang === "en" ? englishMessages() : undefined;
+  const message = (key: string) => english?.[key] ?? area?.[key] ?? (shared[key] as Message);
+  const t = (key: string) => plainText(message(key));
+  t.count = (key: string, n: number) => countText(message(key), n, lang);
+  return t;
+}
+
+/** The strings of a language outside React (the server's document head): the shared ones, plus an area's when given. */
+export function translatorFor(lang: Lang): Translate;
+export function translatorFor<K extends string>(lang: Lang, area: Record<K, string>): Translate<MessageKey | K>;
+export function translatorFor(lang: Lang, area?: Record<string, string>): Translate<string> {
+  return translator(lang, area);
 }
 
 /**

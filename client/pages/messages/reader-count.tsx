@@ -9,7 +9,6 @@ import useSWR from "swr";
 import { API_PREFIX } from "../../../shared/call-table.ts";
 import { keys } from "../../../shared/data-keys.ts";
 import type { MessageKind } from "../../../shared/entities.ts";
-import { fill } from "../../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
 import { useT } from "../../i18n/use-t.ts";
 
@@ -47,7 +46,7 @@ export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
   const shown = ready === view && typeof data === "number";
   return (
     <span className="reader-count" aria-live="polite" aria-busy={!shown}>
-      {shown ? fill(t("pages.message.readers"), { n: data }) : null}
+      {shown ? t.count("pages.message.readers", data) : null}
     </span>
   );
 }
