@@ -1,0 +1,27 @@
+/**
+ * The README's configuration table is the operator's list of settings: every variable the
+ * config reads is in it, and it names none the config does not read.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { CONFIG_VARIABLES } from "../../server/config.ts";
+
+/** The variables named in the first column of the table under "## Configuration". */
+function documentedVariables(readme: string): string[] {
+  const section = readme.slice(readme.indexOf("\n## Configuration\n"));
+  const end = section.indexOf("\n## ", 1);
+  const rows = (end === -1 ? section : section.slice(0, end)).split("\n").filter((line) => line.startsWith("| `"));
+  return rows.flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] as string));
+}
+
+describe("README configuration table", () => {
+  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+
+  it("lists every variable the config reads, and only those", () => {
+    const documented = documentedVariables(readme);
+    expect(documented.length).toBeGreaterThan(0);
+    expect(CONFIG_VARIABLES.filter((name) => !documented.includes(name))).toEqual([]);
+    expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+  });
+});
