@@ -9,6 +9,7 @@
  * dot per slide; `useCarousel` runs autoplay and follows the scroll position.
  */
 import type { Slide } from "../../shared/entities.ts";
+import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
 import { linkOf, textOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
@@ -110,13 +111,16 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
 function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; newTab: string }) {
   const title = textOf(slide.title);
   const url = linkOf(slide.url);
-  const image = textOf(slide.img) ? (
-    <img
+  const image = showsImage(slide.img) ? (
+    <ResponsiveImg
       src={slide.img}
       alt={title}
       width={SLIDE_WIDTH}
       height={SLIDE_HEIGHT}
-      // The first slide is the page's largest paint; the others wait until they come near.
+      box={[320, SLIDE_WIDTH]}
+      sizes="100vw"
+      // The first slide is the page's largest paint (React preloads it, with its srcset, at the top of the
+      // page); the others wait until they come near.
       {...(first ? { fetchPriority: "high" as const } : { loading: "lazy" as const, decoding: "async" as const })}
       draggable={false}
     />

@@ -1,11 +1,15 @@
 /** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (docs/behaviour.md#home-page). */
 import type { Product } from "../../shared/entities.ts";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { isId, textOf } from "../data/content-values.ts";
 import { PageLink } from "../routing/page-link.tsx";
 
 /** The products' pictures are 4:3; the CSS keeps their boxes at that ratio. */
 const PICTURE_WIDTH = 800;
 const PICTURE_HEIGHT = 600;
+/** Four or three columns of a 1200 px page; two from 768 px down. */
+const PICTURE_BOX = [160, 384] as const;
+const PICTURE_SIZES = "(max-width: 768px) 50vw, 384px";
 
 export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
 
@@ -19,7 +23,17 @@ export function OfferingGrid({ items, kind }: { items: Offering[]; kind: "produc
         const picture = kind === "product" ? textOf(item.propImg) : "";
         const body = (
           <>
-            {picture && <img src={picture} alt="" width={PICTURE_WIDTH} height={PICTURE_HEIGHT} loading="lazy" decoding="async" />}
+            {picture && (
+              <ResponsiveImg
+                src={picture}
+                width={PICTURE_WIDTH}
+                height={PICTURE_HEIGHT}
+                box={PICTURE_BOX}
+                sizes={PICTURE_SIZES}
+                loading="lazy"
+                decoding="async"
+              />
+            )}
             <span className="home-card-name">{textOf(item.name)}</span>
           </>
         );

@@ -10,7 +10,8 @@
  */
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
-import { linkOf, textOf } from "../data/content-values.ts";
+import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
+import { linkOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -60,8 +61,17 @@ export function PartnerWall({ id, partners }: { id: string; partners: Partner[] 
           row.map((partner, i) => {
             const url = linkOf(partner.url);
             const label = fill(t("home.partnerLogo"), { n: hostOf(url) || start + i + 1 });
-            const logo = textOf(partner.logo) ? (
-              <img src={partner.logo} alt={label} width={LOGO_WIDTH} height={LOGO_HEIGHT} loading="lazy" decoding="async" />
+            const logo = showsImage(partner.logo) ? (
+              <ResponsiveImg
+                src={partner.logo}
+                alt={label}
+                width={LOGO_WIDTH}
+                height={LOGO_HEIGHT}
+                box={[LOGO_WIDTH, LOGO_WIDTH]}
+                sizes={`${LOGO_WIDTH}px`}
+                loading="lazy"
+                decoding="async"
+              />
             ) : (
               <span className="partner-name">{label}</span>
             );

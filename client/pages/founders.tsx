@@ -3,6 +3,7 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
 import { stateInstead } from "../components/data-state.tsx";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { itemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { usePageHeading } from "../hooks/use-page-title.ts";
@@ -27,9 +28,15 @@ export default function FoundersPage({ match }: PageProps) {
               // Founders carry no id of their own (docs/behaviour.md#entities); the list order is stable.
               // biome-ignore lint/suspicious/noArrayIndexKey: no id in the payload
               <li key={index} className="founder-card">
-                {textOf(founder.picture) && (
-                  <img className="founder-photo" src={textOf(founder.picture)} alt={textOf(founder.name)} width={160} height={160} />
-                )}
+                <ResponsiveImg
+                  className="founder-photo"
+                  src={founder.picture}
+                  alt={textOf(founder.name)}
+                  width={160}
+                  height={160}
+                  box={[140, 140]}
+                  sizes="140px"
+                />
                 <h2 className="founder-name">{textOf(founder.name)}</h2>
                 {textOf(founder.job) && <p className="founder-job">{textOf(founder.job)}</p>}
                 {textOf(founder.brief) && <p className="founder-brief">{textOf(founder.brief)}</p>}

@@ -7,7 +7,9 @@
 import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
+import { DETAIL_IMAGE_SIZES } from "../../shared/image-url.ts";
 import { stateInstead } from "../components/data-state.tsx";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
@@ -45,7 +47,7 @@ export default function MessageDetailPage({ match }: PageProps) {
                 <ReaderCount type={news ? MESSAGE_KIND.news : MESSAGE_KIND.notice} pid={id} />
               </p>
             </header>
-            {textOf(item.img) && <img className="detail-img" src={textOf(item.img)} alt="" width={800} height={450} />}
+            <ResponsiveImg className="detail-img" src={item.img} width={800} height={450} box={[320, 800]} sizes={DETAIL_IMAGE_SIZES} />
             <RichHtml html={item.detail} className="detail-body" />
           </article>
         ))}

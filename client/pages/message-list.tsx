@@ -11,6 +11,7 @@ import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { countOf, isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { usePageName } from "../hooks/use-page-title.ts";
@@ -56,9 +57,11 @@ export default function MessageListPage({ match, query }: PageProps) {
                         {textOf(item.brief) && <p className="msg-item-brief">{textOf(item.brief)}</p>}
                       </div>
                       {textOf(item.img) && (
-                        <img
+                        <ResponsiveImg
                           className="msg-item-img"
-                          src={textOf(item.img)}
+                          src={item.img}
+                          box={[112, 240]}
+                          sizes="(max-width: 768px) 112px, 240px"
                           alt=""
                           width={240}
                           height={135}

@@ -7,6 +7,7 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
 import { stateInstead } from "../components/data-state.tsx";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
@@ -37,8 +38,16 @@ export default function OfferingDetailPage({ match }: PageProps) {
               <h1 className="page-title">{name}</h1>
             </header>
             {/* The product's picture, unless its detail already opens with it. */}
-            {product && picture && !textOf(item.detail).includes(`src="${picture}"`) && (
-              <img className="detail-img detail-img-product" src={picture} alt={name} width={800} height={600} />
+            {product && picture && !textOf(item.detail).includes(encodeURIComponent(picture)) && (
+              <ResponsiveImg
+                className="detail-img detail-img-product"
+                src={picture}
+                alt={name}
+                width={800}
+                height={600}
+                box={[320, 560]}
+                sizes="(max-width: 608px) calc(100vw - 48px), 560px"
+              />
             )}
             <RichHtml html={item.detail} className="detail-body" />
           </article>

@@ -15,6 +15,7 @@ import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import { FEEDS } from "../../shared/feeds.ts";
+import { imageUrl, isImageSource } from "../../shared/image-url.ts";
 import { LANGS, type PageState } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
@@ -40,6 +41,9 @@ export function themeColorOf(config: SiteConfig | undefined): string {
   return textOf(config?.themePortal).split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
 }
 
+/** Browsers show a favicon at 16 to 32 px, and 64 covers 2x screens. */
+const FAVICON_WIDTH = 64;
+
 export interface HeadInput {
   match: RouteMatch | null;
   /** The page URL's query, without "?". */
@@ -61,7 +65,7 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
     meta("keywords", config?.metaKeywords),
     ...VERIFY_METAS.map(([field, name]) => meta(name, config?.[field])),
     meta("theme-color", themeColorOf(config)),
-    /^(https?:\/\/|\/)/.test(ico) ? `<link rel="icon" href="${escapeHtml(ico)}">` : "",
+    isImageSource(ico) ? `<link rel="icon" href="${escapeHtml(imageUrl(ico, FAVICON_WIDTH))}">` : "",
     ...(isNotFound(match, state.fallback) || !match
       ? [meta("robots", "noindex")]
       : searchTags({ match, query: new URLSearchParams(search), state, read, title, description })),

@@ -3,6 +3,7 @@
 import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
 import { HOME_PATH } from "../../shared/routes.ts";
+import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -22,9 +23,19 @@ export function Header() {
       <div className={loading ? "nav-progress is-active" : "nav-progress"} aria-hidden="true" />
       <div className="header-inner">
         {/* The name is the link's text (the logo's alt stays empty); without a name, the logo or the text says "home". */}
-        <PageLink to={HOME_PATH} className={logo ? "brand has-logo" : "brand"}>
-          {logo && <img className="brand-logo" src={logo} alt={name ? "" : t("shell.home")} width={150} height={40} />}
-          {(name || !logo) && <span className="brand-name">{name || t("shell.home")}</span>}
+        <PageLink to={HOME_PATH} className={showsImage(logo) ? "brand has-logo" : "brand"}>
+          {showsImage(logo) && (
+            <ResponsiveImg
+              className="brand-logo"
+              src={logo}
+              alt={name ? "" : t("shell.home")}
+              width={150}
+              height={40}
+              box={[150, 150]}
+              sizes="150px"
+            />
+          )}
+          {(name || !showsImage(logo)) && <span className="brand-name">{name || t("shell.home")}</span>}
         </PageLink>
         <TopMenu />
         <LanguageSwitch />

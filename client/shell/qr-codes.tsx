@@ -5,6 +5,7 @@
  * relative URL is no code at all, as for every other content link.
  */
 import { useRef, useState } from "react";
+import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { linkOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -36,7 +37,15 @@ export function QrCodes({ images, label }: { images: unknown[]; label: string })
                 dialogRef.current.showModal();
               }}
             >
-              <img src={src} alt={fill(t("footer.qrcode"), { n: index + 1 })} width={88} height={88} loading="lazy" />
+              <ResponsiveImg
+                src={src}
+                alt={fill(t("footer.qrcode"), { n: index + 1 })}
+                width={88}
+                height={88}
+                box={[88, 88]}
+                sizes="88px"
+                loading="lazy"
+              />
             </a>
           </li>
         ))}
@@ -55,7 +64,14 @@ export function QrCodes({ images, label }: { images: unknown[]; label: string })
         <div className="qr-dialog-body">
           {shown !== null && (
             <figure className="qr-preview">
-              <img src={links[shown]} alt={fill(t("footer.qrcode"), { n: shown + 1 })} width={280} height={280} />
+              <ResponsiveImg
+                src={links[shown]}
+                alt={fill(t("footer.qrcode"), { n: shown + 1 })}
+                width={280}
+                height={280}
+                box={[280, 280]}
+                sizes="280px"
+              />
               <figcaption>{fill(t("footer.qrcode"), { n: shown + 1 })}</figcaption>
             </figure>
           )}

@@ -25,7 +25,8 @@ export function contentSecurityPolicy(options: CspOptions, scriptHashes: readonl
     ["script-src", ["'self'", ...scriptHashes, ...(options.dev ? ["'unsafe-inline'"] : [])].join(" ")],
     ["style-src", options.dev ? "'self' 'unsafe-inline'" : "'self'"],
     ["style-src-attr", "'unsafe-inline'"],
-    ["img-src", "'self' data: https:"],
+    // Every image comes through the same-origin image endpoint (server/images/), so none is fetched from elsewhere.
+    ["img-src", "'self' data:"],
     ["font-src", "'self'"],
     ["connect-src", options.dev ? "'self' ws: wss:" : "'self'"],
     ["object-src", "'none'"],

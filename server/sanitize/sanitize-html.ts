@@ -1,10 +1,11 @@
 /**
  * The allowlist every piece of upstream HTML passes before anyone renders it: plain
  * document structure, links limited to http, https, mailto and tel, images from http(s)
- * or this site, no scripts, styles, frames, forms, ids (which could clobber the page's
+ * or this site shown through the image endpoint, no scripts, styles, frames, forms, ids (which could clobber the page's
  * own) or event attributes.
  */
 import sanitize from "sanitize-html";
+import { DETAIL_IMAGE_SIZES, isImageSource, responsiveImage } from "../../shared/image-url.ts";
 
 const OPTIONS: sanitize.IOptions = {
   allowedTags: [
@@ -14,7 +15,7 @@ const OPTIONS: sanitize.IOptions = {
   ],
   allowedAttributes: {
     a: ["href", "title", "target", "rel"],
-    img: ["src", "alt", "title", "width", "height", "loading", "decoding"],
+    img: ["src", "srcset", "sizes", "alt", "title", "width", "height", "loading", "decoding"],
     th: ["colspan", "rowspan", "scope"],
     td: ["colspan", "rowspan"],
     "*": ["class", "lang", "dir"],
@@ -30,12 +31,24 @@ const OPTIONS: sanitize.IOptions = {
       tagName,
       attribs: attribs.target ? { ...attribs, rel: "noopener noreferrer" } : attribs,
     }),
-    // Upstream images sit in article bodies, below the fold: load them lazily.
-    img: (tagName, attribs) => ({ tagName, attribs: { ...attribs, loading: "lazy", decoding: "async" } }),
+    img: (tagName, attribs) => ({ tagName, attribs: throughImageEndpoint(attribs) }),
   },
   // An image whose source was refused is dropped rather than left empty.
   exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
 };
+
+/**
+ * An upstream image goes through the same-origin image endpoint (its address and the
+ * sizes an article needs), as every image of ours does: the CSP allows no other. Its own
+ * `srcset` and `sizes` are dropped, and a source the endpoint cannot read drops the image.
+ * Upstream images sit in article bodies, below the fold: they load lazily.
+ */
+function throughImageEndpoint({ src = "", srcset: _srcset, sizes: _sizes, ...attribs }: sanitize.Attributes): sanitize.Attributes {
+  const source = src.trim();
+  if (!isImageSource(source)) return attribs;
+  const image = responsiveImage(source, 320, 800);
+  return { ...attribs, src: image.src, srcset: image.srcSet, sizes: DETAIL_IMAGE_SIZES, loading: "lazy", decoding: "async" };
+}
 
 export function sanitizeHtml(html: string): string {
   return sanitize(html, OPTIONS);

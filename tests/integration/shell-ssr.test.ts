@@ -7,6 +7,7 @@ import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { testConfig } from "../support/config.ts";
+import { endpointSrc } from "../support/image-markup.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -200,7 +201,9 @@ describe("the top menu in the server HTML", () => {
     expect(res.text).toContain('<main id="main-content" tabindex="-1">');
     expect(res.text).toContain('<footer class="site-footer" id="site-footer">');
     expect(res.text).toMatch(
-      /<a href="\/portal\/index\.html" class="brand has-logo"><img class="brand-logo" src="\/portal\/media\/logo\.svg" alt="" width="150" height="40"\/><span class="brand-name">测试公司<\/span><\/a>/,
+      new RegExp(
+        `<a href="/portal/index\\.html" class="brand has-logo"><img src="${endpointSrc("/portal/media/logo.svg")}" srcSet="[^"]+" sizes="150px" alt="" width="150" height="40" class="brand-logo"/><span class="brand-name">测试公司</span></a>`,
+      ),
     );
     expect(res.text).toContain(
       '<input type="checkbox" id="site-menu-toggle" class="nav-toggle-input"/><label for="site-menu-toggle" class="nav-toggle">',
@@ -238,7 +241,7 @@ describe("the footer in the server HTML", () => {
       expect(footer).toContain(`<span class="contact-label">地址</span><span>地址第${n}处</span>`);
       expect(footer).toMatch(
         new RegExp(
-          `<a class="qr-link" href="/portal/media/qr-${n}\\.svg" aria-label="查看二维码 ${n} 大图"><img src="/portal/media/qr-${n}\\.svg" alt="二维码 ${n}"`,
+          `<a class="qr-link" href="/portal/media/qr-${n}\\.svg" aria-label="查看二维码 ${n} 大图"><img src="${endpointSrc(`/portal/media/qr-${n}.svg`)}" srcSet="[^"]+" sizes="88px" alt="二维码 ${n}"`,
         ),
       );
     }

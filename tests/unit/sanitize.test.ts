@@ -2,11 +2,25 @@ import { describe, expect, it } from "vitest";
 import { HOSTILE_SHAPES } from "../../harness/hostile-content.ts";
 import { sanitizeHtml } from "../../server/sanitize/sanitize-html.ts";
 import { sanitizePayload } from "../../server/sanitize/sanitize-payload.ts";
+import { DETAIL_IMAGE_SIZES, imageSrcSet, imageUrl } from "../../shared/image-url.ts";
+
+const articleSrcSet = (src: string) => imageSrcSet(src, [384, 640, 828, 1080, 1280, 1920]).replaceAll("&", "&amp;");
 
 describe("sanitizeHtml", () => {
   it.each([
     ["<p>ok<script>alert(1)</script></p>", "<p>ok</p>"],
-    ['<img src="x" onerror="alert(1)">', '<img src="x" loading="lazy" decoding="async" />'],
+    [
+      '<img src="/x.png" onerror="alert(1)">',
+      `<img src="${imageUrl("/x.png", 828).replaceAll("&", "&amp;")}" srcset="${articleSrcSet("/x.png")}" sizes="${DETAIL_IMAGE_SIZES}" loading="lazy" decoding="async" />`,
+    ],
+    // A source the image endpoint cannot read (a page-relative path, another scheme) leaves no image.
+    ['<p><img src="x" onerror="alert(1)"></p>', "<p></p>"],
+    ['<p><img src="data:image/png;base64,AAAA"><img src="//evil.example/a.png"></p>', "<p></p>"],
+    // An upstream srcset would name images the page cannot load: it is replaced by the endpoint's.
+    [
+      '<img src="https://cms.example/a.jpg" srcset="https://evil.example/b.jpg 2x" sizes="1px">',
+      `<img src="${imageUrl("https://cms.example/a.jpg", 828).replaceAll("&", "&amp;")}" srcset="${articleSrcSet("https://cms.example/a.jpg")}" sizes="${DETAIL_IMAGE_SIZES}" loading="lazy" decoding="async" />`,
+    ],
     ['<svg onload="alert(1)"><circle/></svg>text', "text"],
     ['<a href="javascript:alert(1)">x</a>', "<a>x</a>"],
     ['<a href="JaVaScRiPt&#58;alert(1)">x</a>', "<a>x</a>"],
@@ -100,12 +114,10 @@ describe("sanitizePayload", () => {
   });
 
   it("keeps an own __proto__ key as data, never as the prototype of what it returns", () => {
-    const payload = JSON.parse('{"__proto__":{"detail":"<img src=x onerror=alert(1)>","polluted":true},"id":1}');
+    const payload = JSON.parse('{"__proto__":{"detail":"<b onclick=alert(1)>x</b>","polluted":true},"id":1}');
     const out = sanitizePayload("/message/news/1", payload) as Record<string, unknown>;
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
     expect(out.polluted).toBeUndefined();
-    expect(JSON.stringify(out)).toBe(
-      '{"__proto__":{"detail":"<img src=\\"x\\" loading=\\"lazy\\" decoding=\\"async\\" />","polluted":true},"id":1}',
-    );
+    expect(JSON.stringify(out)).toBe('{"__proto__":{"detail":"<b>x</b>","polluted":true},"id":1}');
   });
 });
