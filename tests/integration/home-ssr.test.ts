@@ -18,6 +18,7 @@ import { getClassifyMenus } from "../../server/content/store.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { STATE_ELEMENT_ID } from "../../shared/page-state.ts";
 import { testConfig } from "../support/config.ts";
+import { sourceOf } from "../support/image-markup.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -114,7 +115,11 @@ describe("home page, default layout (themePortal 1,1)", () => {
     const images = all(carousel, tag("img"));
     expect(images.map((img) => img.attribs.alt)).toEqual(SLIDES.slice(0, 10).map((s) => s.title));
     const [first, ...rest] = images;
-    expect(first?.attribs).toMatchObject({ src: SLIDES[0]?.img, width: "1920", height: "720", fetchpriority: "high" });
+    expect(first?.attribs).toMatchObject({ width: "1920", height: "720", sizes: "100vw", fetchpriority: "high" });
+    expect(images.map((img) => sourceOf(img.attribs.src))).toEqual(SLIDES.slice(0, 10).map((s) => s.img));
+    // From a phone's width to a 2x desktop's, through the image endpoint.
+    expect(first?.attribs.srcset?.split(", ").map((c) => c.split(" ")[1])).toEqual(["384w", "640w", "828w", "1080w", "1280w", "1920w"]);
+    expect(first?.attribs.srcset?.split(", ").every((c) => sourceOf(c.split(" ")[0]) === SLIDES[0]?.img)).toBe(true);
     expect(first?.attribs.loading).toBeUndefined();
     for (const img of rest) expect(img.attribs).toMatchObject({ loading: "lazy", width: "1920", height: "720" });
 
@@ -157,7 +162,8 @@ describe("home page, default layout (themePortal 1,1)", () => {
     expect(productLinks.map((a) => a.attribs.href)).toEqual(PRODUCTS.map((p) => `/portal/product/${p.id}`));
     expect(productLinks.map(text)).toEqual(PRODUCTS.map((p) => p.name));
     for (const [i, img] of all(productGrid, tag("img")).entries()) {
-      expect(img.attribs).toMatchObject({ src: PRODUCTS[i]?.propImg, loading: "lazy", width: "800", height: "600" });
+      expect(img.attribs).toMatchObject({ loading: "lazy", width: "800", height: "600" });
+      expect(sourceOf(img.attribs.src)).toBe(PRODUCTS[i]?.propImg);
     }
 
     const services = byId(doc, "service-list");

@@ -10,3 +10,9 @@ const escapeForRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\
 export function endpointSrc(src: string): string {
   return `${escapeForRegExp(`${IMAGE_PATH}?url=${encodeURIComponent(src)}&amp;w=`)}\\d+&amp;q=\\d+`;
 }
+
+/** The source an endpoint address (as a parsed attribute value) shows, or undefined for any other address. */
+export function sourceOf(address: string | undefined): string | undefined {
+  if (!address?.startsWith(`${IMAGE_PATH}?`)) return undefined;
+  return new URLSearchParams(address.slice(IMAGE_PATH.length + 1)).get("url") ?? undefined;
+}
