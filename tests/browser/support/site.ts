@@ -24,6 +24,8 @@ import { launchChromium } from "./chromium.ts";
 export interface TestSite {
   origin: string;
   app: PortalApp;
+  /** The embedded content API the site reads (its own, on a port of its own). */
+  contentApiUrl: string;
   close(): Promise<void>;
 }
 
@@ -35,7 +37,8 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
   const config = testConfig(env);
   const app = createApp(
     { ...config, classify: config.classify ?? (await getClassifyMenus(content)) },
-    { upstreamUrl: api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
+    // With API_BASE_URL the site reads that upstream instead of its own content API.
+    { upstreamUrl: config.apiBaseUrl ?? api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
   );
   const server: Server = await new Promise((resolve) => {
     const listening = createServer(app).listen(0, "127.0.0.1", () => resolve(listening));
@@ -44,6 +47,7 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
   return {
     origin: `http://127.0.0.1:${port}`,
     app,
+    contentApiUrl: api.url,
     async close() {
       server.closeAllConnections();
       await new Promise((resolve) => server.close(resolve));

@@ -1,0 +1,121 @@
+/**
+ * Images from a content API that serves them over plain http on another port, as many
+ * CMSs on an internal host do: on every page type, at a phone's width and a desktop's,
+ * every image shows, and every one came through the same-origin image endpoint (the
+ * CSP allows no other), with nothing on the console. On the phone, the home page's
+ * images weigh far less than the sources they were made from.
+ */
+import { readFile } from "node:fs/promises";
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import path from "node:path";
+import type { Browser } from "playwright-core";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
+import { DEMO_MEDIA_DIR } from "../../server/project-root.ts";
+import { IMAGE_PATH } from "../../shared/image-url.ts";
+import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
+import { startDemoSite, type TestSite } from "./support/site.ts";
+
+/**
+ * A CMS on its own port: the demo content's API, with every image address rewritten to
+ * an absolute http URL of its own `/uploads/`, where it serves the image files.
+ */
+async function startHttpCms(contentApi: string): Promise<{ origin: string; close(): Promise<void> }> {
+  let origin = "";
+  const server: Server = createServer(async (req, res) => {
+    const url = req.url ?? "/";
+    if (url.startsWith("/uploads/")) {
+      const name = path.basename(url.slice("/uploads/".length));
+      const bytes = await readFile(path.join(DEMO_MEDIA_DIR, name)).catch(() => undefined);
+      if (!bytes) return void res.writeHead(404).end();
+      const type = name.endsWith(".svg") ? "image/svg+xml" : "image/jpeg";
+      return void res.writeHead(200, { "content-type": type, "content-length": bytes.length }).end(bytes);
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const answer = await fetch(new URL(url, contentApi), {
+      method: req.method,
+      headers: { "content-type": req.headers["content-type"] ?? "application/json" },
+      body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+    });
+    const body = (await answer.text()).replaceAll("/portal/media/", `${origin}/uploads/`);
+    res.writeHead(answer.status, { "content-type": answer.headers.get("content-type") ?? "application/json" }).end(body);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    origin,
+    close: () => new Promise((resolve) => server.close(() => resolve())),
+  };
+}
+
+const demo = readDemoSite();
+const PAGES = samplePages(siteItems(demo)).flatMap(({ path: page }) => [375, 1280].map((width) => ({ page, width })));
+
+describeInBrowser("images from an http content API on another port", () => {
+  const env = {} as { demo: TestSite; cms: { origin: string; close(): Promise<void> }; site: TestSite; browser: Browser };
+  beforeAll(async () => {
+    // The demo site's own content API stands behind the CMS; the site under test reads the CMS.
+    env.demo = await startDemoSite();
+    env.cms = await startHttpCms(env.demo.contentApiUrl);
+    env.site = await startDemoSite({ API_BASE_URL: env.cms.origin });
+    env.browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.site?.close();
+    await env.cms?.close();
+    await env.demo?.close();
+  });
+
+  it.each(PAGES)("$page at $width px shows every image through the endpoint", async ({ page: pagePath, width }) => {
+    const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
+    try {
+      expect((await page.goto(`${env.site.origin}${pagePath}`))?.status()).toBe(200);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      // Lazy images (slides off to the side, the footer's codes) are asked for now, so each one is checked.
+      await page.evaluate(() => {
+        for (const img of document.images) img.loading = "eager";
+      });
+      await page.waitForFunction(() => [...document.images].every((img) => img.complete));
+      const images = await page.evaluate(() =>
+        [...document.images].map((img) => ({ src: img.currentSrc, shown: img.naturalWidth > 0, alt: img.alt })),
+      );
+      const cmsImages = `${env.site.origin}${IMAGE_PATH}?url=${encodeURIComponent(`${env.cms.origin}/uploads/`)}`;
+      for (const image of images) {
+        expect(image.src.startsWith(cmsImages), image.src).toBe(true);
+        expect(image.shown, image.src).toBe(true);
+      }
+      expect(problems).toEqual([]);
+      expect(failedRequests).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+
+  it("sends a phone the home page's images at a fraction of their sources' bytes", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 375, 800);
+    const sent = new Map<string, number>();
+    page.on("response", async (response) => {
+      const url = new URL(response.url());
+      if (url.pathname === IMAGE_PATH && response.status() === 200) sent.set(url.search, (await response.body()).length);
+    });
+    try {
+      await page.goto(`${env.site.origin}/portal/index.html`);
+      await page.waitForLoadState("networkidle");
+      expect(sent.size).toBeGreaterThan(0);
+      let sources = 0;
+      for (const search of sent.keys()) {
+        const source = new URLSearchParams(search).get("url") ?? "";
+        sources += (await readFile(path.join(DEMO_MEDIA_DIR, path.basename(source)))).length;
+      }
+      const images = [...sent.values()].reduce((sum, n) => sum + n, 0);
+      // The 1920 px slide alone is some 200 kB; the phone's copy of it a small part of that.
+      expect(images).toBeLessThan(sources / 3);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+    }
+  });
+});
