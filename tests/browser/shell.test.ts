@@ -6,6 +6,7 @@
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
+import { sourceOf } from "../support/image-markup.ts";
 import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
@@ -262,7 +263,10 @@ describeInBrowser("the site shell in Chromium", () => {
     const dialog = page.locator("dialog.qr-dialog");
     await dialog.waitFor({ state: "visible" });
     expect(await dialog.evaluate((element) => (element as HTMLDialogElement).open && element.matches(":modal"))).toBe(true);
-    expect(await dialog.locator(".qr-preview img").getAttribute("src")).toBe(src);
+    // The preview shows the code the link names, through the image endpoint, and it loads.
+    const preview = dialog.locator(".qr-preview img");
+    expect(sourceOf((await preview.getAttribute("src")) ?? undefined)).toBe(src);
+    await page.waitForFunction(() => ((document.querySelector(".qr-preview img") as HTMLImageElement | null)?.naturalWidth ?? 0) > 0);
     await page.keyboard.press("Escape");
     await dialog.waitFor({ state: "hidden" });
     expect(await page.evaluate(() => document.activeElement?.classList.contains("qr-link"))).toBe(true);
