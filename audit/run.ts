@@ -133,7 +133,7 @@ async function main(): Promise<number> {
     log(`vnu        ${serverHtml.size} server documents and ${views.length} rendered ones`);
     vnu = await checkHtml(new Map([...serverHtml, ...views.map((view) => [renderedName(view), view.visit.renderedHtml] as const)]));
     const measured = pages.filter((page) => page.lighthouse);
-    log(`lighthouse ${measured.map((page) => page.name).join(", ")} (mobile)`);
+    log(`lighthouse ${measured.map((page) => page.name).join(", ")} (mobile, 375 px, slow 4G)`);
     lighthouse = await runLighthouse(measured.map((page) => `${server.origin}${page.path}`));
     mainThread = await measureMainThreads(server.origin, pages);
   } finally {
