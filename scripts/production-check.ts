@@ -1,0 +1,80 @@
+/**
+ * CI's check of the production recipe (README, "Production"):
+ *   npm ci && npm run build && npm prune --omit=dev && npm start
+ * Run after the build, on a copy of the tree (`cp -a`), so the tree itself keeps the
+ * development dependencies the other steps need. In the copy, once pruned: no
+ * development dependency is left, `npm start` serves the build without building, every
+ * page type (audit/pages.ts) answers 200, and `npm run content -- export` writes the site.
+ * Exits 0 when all hold, 1 saying what failed.
+ */
+import { execFile } from "node:child_process";
+import { existsSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { auditPages } from "../audit/pages.ts";
+import { collectOutput, copyProject, npmStart, spawnNpm } from "../harness/npm-start.ts";
+import { readSiteFile } from "../server/content/site-text.ts";
+import { DEMO_SITE_FILE } from "../server/project-root.ts";
+
+const run = promisify(execFile);
+
+/** The build and test tools: once pruned, nothing the server or the content command runs may need them. */
+const BUILD_TOOLS = ["tsx", "vite", "typescript", "vitest", "@vitejs/plugin-react"];
+
+function exitOf(child: ReturnType<typeof spawnNpm>): Promise<number | null> {
+  return new Promise((resolve) => child.once("exit", (code) => resolve(code)));
+}
+
+async function check(copy: string): Promise<string[]> {
+  const started = Date.now();
+  await copyProject(copy);
+  await run("npm", ["prune", "--omit=dev", "--no-audit", "--no-fund"], { cwd: copy });
+  const left = BUILD_TOOLS.filter((name) => existsSync(path.join(copy, "node_modules", name)));
+  if (left.length > 0) return [`npm prune --omit=dev left the development tools ${left.join(", ")}`];
+  console.log(`copied and pruned in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+
+  const failures: string[] = [];
+  const databaseUrl = `sqlite:${path.join(copy, "data/portal.db")}`;
+  const server = await npmStart(copy, { DATABASE_URL: databaseUrl });
+  try {
+    if (/^> \S+ build$/m.test(server.output())) failures.push(`npm start built the site again:\n${server.output()}`);
+    for (const page of auditPages()) {
+      const res = await fetch(`${server.origin}${page.path}`);
+      await res.arrayBuffer();
+      if (res.status !== 200) failures.push(`${page.name} (${page.path}) answered ${res.status}`);
+    }
+    console.log(`npm start served ${auditPages().length} page types`);
+  } finally {
+    await server.stop();
+  }
+  if (!server.output().includes('"msg":"stopped"')) failures.push(`the server did not stop cleanly on SIGTERM:\n${server.output()}`);
+
+  const file = path.join(copy, "site-export.json");
+  const exporting = spawnNpm(copy, ["run", "content", "--", "export", file], { DATABASE_URL: databaseUrl });
+  const output = collectOutput(exporting);
+  const code = await exitOf(exporting);
+  if (code !== 0) {
+    failures.push(`npm run content -- export exited ${code}:\n${output()}`);
+  } else {
+    const [exported, demo] = await Promise.all([readSiteFile(file), readSiteFile(DEMO_SITE_FILE)]);
+    if (exported.news.length !== demo.news.length)
+      failures.push(`the export holds ${exported.news.length} news, the demo site ${demo.news.length}`);
+    else console.log(`npm run content -- export wrote the site (${exported.news.length} news)`);
+  }
+  return failures;
+}
+
+const folder = await mkdtemp(path.join(tmpdir(), "portal-production-"));
+let failures: string[];
+try {
+  failures = await check(folder);
+} catch (error) {
+  failures = [error instanceof Error ? error.message : String(error)];
+} finally {
+  await rm(folder, { recursive: true, force: true });
+}
+for (const failure of failures) console.error(`FAIL ${failure}`);
+if (failures.length === 0) console.log("PASS the production recipe runs after npm prune --omit=dev");
+process.exitCode = failures.length === 0 ? 0 : 1;
