@@ -38,8 +38,10 @@ import { apiAnswerHeaders } from "./portal-api/send-api-answer.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurgeRouter } from "./purge/purge-route.ts";
 import { createPurger, type Purger } from "./purge/purger.ts";
+import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSeoRouter } from "./seo/router.ts";
+import { createPubSub } from "./shared-tier/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "./shared-tier/redis-connection.ts";
 import { createSharedCacheLevel } from "./shared-tier/shared-cache-level.ts";
 import { sharedMissBudget } from "./shared-tier/shared-miss-budget.ts";
@@ -72,6 +74,8 @@ export interface PortalServices {
   logger: Logger;
   /** Purges this process's caches; fan-out channels subscribe to it (server/purge/purger.ts). */
   purger: Purger;
+  /** The purges shared with other instances, with REDIS_URL. */
+  sharedPurges: SharedPurges | undefined;
   /** The tier shared with other instances (REDIS_URL); undefined: everything is this instance's own. */
   sharedTier: SharedTier | undefined;
   /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
@@ -189,6 +193,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify });
+  const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
@@ -215,6 +220,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       images,
       logger,
       purger,
+      sharedPurges,
       sharedTier,
       metrics,
       readiness,

@@ -13,12 +13,16 @@ export interface PubSub {
   publish(channel: string, message: string): Promise<boolean>;
   /** Resolves once Redis has the subscription (it waits for a connection while Redis is away). */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<void>;
+  /** `listener` runs each time the subscriptions are made again after their connection was lost (messages meanwhile were missed). */
+  onResubscribed(listener: () => void): void;
 }
 
 export function createPubSub(tier: SharedTier): PubSub {
   let subscriber: Redis | undefined;
   const handlers = new Map<string, ((message: string) => void)[]>();
+  const resubscribed: (() => void)[] = [];
   return {
+    onResubscribed: (listener) => resubscribed.push(listener),
     publish: (channel, message) => tier.run((redis) => redis.publish(tier.key("channel", channel), message).then(() => true), false),
     async subscribe(channel, onMessage) {
       const name = tier.key("channel", channel);
@@ -26,6 +30,11 @@ export function createPubSub(tier: SharedTier): PubSub {
         subscriber = tier.openSubscriber();
         subscriber.on("message", (from: string, message: string) => {
           for (const handler of handlers.get(from) ?? []) handler(message);
+        });
+        let connections = 0;
+        // ioredis subscribes again on each reconnection, before it says it is ready.
+        subscriber.on("ready", () => {
+          if (++connections > 1) for (const listener of resubscribed) listener();
         });
       }
       const list = handlers.get(name);

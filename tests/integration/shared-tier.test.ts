@@ -13,9 +13,11 @@ import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { createPubSub } from "../../server/shared-tier/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "../../server/shared-tier/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
+import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -232,6 +234,41 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
       for (const tier of tiers) tier.close();
     }
   });
+
+  it("carry a signed purge sent to one instance to the others, which then serve the new content", async () => {
+    const secret = newPurgeSecret();
+    const [a, b, c] = (await startInstances(3, redisUrl, { PURGE_SECRET: secret, CACHE_TTL_MS: "600000" })) as [
+      Instance,
+      Instance,
+      Instance,
+    ];
+    await Promise.all([a, b, c].map((instance) => instance.app.portal.sharedPurges?.subscribed));
+    for (const instance of [a, b, c]) expect(JSON.parse((await send(instance, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
+    upstream.routes.set(SYSCFG, { themePortal: "2,2" });
+
+    const arrived = [b, c].map(
+      (instance) =>
+        new Promise<PurgeRequest>((resolve) =>
+          instance.app.portal.purger.onPurge((request, origin) => origin === "remote" && resolve(request)),
+        ),
+    );
+    const purge = signedPurge(secret, { tags: ["site"] });
+    const res = await fetch(`${a.origin}/portal/_purge`, { method: "POST", headers: purge.headers, body: purge.body });
+    expect(res.status).toBe(202);
+    // The others apply it as sent, its webhook id included: a replay of it is refused wherever it lands.
+    for (const request of await Promise.all(arrived))
+      expect(request).toMatchObject({ tags: ["site"], mode: "soft", id: purge.headers["webhook-id"] });
+    const replay = await fetch(`${b.origin}/portal/_purge`, { method: "POST", headers: purge.headers, body: purge.body });
+    expect(replay.status).toBe(409);
+
+    for (const instance of [a, b, c]) {
+      await send(instance, SYSCFG);
+      await instance.app.portal.cache.idle();
+      expect(JSON.parse((await send(instance, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
+    }
+    // One refresh from the upstream for the three instances: the first loads it, the others take it from Redis.
+    expect(upstream.count(SYSCFG)).toBe(2);
+  });
 });
 
 describeWithRedis("instances whose Redis stops and starts again", 0, () => {
@@ -313,6 +350,28 @@ describeWithRedis("instances whose Redis stops and starts again", 0, () => {
       expect(upstream.count("/api/portal/message/news/3")).toBe(1);
     } finally {
       sleeper.disconnect();
+    }
+  });
+
+  it("catch up, once reconnected, on a purge made while an instance could not hear it", async () => {
+    const [a, b] = (await startInstances(2, redis.url, { CACHE_TTL_MS: "600000" })) as [Instance, Instance];
+    await Promise.all([a, b].map((instance) => instance.app.portal.sharedPurges?.subscribed));
+    for (const instance of [a, b]) expect(JSON.parse((await send(instance, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
+    upstream.routes.set(SYSCFG, { themePortal: "2,2" });
+    const admin = new Redis(redis.url);
+    try {
+      // Every subscription is cut; the purge is published before any is made again (reconnection waits 100 ms or more).
+      await admin.call("CLIENT", "KILL", "TYPE", "pubsub");
+      a.app.portal.purger.purge({ tags: ["site"], paths: [], all: false, mode: "soft" }, "local");
+      while (!b.logs.some((line) => /^applied the purges made while this instance was away/.test(line.msg))) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await b.app.portal.sharedPurges?.caughtUp();
+      await send(b, SYSCFG);
+      await b.app.portal.cache.idle();
+      expect(JSON.parse((await send(b, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
+    } finally {
+      admin.disconnect();
     }
   });
 });
