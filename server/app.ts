@@ -21,8 +21,10 @@ import type { Config } from "./config.ts";
 import { clientAddressReader } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
+import { IdleRecompressor } from "./http/idle-recompressor.ts";
 import { MissBudget, type MissGate } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
+import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
@@ -69,6 +71,8 @@ export interface AppDeps {
 export interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
+  /** Recompresses answers read again, when the server is idle. */
+  recompressor: IdleRecompressor;
   upstream: UpstreamClient;
   images: ImageEndpoint;
   logger: Logger;
@@ -139,6 +143,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     : localReaderGuard;
   const missBudget: MissGate = sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget;
   const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
+  const activity = trackActivity(deps.now);
+  const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now: deps.now });
 
   const app = express();
   app.disable("x-powered-by");
@@ -168,7 +174,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.get(IMAGE_PATH, images.handler);
   metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
-  const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH });
+  const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH, recompressor });
   app.use("/api/portal", api);
   app.use(
     "/portal/media",
@@ -197,7 +203,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
-  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget }) : undefined;
+  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget, recompressor }) : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   if (pages) {
     app.use("/portal", pages);
@@ -208,6 +214,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
 
   const follow = createRequestLog({ logger, metrics, clientAddressOf: clientAddressReader(app) });
   const handle: RequestListener = (req, res) => {
+    activity.begin(res);
     const record = follow(req, res);
     record.cache = api.fastPath(req, res) ?? pages?.fastPath(req, res);
     if (!record.cache) app(req, res);
@@ -216,6 +223,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     portal: {
       cache,
       pageCache,
+      recompressor,
       upstream,
       images,
       logger,

@@ -54,6 +54,6 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 
 /** A rendered page as the cache keeps it: compressed once, at the cheapest level for a not-found page. */
 export async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
-  const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers, page.status === 404 ? "fast" : "max");
+  const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers, page.status === 404 ? "fast" : "full");
   return { answer, headers: page.headers };
 }

@@ -15,6 +15,7 @@ import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
 import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
+import type { IdleRecompressor } from "../http/idle-recompressor.ts";
 import type { MissGate } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
@@ -36,6 +37,8 @@ export interface PagesDeps {
   /** Absent: every page is rendered for its request. */
   pageCache?: PageCache;
   missBudget: MissGate;
+  /** Told of each page served from the cache: those read again are recompressed better when the server is idle. */
+  recompressor?: IdleRecompressor;
 }
 
 export function publicConfigOf(config: Config): PublicConfig {
@@ -90,6 +93,7 @@ export function createPagesRouter({
   logger,
   pageCache,
   missBudget,
+  recompressor,
 }: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
@@ -251,6 +255,7 @@ export function createPagesRouter({
       return undefined;
     }
     sendCachedPage(req, res, cached, config.cache.staleMs);
+    recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
   return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders });

@@ -13,6 +13,7 @@ import { errorEnvelope } from "../../shared/envelope.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
+import type { IdleRecompressor } from "../http/idle-recompressor.ts";
 import { memoByUrl } from "../http/memo-by-url.ts";
 import { type MissGate, tooManyMisses } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
@@ -31,6 +32,8 @@ export interface PortalApiDeps {
   missBudget: MissGate;
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;
+  /** Told of each answer served from the cache: those read again are recompressed better when the server is idle. */
+  recompressor?: IdleRecompressor;
 }
 
 const READER_BODY_LIMIT = "1kb";
@@ -120,6 +123,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       return undefined;
     }
     sendApiAnswer(req, res, hit, config.cache.staleMs);
+    deps.recompressor?.noteHit(hit.value.ready);
     return hit.status;
   };
   return Object.assign(router, { fastPath });

@@ -51,6 +51,28 @@ afterEach(async () => {
 });
 
 describe("page cache", () => {
+  it("sends a page read again smaller once the server has been idle, the same page once decoded", async () => {
+    await build();
+    const server = createServer(app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
+    try {
+      await rawGet(url, "br");
+      const stored = await rawGet(url, "br");
+      expect(stored.headers["x-page-cache"]).toBe("HIT");
+      const plain = await rawGet(url, "identity");
+      // Nothing in flight, for longer than the recompressor waits.
+      clock.now += 1000;
+      while (app.portal.recompressor.recompressed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
+      const better = await rawGet(url, "br");
+      expect(better.body.length).toBeLessThan(stored.body.length);
+      expect(Number(better.headers["content-length"])).toBe(better.body.length);
+      expect(brotliDecompressSync(better.body).equals(plain.body)).toBe(true);
+    } finally {
+      server.close();
+    }
+  });
+
   it("answers a repeated page from the cache, before Express, without reaching the upstream", async () => {
     await build();
     const first = await request(app).get(ABOUT);
