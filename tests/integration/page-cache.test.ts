@@ -58,6 +58,8 @@ describe("page cache", () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
     try {
       await rawGet(url, "br");
+      // The page is kept once compressed, after it was sent.
+      await settle();
       const stored = await rawGet(url, "br");
       expect(stored.headers["x-page-cache"]).toBe("HIT");
       const plain = await rawGet(url, "identity");
