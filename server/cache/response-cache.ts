@@ -34,7 +34,7 @@ export interface ResponseCacheOptions {
 const sizeOf = (answer: CachedAnswer, key: string) => answer.body.length * 4 + key.length * 2 + 512;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {
-  return new SwrCache({ ...options, sizeOf, tagsOfKey: cacheTagsOfKey });
+  return new SwrCache({ ...options, sizeOf, tagsOfKey: cacheTagsOfKey, admission: true });
 }
 
 export function etagOf(body: Buffer): string {

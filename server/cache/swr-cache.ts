@@ -24,6 +24,7 @@
  * replaced.
  */
 import { LRUCache } from "lru-cache";
+import { FrequencySketch } from "./frequency-sketch.ts";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
@@ -91,6 +92,8 @@ export interface CacheStats {
   evictions: number;
   /** Misses that joined a load of their key already under way instead of starting one. */
   shared: number;
+  /** New keys not stored because each was asked for less often than what it would have pushed out. */
+  refused: number;
 }
 
 export interface SwrCacheOptions<V> {
@@ -105,6 +108,13 @@ export interface SwrCacheOptions<V> {
   /** The tags of a key when its loads do not give their own. */
   tagsOfKey?: (key: string) => readonly string[];
   secondLevel?: SecondLevel<V>;
+  /**
+   * Admission (TinyLFU): when storing a new key would push entries out, it is stored only
+   * if it was asked for lately at least as often as each entry it would push out, so keys
+   * seen once (a crawler's walk) replace each other but never flush the ones read again
+   * and again.
+   */
+  admission?: boolean;
 }
 
 interface Entry<V> {
@@ -135,6 +145,8 @@ export class SwrCache<V> {
   private stale = 0;
   private evictions = 0;
   private shared = 0;
+  private refused = 0;
+  private readonly sketch: FrequencySketch | undefined;
 
   constructor(options: SwrCacheOptions<V>) {
     this.options = options;
@@ -151,6 +163,8 @@ export class SwrCache<V> {
     this.oneOff = options.oneOff
       ? new LRUCache({ maxSize: Math.max(1, Math.floor(options.maxBytes / options.oneOff.share)), sizeCalculation, dispose })
       : undefined;
+    // Sized for entries of 4 kB on average: a counter per entry the bound could hold, within 1k to 1M.
+    this.sketch = options.admission ? new FrequencySketch(Math.min(2 ** 20, Math.max(1024, options.maxBytes / 4096))) : undefined;
   }
 
   /** The hot path's one read: a fresh entry, counted as a hit, or undefined (nothing counted; the caller goes on to `lookup` or `get`). */
@@ -159,6 +173,8 @@ export class SwrCache<V> {
     if (!entry) return undefined;
     const freshForMs = entry.freshUntil - this.now();
     if (freshForMs <= 0) return undefined;
+    // Counted here only when found: a request it cannot answer is counted once, by the `lookup` or `get` that follows.
+    this.sketch?.increment(key);
     this.hits++;
     return { value: entry.value, status: "HIT", freshForMs };
   }
@@ -168,6 +184,7 @@ export class SwrCache<V> {
    * key is under way. Undefined (counted as a miss) when there is neither.
    */
   lookup(key: string, refresh: Refresh<V>): CacheOutcome<V> | undefined {
+    this.sketch?.increment(key);
     const store = this.oneOff?.has(key) ? this.oneOff : this.main;
     const entry = store.get(key);
     const now = this.now();
@@ -271,9 +288,29 @@ export class SwrCache<V> {
     // An entry that turned one-off (or back) leaves the other bound.
     (oneOff ? this.main : this.oneOff)?.delete(key);
     const store = (oneOff ? this.oneOff : undefined) ?? this.main;
+    if (store === this.main && !this.admits(key, entry)) {
+      this.refused++;
+      return;
+    }
     store.set(key, entry);
     // An entry too large for the bound is not kept, and so not indexed.
     if (store.peek(key) === entry) this.index(key, tags);
+  }
+
+  /** True when `entry` may go into the main bound: there is room, or it is asked for at least as often as each entry it would push out. */
+  private admits(key: string, entry: Entry<V>): boolean {
+    if (!this.sketch || this.main.has(key)) return true;
+    const size = this.options.sizeOf(entry.value, key);
+    let room = this.options.maxBytes - this.main.calculatedSize;
+    if (size <= room) return true;
+    const wanted = this.sketch.estimate(key);
+    for (const victim of this.main.rkeys()) {
+      // A tie goes to the newcomer: among keys as popular, the least recently used goes, as in any LRU.
+      if (this.sketch.estimate(victim) > wanted) return false;
+      room += this.main.info(victim)?.size ?? 0;
+      if (size <= room) return true;
+    }
+    return false;
   }
 
   private index(key: string, tags: readonly string[]): void {
@@ -363,6 +400,7 @@ export class SwrCache<V> {
       hitRatio: served === 0 ? 0 : Math.round(((this.hits + this.stale) / served) * 1000) / 1000,
       evictions: this.evictions,
       shared: this.shared,
+      refused: this.refused,
     };
   }
 

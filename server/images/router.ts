@@ -52,6 +52,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
   const onDiskError = (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image disk cache failed");
   const memory = new SwrCache<ImageVariant>({
     maxBytes: config.cache.maxBytes,
+    admission: true,
     staleMs: config.cache.staleMs,
     sizeOf: (variant, key) => variant.body.length + key.length * 2 + 512,
     now,

@@ -49,7 +49,7 @@ const NOT_FOUND_SHARE = 16;
 const isNotFound = (page: CachedPage) => page.answer.status === 404;
 
 export function createPageCache(options: PageCacheOptions): PageCache {
-  return new SwrCache({ ...options, sizeOf, oneOff: { share: NOT_FOUND_SHARE, holds: isNotFound } });
+  return new SwrCache({ ...options, sizeOf, oneOff: { share: NOT_FOUND_SHARE, holds: isNotFound }, admission: true });
 }
 
 /** A rendered page as the cache keeps it: compressed once, at the cheapest level for a not-found page. */
