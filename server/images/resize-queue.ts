@@ -17,6 +17,11 @@ export class ResizeQueue {
   /** Resizes started since the process began. */
   started = 0;
 
+  /** Resizes running or waiting now. */
+  get busy(): number {
+    return this.running + this.waiting.length;
+  }
+
   constructor(options: ResizeQueueOptions) {
     this.options = options;
   }

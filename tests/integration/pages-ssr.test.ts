@@ -64,7 +64,7 @@ describe("server-rendered pages", () => {
       '<meta name="360-site-verification" content="s-1">',
       '<meta name="sogou_site_verification" content="t-1">',
       '<meta name="google-site-verification" content="g-1">',
-      '<link rel="icon" href="/favicon.svg">',
+      '<link rel="icon" href="/portal/_img?url=%2Ffavicon.svg&amp;w=64&amp;q=75">',
     ]) {
       expect(res.text.split("</head>")[0]).toContain(tag);
     }
