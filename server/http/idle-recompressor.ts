@@ -3,7 +3,7 @@
  * do (docs/behaviour.md#compression). Answers are stored compressed at dynamic-content
  * levels (prepared-answer.ts), cheap enough to pay on every miss; one that is read again
  * is worth more: brotli 11 takes it some 9 % smaller for about 90 ms of CPU for a home
- * page, paid once, and only when no request is waiting for that CPU. The new coding
+ * page, paid once, and only when the server has been quiet for a while. The new coding
  * replaces the old in the answer itself, so every cache holding it serves it from then on;
  * one that would not save `MIN_SAVING` is left as it is.
  */
@@ -17,8 +17,12 @@ const brotli = promisify(zlib.brotliCompress);
 const MAX_WAITING = 256;
 /** A smaller result is kept only when it saves at least this share of the bytes. */
 export const MIN_SAVING = 0.03;
-/** How long the server must have been without a request in flight before the next one is done. */
-const IDLE_AFTER_MS = 200;
+/**
+ * How long the server must have been without a request in flight, and since the last one
+ * was recompressed, before the next is: at most one 90 ms pass every 2 s of quiet, so the
+ * work never crowds a visitor who comes back.
+ */
+const IDLE_AFTER_MS = 2000;
 
 export interface IdleRecompressorOptions {
   /** Requests being answered now. */
@@ -35,6 +39,7 @@ export class IdleRecompressor {
   private readonly done = new WeakSet<PreparedAnswer>();
   private scheduled = false;
   private working = false;
+  private lastWorkMs = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
   private readonly later: (task: () => void, ms: number) => void;
   private readonly options: IdleRecompressorOptions;
@@ -68,7 +73,8 @@ export class IdleRecompressor {
   }
 
   private idle(): boolean {
-    return this.options.inFlight() === 0 && this.now() - this.options.lastActivityMs() >= IDLE_AFTER_MS;
+    const quietSince = Math.max(this.options.lastActivityMs(), this.lastWorkMs);
+    return this.options.inFlight() === 0 && this.now() - quietSince >= IDLE_AFTER_MS;
   }
 
   private async runOne(): Promise<void> {
@@ -91,8 +97,9 @@ export class IdleRecompressor {
       }
     } finally {
       this.working = false;
+      this.lastWorkMs = this.now();
     }
-    this.schedule(0);
+    this.schedule(IDLE_AFTER_MS);
   }
 }
 

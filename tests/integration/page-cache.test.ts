@@ -64,7 +64,7 @@ describe("page cache", () => {
       expect(stored.headers["x-page-cache"]).toBe("HIT");
       const plain = await rawGet(url, "identity");
       // Nothing in flight, for longer than the recompressor waits.
-      clock.now += 1000;
+      clock.now += 3000;
       while (app.portal.recompressor.recompressed === 0) await new Promise((resolve) => setTimeout(resolve, 20));
       const better = await rawGet(url, "br");
       expect(better.body.length).toBeLessThan(stored.body.length);
