@@ -203,7 +203,18 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
-  const pages = renderer ? createPagesRouter({ config, reader, renderer, logger, pageCache, missBudget, recompressor }) : undefined;
+  const pages = renderer
+    ? createPagesRouter({
+        config,
+        reader,
+        renderer,
+        logger,
+        pageCache,
+        missBudget,
+        recompressor,
+        observeStage: metrics.observeRenderStage,
+      })
+    : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   if (pages) {
     app.use("/portal", pages);

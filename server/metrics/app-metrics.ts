@@ -28,7 +28,16 @@ export interface AppMetrics {
   registerCache(name: string, cache: { stats(): CacheFigures }): void;
   /** Counts requests that joined work under way outside a cache's own loads (a page render), under `source`. */
   registerShared(source: string, read: () => number): void;
+  /** One stage of a page render the cache missed, and its seconds. */
+  observeRenderStage(stage: RenderStage, seconds: number): void;
 }
+
+/**
+ * Where a page the cache missed spends its time: `data` (its API answers, from the API
+ * cache or the upstream), `render` (React and the document around it), `compress` (the
+ * gzip and brotli forms the cache keeps, after the page was sent).
+ */
+export type RenderStage = "data" | "render" | "compress";
 
 export interface AppMetricsSources {
   missBudget: MissBudget;
@@ -51,6 +60,13 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
   const sharedWork = new Map<string, () => number>([["reader", () => sources.readerGuard.stats().shared]]);
   const registers = [registry];
 
+  const renderStages = new Histogram({
+    name: "portal_page_render_stage_seconds",
+    help: "Pages rendered for a request or a refresh, by stage: data (API answers), render (React and the document), compress (the cached forms)",
+    labelNames: ["stage"],
+    buckets: REQUEST_BUCKETS,
+    registers,
+  });
   const requests = new Histogram({
     name: "portal_http_request_duration_seconds",
     help: "Requests answered, by route kind and status class, and how long each took (its _count is the request count)",
@@ -162,6 +178,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     registerShared(source, read) {
       sharedWork.set(source, read);
+    },
+    observeRenderStage(stage, seconds) {
+      renderStages.observe({ stage }, seconds);
     },
   };
 }

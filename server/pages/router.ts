@@ -20,11 +20,12 @@ import type { MissGate } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
+import type { RenderStage } from "../metrics/app-metrics.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
-import { type CachedPage, cachedPageOf, type PageCache, weakEtagOf } from "./page-cache.ts";
+import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore, weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
@@ -39,7 +40,12 @@ export interface PagesDeps {
   missBudget: MissGate;
   /** Told of each page served from the cache: those read again are recompressed better when the server is idle. */
   recompressor?: IdleRecompressor;
+  /** Told how long each stage of a render took (metrics). */
+  observeStage?: (stage: RenderStage, seconds: number) => void;
 }
+
+/** Seconds since `started` (a performance.now() reading). */
+const secondsSince = (started: number) => (performance.now() - started) / 1000;
 
 export function publicConfigOf(config: Config): PublicConfig {
   return {
@@ -94,6 +100,7 @@ export function createPagesRouter({
   pageCache,
   missBudget,
   recompressor,
+  observeStage = () => {},
 }: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
@@ -112,7 +119,10 @@ export function createPagesRouter({
   ): Promise<RenderedPage> {
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
+    const dataStarted = performance.now();
     const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    observeStage("data", secondsSince(dataStarted));
+    const renderStarted = performance.now();
     const [rendered, template] = await Promise.all([
       renderer.render({ path: page.path, search: page.search, match, state }),
       renderer.template(BASE_PATH + page.path),
@@ -121,6 +131,7 @@ export function createPagesRouter({
     const body = Buffer.from(
       assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
     );
+    observeStage("render", secondsSince(renderStarted));
     return {
       status,
       body,
@@ -155,6 +166,13 @@ export function createPagesRouter({
       });
     rendering.set(key, run);
     return run;
+  }
+
+  async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
+    const compressing = performance.now();
+    const cached = await compressedPageOf(page);
+    observeStage("compress", secondsSince(compressing));
+    return cached;
   }
 
   const cacheable = (rendered: RenderedPage) => (rendered.status === 200 || rendered.status === 404) && rendered.freshForMs > 0;

@@ -103,6 +103,27 @@ describe("page cache", () => {
     expect(app.portal.pageCache?.stats()).toMatchObject({ misses: 1, hits: 1, stale: 1, entries: 1 });
   });
 
+  it("times where a rendered page spent its time (data, render, compression) in the metrics, and a hit adds nothing", async () => {
+    await build();
+    const stageCounts = async () => {
+      const text = await app.portal.metrics.registry.metrics();
+      const count = (stage: string) =>
+        Number(new RegExp(`^portal_page_render_stage_seconds_count\\{stage="${stage}"\\} (\\d+)$`, "m").exec(text)?.[1] ?? 0);
+      return { data: count("data"), render: count("render"), compress: count("compress") };
+    };
+    await request(app).get(ABOUT);
+    await settle();
+    expect(await stageCounts()).toEqual({ data: 1, render: 1, compress: 1 });
+    const hit = await request(app).get(ABOUT);
+    expect(hit.headers["x-page-cache"]).toBe("HIT");
+    expect(await stageCounts()).toEqual({ data: 1, render: 1, compress: 1 });
+    // The sums are times, not counts: each stage took some time, and less than the test did.
+    const text = await app.portal.metrics.registry.metrics();
+    const renderSeconds = Number(/^portal_page_render_stage_seconds_sum\{stage="render"\} (\S+)$/m.exec(text)?.[1]);
+    expect(renderSeconds).toBeGreaterThan(0);
+    expect(renderSeconds).toBeLessThan(60);
+  });
+
   it("sends brotli and gzip prepared once per entry, and 304 for a matching ETag", async () => {
     await build();
     const server = createServer(app).listen(0, "127.0.0.1");
