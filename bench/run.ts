@@ -29,6 +29,7 @@ import { imageUrl } from "../shared/image-url.ts";
 import { burst, percentile } from "./burst.ts";
 import { startCountingUpstream } from "./counting-upstream.ts";
 import { cpuMsOf, cpuTimesOf, waitIdle } from "./cpu-time.ts";
+import { type Crawler, type CrawlResult, crawlerOf } from "./crawler.ts";
 import { coldResizes, PHOTO_PATH, startPhotoSource } from "./image-rows.ts";
 import { homePageJs } from "./js-size.ts";
 
@@ -37,7 +38,15 @@ const CPU_COUNT = os.availableParallelism();
 const LOAD_AT_START = os.loadavg()[0] ?? 0;
 const SERVER_CPU = "0";
 const LOAD_CPU = "1";
-const TARGETS = { pageCacheHit: 0.8, apiCacheHit: 0.8, ssrNoPageCache: 0.1, homeJsGzipKb: 90, peakRssMb: 200 };
+const TARGETS = {
+  pageCacheHit: 0.8,
+  apiCacheHit: 0.8,
+  ssrNoPageCache: 0.1,
+  homeJsGzipKb: 90,
+  peakRssMb: 200,
+  hotSetUnderCrawler: 0.8,
+  hotSetHitRatio: 0.95,
+};
 const BURST_SIZE = 200;
 /** The bare node:http rows: (a), the reference of every ratio, and (a2), the same with the page's headers. */
 const isBaseline = (id: string) => id === "a" || id === "a2";
@@ -46,6 +55,11 @@ const API_PATH = "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10";
 /** Cold keys for (f): a news list page with a page size nothing else asks for, and an API list page. */
 const COLD_PAGE_PATH = "/portal/message/news/list.html?page=2&size=20";
 const COLD_API_PATH = "/api/portal/message/news/list?pageIndex=3&pageMaxCount=7";
+/** (k) and (k2): the hot set's requests, and a crawler of 10,000 new keys on 4 connections beside it in (k2). */
+const HOT_SET_SCRIPT = path.join(import.meta.dirname, "hot-set.lua");
+const CRAWL = { connections: 4, limit: 10_000 };
+/** Small enough that the crawler's keys alone would fill the caches many times over. */
+const CRAWL_CACHE_MB = "16";
 
 const { values: argv } = parseArgs({
   options: {
@@ -98,6 +112,11 @@ interface Scenario {
   connections?: number;
   /** Request headers beside --gzip's. */
   headers?: Record<string, string>;
+  /** A wrk request script instead of GET `path`. */
+  requests?: string;
+  /** A crawler walking during each measured run, and each walk's figures. */
+  crawler?: Crawler;
+  crawls?: CrawlResult[];
 }
 
 interface Row {
@@ -216,13 +235,14 @@ async function main(): Promise<void> {
   const startWanted = (ids: string[], name: string, extra: Record<string, string>) =>
     wanted(...ids) ? startBenchServer(name, extra) : Promise.resolve(undefined);
   // (c) always runs: the baselines write its home page's bytes.
-  const [ssrHome, cachedHome, ssrNews, cachedNews, api, image] = await Promise.all([
+  const [ssrHome, cachedHome, ssrNews, cachedNews, api, image, hotSet] = await Promise.all([
     startWanted(["b", "b1"], "b", { PAGE_CACHE: "off" }),
     startBenchServer("c", { PAGE_CACHE: "on" }),
     startWanted(["d"], "d", { PAGE_CACHE: "off" }),
     startWanted(["d2"], "d2", { PAGE_CACHE: "on" }),
     startWanted(["e"], "e", { PAGE_CACHE: "on" }),
     startWanted(["g"], "g", imageEnv("g")),
+    startWanted(["k", "k2"], "k", { PAGE_CACHE: "on", CACHE_MAX_MB: CRAWL_CACHE_MB }),
   ]);
   // One WebP variant of the photograph at 640 px, made once before the runs: (g) measures it cached.
   const IMAGE_PATH_640 = imageUrl(photoUrl, 640);
@@ -317,6 +337,28 @@ async function main(): Promise<void> {
       cache: "",
       headers: imageHeaders,
     },
+    {
+      id: "k",
+      label: "hot set: 26 pages and API answers, 16 MB caches",
+      server: hotSet,
+      path: HOME_PATH,
+      requests: HOT_SET_SCRIPT,
+      runs: [],
+      usage: [],
+      cache: "",
+    },
+    {
+      id: "k2",
+      label: `hot set while a crawler walks new keys (${CRAWL.connections} connections)`,
+      server: hotSet,
+      path: HOME_PATH,
+      requests: HOT_SET_SCRIPT,
+      crawler: hotSet ? crawlerOf(hotSet.origin, CRAWL) : undefined,
+      crawls: [],
+      runs: [],
+      usage: [],
+      cache: "",
+    },
   ];
   const scenarios = candidates.filter((s): s is Scenario => s.server !== undefined && wanted(s.id));
   const wrk = (s: Scenario, durationS: number) =>
@@ -325,13 +367,16 @@ async function main(): Promise<void> {
       durationS,
       connections: s.connections ?? options.connections,
       headers: { ...requestHeaders, ...s.headers },
+      requests: s.requests,
       cpus: loadCpus,
     });
   /** A measured run, with how busy the servers' CPU was and with whom. */
   const measure = async (s: Scenario) => {
     const cpu = Number(SERVER_CPU);
     const [cpuBefore, serverBefore] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
+    const walk = s.crawler?.walk();
     s.runs.push(await wrk(s, options.durationS));
+    if (walk) s.crawls?.push(await walk.stop());
     const [cpuAfter, serverAfter] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
     const elapsed = cpuAfter.totalMs - cpuBefore.totalMs;
     const server = serverAfter - serverBefore;
@@ -360,6 +405,10 @@ async function main(): Promise<void> {
   // background): then ask again until it says HIT, and show the sequence.
   for (const s of scenarios) {
     if (isBaseline(s.id)) continue;
+    if (s.requests) {
+      s.cache = hotSetServedAs(s);
+      continue;
+    }
     const api = s.path.startsWith("/api/") || s.headers !== undefined;
     const seen: string[] = [];
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -497,6 +546,25 @@ async function main(): Promise<void> {
   ratioCheck("c", "page cache hit", TARGETS.pageCacheHit, true);
   ratioCheck("e", "/api/portal cache hit", TARGETS.apiCacheHit, true);
   ratioCheck("b", "SSR, warm data, no page cache", TARGETS.ssrNoPageCache, false);
+  const [hot, crawled] = [rowOf("k"), scenarioOf("k2")];
+  const crawledRow = rowOf("k2");
+  if (hot && crawled && crawledRow) {
+    const ratio = crawledRow.reqPerS / hot.reqPerS;
+    const hits = hitRatioOf(crawled);
+    const everyRound = (crawled.crawls ?? []).every((c) => c.keys > 0);
+    checks.push(
+      {
+        name: `(k2) hot set while the crawler walks ≥ ${TARGETS.hotSetUnderCrawler} × (k), the crawler walking in every round`,
+        ok: ratio >= TARGETS.hotSetUnderCrawler && everyRound,
+        detail: `${ratio.toFixed(2)} × (k)${everyRound ? "" : "; the crawler ran out of keys before the last round"}`,
+      },
+      {
+        name: `(k2) hot set's hit ratio while the crawler walks ≥ ${TARGETS.hotSetHitRatio}`,
+        ok: hits >= TARGETS.hotSetHitRatio,
+        detail: hits.toFixed(3),
+      },
+    );
+  }
   // Every row but the baselines is a Portal server process (one worker each).
   const highestRss = rows.filter((r) => !isBaseline(r.id)).reduce((a, b) => (b.peakRssMb > a.peakRssMb ? b : a));
   checks.push(
@@ -521,6 +589,25 @@ async function main(): Promise<void> {
   await cleanUp();
   const failed = checks.some((c) => !c.ok);
   process.exit(options.strict && failed ? 1 : 0);
+}
+
+/** Of the hot set's answers over every round, the share a cache served. */
+function hitRatioOf(s: Scenario): number {
+  const answers = s.runs.reduce((a, r) => a + r.cacheAnswers, 0);
+  return answers === 0 ? 0 : s.runs.reduce((a, r) => a + r.cacheHits, 0) / answers;
+}
+
+/** The hot set's hit ratio, and the crawler's walk: keys per second while it walked, and their statuses. */
+function hotSetServedAs(s: Scenario): string {
+  const hits = `hot set ${(hitRatioOf(s) * 100).toFixed(1)}% from cache`;
+  const crawls = s.crawls ?? [];
+  if (crawls.length === 0) return hits;
+  const keys = crawls.reduce((a, c) => a + c.keys, 0);
+  const seconds = crawls.reduce((a, c) => a + c.wallMs, 0) / 1000;
+  const statuses = new Map<number, number>();
+  for (const c of crawls) for (const [status, n] of c.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
+  const byStatus = [...statuses].map(([status, n]) => `${n} × ${status}`).join(", ");
+  return `${hits}; crawler ${(keys / seconds).toFixed(0)} new keys/s, ${keys} in all (${byStatus})`;
 }
 
 function rate(r: WrkResult): number {

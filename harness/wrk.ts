@@ -14,6 +14,9 @@ export interface WrkResult {
   p50Us: number;
   p99Us: number;
   maxUs: number;
+  /** Answers the request script saw served from a cache, and answers it judged (0 when it judges none). */
+  cacheHits: number;
+  cacheAnswers: number;
   errors: { connect: number; read: number; write: number; status: number; timeout: number };
 }
 

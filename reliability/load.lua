@@ -25,6 +25,18 @@ local fixed = {
 }
 
 local n = 0
+-- Answers carrying a cache's header, and those a cache served (HIT, or STALE while one
+-- refresh runs): the mix's hit ratio, summed by harness/wrk-report.lua.
+cache_hits = 0
+cache_answers = 0
+
+response = function(status, headers)
+  local served = headers["X-Page-Cache"] or headers["x-page-cache"] or headers["X-Cache"] or headers["x-cache"]
+  if served then
+    cache_answers = cache_answers + 1
+    if served == "HIT" or served == "STALE" then cache_hits = cache_hits + 1 end
+  end
+end
 
 request = function()
   n = n + 1

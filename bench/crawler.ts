@@ -1,0 +1,73 @@
+/**
+ * The crawler of the bench's (k2) row: one client walking keys nobody asked for before
+ * (list pages past the ones visitors read, news ids that do not exist, API list pages),
+ * a few requests at a time on kept-alive connections, as a search engine's bot does.
+ * It walks on from where it stopped, so every key it asks for in a bench run is new.
+ */
+import http from "node:http";
+
+export interface CrawlResult {
+  keys: number;
+  wallMs: number;
+  statuses: Map<number, number>;
+}
+
+/** The k-th key of the walk: four kinds in turn, each a page or answer no cache holds yet. */
+export function crawlerPath(k: number): string {
+  const step = Math.floor(k / 4);
+  switch (k % 4) {
+    case 0:
+      return `/portal/message/news/list.html?page=${2 + step}&size=1`;
+    case 1:
+      return `/portal/message/news/${100_000 + step}`;
+    case 2:
+      return `/api/portal/message/news/list?pageIndex=${1 + step}&pageMaxCount=1`;
+    default:
+      return `/portal/job/society/index.html?page=${2 + step}`;
+  }
+}
+
+export interface Crawler {
+  /** Walks until stopped or until `limit` keys in all; resolves with this walk's figures. */
+  walk(): { stop(): Promise<CrawlResult> };
+  /** Keys asked for so far, over every walk. */
+  walked(): number;
+}
+
+export function crawlerOf(origin: string, options: { connections: number; limit: number }): Crawler {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  let next = 0;
+  const get = (path: string) =>
+    new Promise<number>((resolve) => {
+      http
+        .get(origin + path, { agent, headers: { "Accept-Encoding": "gzip, br" } }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        })
+        .on("error", () => resolve(0));
+    });
+  return {
+    walked: () => next,
+    walk() {
+      let stopped = false;
+      const statuses = new Map<number, number>();
+      const started = performance.now();
+      let keys = 0;
+      const lane = async () => {
+        while (!stopped && next < options.limit) {
+          const status = await get(crawlerPath(next++));
+          keys++;
+          statuses.set(status, (statuses.get(status) ?? 0) + 1);
+        }
+      };
+      const lanes = Array.from({ length: options.connections }, lane);
+      return {
+        async stop() {
+          stopped = true;
+          await Promise.all(lanes);
+          return { keys, wallMs: performance.now() - started, statuses };
+        },
+      };
+    },
+  };
+}
