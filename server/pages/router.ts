@@ -238,15 +238,22 @@ export function createPagesRouter({
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
-      const headers = pageHeaders(res);
+      // Compressed once, as the cache keeps it, and this answer sent from that: the compression
+      // middleware would otherwise compress the page a second time on its way out.
+      const prepared = cachedPageOf({ ...rendered, headers: pageHeaders(res) });
       pageCache
         .fill(page.key, async () => ({
-          value: await cachedPageOf({ ...rendered, headers }),
+          value: await prepared,
           freshForMs: rendered.freshForMs,
           tags: rendered.tags,
           since: rendered.watch,
         }))
         .catch((err) => logger.warn({ err }, "page cache store failed"));
+      const value = await prepared.catch(() => undefined);
+      if (value) {
+        sendCachedPage(req, res, { value, status: "MISS", freshForMs: rendered.freshForMs }, config.cache.staleMs);
+        return;
+      }
     }
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);

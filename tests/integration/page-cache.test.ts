@@ -75,6 +75,26 @@ describe("page cache", () => {
     }
   });
 
+  it("sends a miss as the cache keeps it: compressed once, the very bytes the next visitor's hit gets", async () => {
+    await build();
+    const server = createServer(app).listen(0, "127.0.0.1");
+    await new Promise((resolve) => server.once("listening", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
+    try {
+      for (const coding of ["br", "gzip"]) {
+        const miss = await rawGet(`${url}?lang=${coding === "br" ? "zh" : "en"}`, coding);
+        await settle();
+        const hit = await rawGet(`${url}?lang=${coding === "br" ? "zh" : "en"}`, coding);
+        expect([miss.headers["x-page-cache"], hit.headers["x-page-cache"]]).toEqual(["MISS", "HIT"]);
+        expect(miss.headers["content-encoding"]).toBe(coding);
+        expect(miss.body.equals(hit.body)).toBe(true);
+        expect(miss.headers.etag).toBe(hit.headers.etag);
+      }
+    } finally {
+      server.close();
+    }
+  });
+
   it("answers a repeated page from the cache, before Express, without reaching the upstream", async () => {
     await build();
     const first = await request(app).get(ABOUT);
