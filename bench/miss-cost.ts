@@ -1,0 +1,111 @@
+/**
+ * The bench's (m) rows: what a page the cache missed costs the server, taken apart. On an
+ * idle server, one request at a time, each page is a miss that is rendered and stored; the
+ * server's own stage timings (`portal_page_render_stage_seconds` on its metrics listener)
+ * give its data, render and compression time, and /proc its CPU time for the whole miss,
+ * counted until the server is idle again (pages are compressed for the cache after they
+ * are sent).
+ */
+import http from "node:http";
+import net from "node:net";
+import { cpuMsOf, waitIdle } from "./cpu-time.ts";
+
+export const STAGES = ["data", "render", "compress"] as const;
+export type Stage = (typeof STAGES)[number];
+
+export interface MissCost {
+  misses: number;
+  /** Mean milliseconds per miss of each stage, as the server timed it. */
+  stageMs: Record<Stage, number>;
+  /** Mean server CPU per miss (ms), everything included: parsing, data, render, compression, storing. */
+  cpuMs: number;
+  /** Statuses of the misses, which must all be 200. */
+  statuses: Map<number, number>;
+}
+
+/** A port nothing listens on now, for a server's metrics listener. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on("error", reject);
+  });
+}
+
+function send(url: string, options: http.RequestOptions = {}, body?: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent: false, ...options }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString() }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+/** The stage histogram's sums (seconds) and counts, read from the metrics listener. */
+async function stageTotals(metricsOrigin: string): Promise<Record<Stage, { sum: number; count: number }>> {
+  const { text } = await send(`${metricsOrigin}/metrics`);
+  const read = (stage: Stage, suffix: "sum" | "count") =>
+    Number(new RegExp(`^portal_page_render_stage_seconds_${suffix}\\{stage="${stage}"\\} (\\S+)$`, "m").exec(text)?.[1] ?? 0);
+  return Object.fromEntries(STAGES.map((s) => [s, { sum: read(s, "sum"), count: read(s, "count") }])) as Record<
+    Stage,
+    { sum: number; count: number }
+  >;
+}
+
+/** A hard purge of one page path, authorised by the bearer secret: its next request is a miss. */
+export async function purgePage(origin: string, secret: string, path: string): Promise<void> {
+  const body = JSON.stringify({ paths: [path], mode: "hard" });
+  const res = await send(
+    `${origin}/portal/_purge`,
+    { method: "POST", headers: { Authorization: `Bearer ${secret}`, "Content-Type": "application/json" } },
+    body,
+  );
+  if (res.status !== 202) throw new Error(`purge of ${path} answered ${res.status}: ${res.text.slice(0, 200)}`);
+}
+
+/**
+ * The mean cost of a miss over `paths`, requested one after another (each accepting
+ * compression, as browsers do); `before` runs ahead of each (a purge), and its own CPU is
+ * measured apart, by running it alone as often, and taken off.
+ */
+export async function missCost(options: {
+  origin: string;
+  metricsOrigin: string;
+  pid: number;
+  paths: string[];
+  before?: (path: string) => Promise<void>;
+}): Promise<MissCost> {
+  const { origin, metricsOrigin, pid, paths, before } = options;
+  const statuses = new Map<number, number>();
+  await waitIdle(pid);
+  const [stagesBefore, cpuBefore] = [await stageTotals(metricsOrigin), cpuMsOf(pid)];
+  for (const path of paths) {
+    await before?.(path);
+    const { status } = await send(origin + path, { headers: { "Accept-Encoding": "gzip, br" } });
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  }
+  await waitIdle(pid);
+  // CPU first: reading the metrics costs the server some too.
+  const cpuAfter = cpuMsOf(pid);
+  const stagesAfter = await stageTotals(metricsOrigin);
+  let beforeCpuMs = 0;
+  if (before) {
+    const start = cpuMsOf(pid);
+    for (const path of paths) await before(path);
+    await waitIdle(pid);
+    beforeCpuMs = cpuMsOf(pid) - start;
+  }
+  const n = paths.length;
+  const stageMs = Object.fromEntries(
+    STAGES.map((s) => {
+      const count = stagesAfter[s].count - stagesBefore[s].count;
+      return [s, count === 0 ? Number.NaN : ((stagesAfter[s].sum - stagesBefore[s].sum) * 1000) / count];
+    }),
+  ) as Record<Stage, number>;
+  return { misses: n, stageMs, cpuMs: (cpuAfter - cpuBefore - beforeCpuMs) / n, statuses };
+}
