@@ -35,6 +35,13 @@ function rawGet(url: string, acceptEncoding: string): Promise<{ headers: Incomin
   });
 }
 
+/** The app on a real listener (raw bytes, no client-side decoding): the URL of `path` on it. */
+async function listening(path: string): Promise<{ url: string; close: () => void }> {
+  const server = createServer(app).listen(0, "127.0.0.1");
+  await new Promise((resolve) => server.once("listening", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`, close: () => server.close() };
+}
+
 beforeEach(async () => {
   clock.now = 5_000_000;
   upstream = await startStandInUpstream({
@@ -53,9 +60,7 @@ afterEach(async () => {
 describe("page cache", () => {
   it("sends a page read again smaller once the server has been idle, the same page once decoded", async () => {
     await build();
-    const server = createServer(app).listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
+    const { url, close } = await listening(ABOUT);
     try {
       await rawGet(url, "br");
       // The page is kept once compressed, after it was sent.
@@ -71,15 +76,13 @@ describe("page cache", () => {
       expect(Number(better.headers["content-length"])).toBe(better.body.length);
       expect(brotliDecompressSync(better.body).equals(plain.body)).toBe(true);
     } finally {
-      server.close();
+      close();
     }
   });
 
   it("sends a miss as the cache keeps it: compressed once, the very bytes the next visitor's hit gets", async () => {
     await build();
-    const server = createServer(app).listen(0, "127.0.0.1");
-    await new Promise((resolve) => server.once("listening", resolve));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${ABOUT}`;
+    const { url, close } = await listening(ABOUT);
     try {
       for (const coding of ["br", "gzip"]) {
         const miss = await rawGet(`${url}?lang=${coding === "br" ? "zh" : "en"}`, coding);
@@ -91,7 +94,7 @@ describe("page cache", () => {
         expect(miss.headers.etag).toBe(hit.headers.etag);
       }
     } finally {
-      server.close();
+      close();
     }
   });
 
@@ -165,7 +168,7 @@ describe("page cache", () => {
       const revalidated = await request(app).get(ABOUT).set("If-None-Match", etag);
       expect(revalidated.status).toBe(304);
     } finally {
-      server.close();
+      close();
     }
   });
 
@@ -220,7 +223,7 @@ describe("page cache", () => {
       await rawGet(url, "identity");
       expect(renders).toBe(1);
     } finally {
-      server.close();
+      close();
     }
   });
 
