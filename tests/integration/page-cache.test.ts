@@ -168,7 +168,7 @@ describe("page cache", () => {
       const revalidated = await request(app).get(ABOUT).set("If-None-Match", etag);
       expect(revalidated.status).toBe(304);
     } finally {
-      close();
+      server.close();
     }
   });
 
@@ -223,7 +223,7 @@ describe("page cache", () => {
       await rawGet(url, "identity");
       expect(renders).toBe(1);
     } finally {
-      close();
+      server.close();
     }
   });
 
