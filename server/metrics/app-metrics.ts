@@ -35,7 +35,7 @@ export interface AppMetrics {
 /**
  * Where a page the cache missed spends its time: `data` (its API answers, from the API
  * cache or the upstream), `render` (React and the document around it), `compress` (the
- * gzip and brotli forms the cache keeps, after the page was sent).
+ * gzip and brotli forms the cache keeps, which the miss itself is sent from).
  */
 export type RenderStage = "data" | "render" | "compress";
 

@@ -63,7 +63,7 @@ describe("page cache", () => {
     const { url, close } = await listening(ABOUT);
     try {
       await rawGet(url, "br");
-      // The page is kept once compressed, after it was sent.
+      // The page is kept once compressed.
       await settle();
       const stored = await rawGet(url, "br");
       expect(stored.headers["x-page-cache"]).toBe("HIT");
