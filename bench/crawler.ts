@@ -30,8 +30,6 @@ export function crawlerPath(k: number): string {
 export interface Crawler {
   /** Walks until stopped or until `limit` keys in all; resolves with this walk's figures. */
   walk(): { stop(): Promise<CrawlResult> };
-  /** Keys asked for so far, over every walk. */
-  walked(): number;
 }
 
 export function crawlerOf(origin: string, options: { connections: number; limit: number }): Crawler {
@@ -47,7 +45,6 @@ export function crawlerOf(origin: string, options: { connections: number; limit:
         .on("error", () => resolve(0));
     });
   return {
-    walked: () => next,
     walk() {
       let stopped = false;
       const statuses = new Map<number, number>();

@@ -3,15 +3,12 @@
  * idle server, one request at a time, each page is a miss that is rendered and stored; the
  * server's own stage timings (`portal_page_render_stage_seconds` on its metrics listener)
  * give its data, render and compression time, and /proc its CPU time for the whole miss,
- * counted until the server is idle again (pages are compressed for the cache after they
- * are sent).
+ * counted until the server is idle again.
  */
 import http from "node:http";
 import net from "node:net";
+import { RENDER_STAGES as STAGES, type RenderStage as Stage } from "../server/metrics/app-metrics.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
-
-export const STAGES = ["data", "render", "compress"] as const;
-export type Stage = (typeof STAGES)[number];
 
 export interface MissCost {
   misses: number;

@@ -37,7 +37,8 @@ export interface AppMetrics {
  * cache or the upstream), `render` (React and the document around it), `compress` (the
  * gzip and brotli forms the cache keeps, which the miss itself is sent from).
  */
-export type RenderStage = "data" | "render" | "compress";
+export const RENDER_STAGES = ["data", "render", "compress"] as const;
+export type RenderStage = (typeof RENDER_STAGES)[number];
 
 export interface AppMetricsSources {
   missBudget: MissBudget;
