@@ -16,6 +16,7 @@ import path from "node:path";
 import { launchChromium } from "../harness/chromium.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import { type BrowserVisit, visitWithAxe } from "./axe.ts";
+import { launchCdpChromium } from "./cdp-pipe.ts";
 import { CATEGORIES, type Category, type LighthouseResult, runLighthouse } from "./lighthouse.ts";
 import { CPU_SLOWDOWN, type MainThreadResult, measureMainThread, PHONE_VIEWPORT } from "./main-thread.ts";
 import { type AuditPage, auditPages, WIDTHS } from "./pages.ts";
@@ -71,7 +72,7 @@ async function auditInBrowser(origin: string, pages: AuditPage[]): Promise<PageV
 }
 
 async function measureMainThreads(origin: string, pages: AuditPage[]): Promise<Map<AuditPage, MainThreadResult>> {
-  const browser = await launchChromium();
+  const browser = await launchCdpChromium();
   try {
     const results = new Map<AuditPage, MainThreadResult>();
     for (const page of pages) {
