@@ -1,12 +1,14 @@
 /**
  * Reads one data call by key through SWR. Answers the server rendered with come from
- * the SWR fallback, so hydration fetches nothing; a key that failed on the server
+ * the page state (read directly while the page hydrates, then through SWR, whose
+ * fallback they are: live-data.ts), so hydration fetches nothing; a key that failed on the server
  * shows its error state until the browser's own retry succeeds, so the first client
  * render matches the server HTML.
  */
-import useSWR from "swr";
+import useSWR, { useSWRConfig } from "swr";
 import { isEmptyPayload } from "../../shared/envelope.ts";
 import { ApiError } from "./api-error.ts";
+import { useLiveData } from "./live-data.ts";
 import { usePageState } from "./page-state-context.tsx";
 
 export interface ApiResult<T> {
@@ -20,16 +22,19 @@ export interface ApiResult<T> {
 
 export function useApi<T>(key: string | null, options: { detail?: boolean } = {}): ApiResult<T> {
   const state = usePageState();
-  const swr = useSWR<T | null, ApiError>(key);
+  const live = useLiveData();
+  const { mutate } = useSWRConfig();
+  const swr = useSWR<T | null, ApiError>(live ? key : null);
+  const data = live ? swr.data : key ? (state.fallback[key] as T | null | undefined) : undefined;
   const serverFailure = key ? state.failures[key] : undefined;
-  const settled = swr.data !== undefined || swr.error !== undefined;
-  const notFound = swr.error?.notFound === true || (options.detail === true && swr.data !== undefined && isEmptyPayload(swr.data));
+  const settled = data !== undefined || swr.error !== undefined;
+  const notFound = swr.error?.notFound === true || (options.detail === true && data !== undefined && isEmptyPayload(data));
   const error = swr.error ?? (serverFailure && !settled ? new ApiError(serverFailure, "request failed") : undefined);
   return {
-    data: notFound || swr.data === null ? undefined : swr.data,
+    data: notFound || data === null ? undefined : data,
     error: notFound ? undefined : error,
     notFound,
     isLoading: key !== null && !settled && !serverFailure,
-    retry: () => void swr.mutate(),
+    retry: () => void (key && mutate(key)),
   };
 }
