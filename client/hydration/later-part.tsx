@@ -13,7 +13,7 @@
  */
 import { type ComponentType, memo, type ReactNode, Suspense, use } from "react";
 import { useHydrated } from "../hooks/use-hydrated.ts";
-import { neededPromise, wasNeeded } from "./when-needed.ts";
+import { givenPromise, neededPromise, wasNeeded } from "./when-needed.ts";
 
 interface WhenNeededProps {
   /** An element of the part's own server HTML (its root, ideally): the one watched. */
@@ -35,7 +35,9 @@ const READY: Promise<unknown> = Object.assign(Promise.resolve(), { status: "fulf
  */
 function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
   const hydrated = useHydrated();
-  if (!onServer) use(hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load));
+  // Once read, the same promise every time: React replays a part that suspended with the promise it
+  // suspended on, and warns of (and waits again for) another one handed over in between.
+  if (!onServer) use(givenPromise(elementId) ?? (hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load)));
   return children;
 }
 
@@ -43,6 +45,8 @@ function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
 export interface PartCode<P> {
   component: ComponentType<P> | undefined;
   load(): Promise<ComponentType<P>>;
+  /** The load a render suspended on, if one did. */
+  read?: Promise<ComponentType<P>>;
 }
 
 const codes: PartCode<never>[] = [];
@@ -65,6 +69,7 @@ export function partCode<P extends object>(load: () => Promise<ComponentType<P>>
         },
         (error: unknown) => {
           loading = undefined;
+          code.read = undefined;
           throw error;
         },
       )),
@@ -74,8 +79,10 @@ export function partCode<P extends object>(load: () => Promise<ComponentType<P>>
 }
 
 function Loaded<P extends object>({ code, props }: { code: PartCode<P>; props: P }) {
-  // `use` on every render (a render that suspended must call it again as it goes on); the component is set once loaded.
-  use(code.component ? READY : code.load());
+  // `use` on every render (a render that suspended must call it again as it goes on), with the promise
+  // it suspended on if it did (see WhenNeeded); the component is set once loaded.
+  if (!code.read && !code.component) code.read = code.load();
+  use(code.read ?? READY);
   const Component = code.component as ComponentType<P>;
   return <Component {...props} />;
 }
