@@ -7,6 +7,7 @@
  * Then `<html data-hydrated="true">` says the page is interactive, for tests and anything
  * else that waits on it.
  */
+import { startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
@@ -22,8 +23,11 @@ async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
   await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
-  hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
-    onRecoverableError: (error) => console.error("hydration:", error),
+  // As a transition, React hydrates the root in 5 ms slices too, not in one task.
+  startTransition(() => {
+    hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
+      onRecoverableError: (error) => console.error("hydration:", error),
+    });
   });
   await pageHydrated;
   // A part whose code fails to arrive here keeps its server HTML, and tries again when it is needed.
