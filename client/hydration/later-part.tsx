@@ -35,9 +35,11 @@ const READY: Promise<unknown> = Object.assign(Promise.resolve(), { status: "fulf
  */
 function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
   const hydrated = useHydrated();
-  // Once read, the same promise every time: React replays a part that suspended with the promise it
-  // suspended on, and warns of (and waits again for) another one handed over in between.
-  if (!onServer) use(givenPromise(elementId) ?? (hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load)));
+  // While hydrating, once read, the same promise every time: React replays a part that suspended with
+  // the promise it suspended on, and warns of (and waits again for) another one handed over in between.
+  // Rendered after hydration (a client navigation back to the page), it renders at once.
+  const given = hydrated ? undefined : givenPromise(elementId);
+  if (!onServer) use(given ?? (hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load)));
   return children;
 }
 

@@ -223,6 +223,19 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await page.context().close();
   });
 
+  it("shows the partner wall after a client navigation away and back, though it was not needed before", async () => {
+    const { page, problems } = await openHome();
+    expect(await page.locator("#partner-wall[data-ready]").count()).toBe(0);
+    await page.locator('header a[href="/portal/about/index.html"]').first().click();
+    await page.waitForURL(/\/about\/index\.html$/);
+    await page.goBack();
+    await page.waitForURL(/\/index\.html$/);
+    await partnerWallDecided(page);
+    expect(await page.locator(".partner-row").count()).toBe(4);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("does not autoplay or move the partner rows for visitors who ask for reduced motion", async () => {
     const { page, problems } = await openHome({ clock: true, reducedMotion: true });
     await pauseClock(page);
