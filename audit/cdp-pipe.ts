@@ -7,12 +7,8 @@
  * the bundle's largest functions, which costs a page 200-400 ms of main thread at 4x that
  * no visitor's browser spends. A page opened here gets only the domains the caller sends.
  */
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import type { Readable, Writable } from "node:stream";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../harness/chromium.ts";
+import { spawnChromium } from "../harness/chromium.ts";
 
 type Params = Record<string, unknown>;
 interface Message {
@@ -27,19 +23,14 @@ interface Message {
 export interface CdpBrowser {
   /** Sends a command to the browser, or to an attached target's session; answers its result. */
   send<T = Params>(method: string, params?: Params, sessionId?: string): Promise<T>;
-  /** Resolves with the params of the next `method` event of the session that matches `accept`. */
-  next(method: string, sessionId: string, accept?: (params: Params) => boolean): Promise<Params>;
+  /** Resolves with the params of the session's next `method` event. */
+  next(method: string, sessionId: string): Promise<Params>;
   close(): Promise<void>;
 }
 
 export async function launchCdpChromium(): Promise<CdpBrowser> {
-  const profile = await mkdtemp(path.join(tmpdir(), "portal-cdp-"));
-  const child: ChildProcess = spawn(
-    CHROMIUM_PATH,
-    ["--headless", ...CHROMIUM_FLAGS, "--remote-debugging-pipe", `--user-data-dir=${profile}`, "about:blank"],
-    // Debian's chromium is a wrapper script: its own process group, so closing ends all of it.
-    { stdio: ["ignore", "ignore", "ignore", "pipe", "pipe"], detached: true },
-  );
+  const chromium = await spawnChromium(["--remote-debugging-pipe"], ["ignore", "ignore", "ignore", "pipe", "pipe"]);
+  const { child } = chromium;
   const toBrowser = child.stdio[3] as Writable;
   const fromBrowser = child.stdio[4] as Readable;
   const pending = new Map<number, { resolve: (result: Params) => void; reject: (error: Error) => void }>();
@@ -61,14 +52,11 @@ export async function launchCdpChromium(): Promise<CdpBrowser> {
       } else for (const listener of listeners) listener(message);
     }
   });
-  const exited = new Promise<void>((resolve) =>
-    child.once("exit", (code) => {
-      gone = new Error(`Chromium exited (${code})`);
-      for (const waiter of pending.values()) waiter.reject(gone);
-      pending.clear();
-      resolve();
-    }),
-  );
+  child.once("exit", (code) => {
+    gone = new Error(`Chromium exited (${code})`);
+    for (const waiter of pending.values()) waiter.reject(gone);
+    pending.clear();
+  });
 
   return {
     send<T>(method: string, params: Params = {}, sessionId?: string): Promise<T> {
@@ -79,20 +67,16 @@ export async function launchCdpChromium(): Promise<CdpBrowser> {
         toBrowser.write(`${JSON.stringify({ id, method, params, sessionId })}\0`);
       });
     },
-    next(method, sessionId, accept = () => true) {
+    next(method, sessionId) {
       return new Promise((resolve) => {
         const listener = (message: Message) => {
-          if (message.method !== method || message.sessionId !== sessionId || !accept(message.params ?? {})) return;
+          if (message.method !== method || message.sessionId !== sessionId) return;
           listeners.delete(listener);
           resolve(message.params ?? {});
         };
         listeners.add(listener);
       });
     },
-    async close() {
-      if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
-      await exited;
-      await rm(profile, { recursive: true, force: true });
-    },
+    close: chromium.close,
   };
 }

@@ -4,12 +4,8 @@
  * same flags as the browser tests; its phone's screen is the 375 px one every other
  * phone check uses (Lighthouse's own is 412 px), at 2x as the main-thread runs.
  */
-import { spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import lighthouse from "lighthouse";
-import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../harness/chromium.ts";
+import { spawnChromium } from "../harness/chromium.ts";
 import { median, PHONE_VIEWPORT } from "./main-thread.ts";
 
 const SCREEN = { mobile: true, ...PHONE_VIEWPORT, deviceScaleFactor: 2, disabled: false };
@@ -38,19 +34,7 @@ interface DebuggableChromium {
 }
 
 async function launchDebuggableChromium(): Promise<DebuggableChromium> {
-  const profile = await mkdtemp(path.join(tmpdir(), "portal-lighthouse-"));
-  const child = spawn(
-    CHROMIUM_PATH,
-    ["--headless", ...CHROMIUM_FLAGS, "--remote-debugging-port=0", `--user-data-dir=${profile}`, "about:blank"],
-    { stdio: ["ignore", "ignore", "pipe"], detached: true },
-  );
-  const exited = new Promise<void>((resolve) => child.once("exit", () => resolve()));
-  const close = async () => {
-    // Debian's chromium is a wrapper script; its whole process group goes.
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, "SIGTERM");
-    await exited;
-    await rm(profile, { recursive: true, force: true });
-  };
+  const { child, close } = await spawnChromium(["--remote-debugging-port=0"], ["ignore", "ignore", "pipe"]);
   const port = await new Promise<number>((resolve, reject) => {
     let seen = "";
     const timer = setTimeout(() => reject(new Error(`Chromium did not open a DevTools port:\n${seen}`)), 30_000);
