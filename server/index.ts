@@ -61,6 +61,9 @@ async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<
 async function main(): Promise<void> {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = readConfig();
+  // React, loaded with the renderer, picks its build from NODE_ENV itself, not from our config: left unset
+  // (`npm start`), pages would be rendered by its development build, several times slower. Workers inherit it.
+  if (!config.dev) process.env.NODE_ENV = "production";
   const logger = createLogger(config.logLevel, { readable: config.dev });
   if (cluster.isPrimary && config.webConcurrency > 1) {
     if (config.dev) {

@@ -77,7 +77,12 @@ describe("npm start with no upstream configured", () => {
 
   beforeAll(async () => {
     dir = await mkdtemp(path.join(tmpdir(), "portal-start-"));
-    server = await startServerProcess({ DATABASE_URL: `sqlite:${path.join(dir, "data/portal.db")}`, LOG_LEVEL: "info" });
+    server = await startServerProcess({
+      DATABASE_URL: `sqlite:${path.join(dir, "data/portal.db")}`,
+      LOG_LEVEL: "info",
+      // Node's module loader names every file it loads on stderr: which build of React renders the pages.
+      NODE_DEBUG: "module",
+    });
   });
 
   afterAll(async () => {
@@ -107,6 +112,14 @@ describe("npm start with no upstream configured", () => {
     expect(slides).toHaveLength(10);
     expect((await get("/crm/partner/list")).data.length).toBeGreaterThanOrEqual(40);
     expect((await get("/sys/sysauthor")).data.fname).toMatch(/有限公司$/);
+  });
+
+  it("renders pages with React's production build though NODE_ENV is unset", async () => {
+    const res = await fetch(`${server.origin}/portal/index.html`);
+    expect(res.status).toBe(200);
+    const reactFiles = [...server.stderr().matchAll(/load "([^"]*\/react(?:-dom)?\/cjs\/[^"]+)"/g)].map((m) => path.basename(m[1] ?? ""));
+    expect(reactFiles).toContain("react-dom-server.node.production.js");
+    expect(reactFiles.filter((file) => file.includes(".development."))).toEqual([]);
   });
 
   it("serves the demo images with a year-long immutable lifetime", async () => {

@@ -13,6 +13,8 @@ export interface ServerProcess {
   origin: string;
   /** Every line the process wrote to stdout so far. */
   logs: string[];
+  /** What the process wrote to stderr so far. */
+  stderr(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
@@ -65,6 +67,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     child,
     origin: `http://127.0.0.1:${port}`,
     logs,
+    stderr: () => stderr,
     stop: (signal = "SIGTERM") => {
       child.kill(signal);
       return exitOf(child);
