@@ -24,6 +24,7 @@ import { createHealthRouter, createReadiness, type Readiness } from "./http/heal
 import { IdleRecompressor } from "./http/idle-recompressor.ts";
 import { MissBudget, type MissGate } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
+import { holdingRefusals } from "./http/refusal-hold.ts";
 import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
@@ -141,7 +142,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
     : localReaderGuard;
-  const missBudget: MissGate = sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget;
+  const missBudget: MissGate = holdingRefusals(
+    sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget,
+    { now: deps.now },
+  );
   const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
   const activity = trackActivity(deps.now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now: deps.now });

@@ -1,0 +1,64 @@
+/**
+ * Refusals at the pace the client was asked to keep (docs/behaviour.md#miss-budget). A
+ * client the miss budget refuses is told when to come back (Retry-After). One that asks
+ * again before then (a crawler on several connections that ignores the header) is refused
+ * again, but only once that time has come: its refusals then arrive at the pace it was
+ * asked to keep instead of as fast as the server can write them, and on a busy core every
+ * one of those is paid for by the visitors reading cached pages. A client that waits as
+ * told never waits here; nothing held is ever admitted late.
+ *
+ * Bounded: a client is remembered in a bounded LRU, a hold lasts at most `maxHoldMs`, and
+ * at most `maxHeld` answers are held at once (past that, refusals are written at once, as
+ * without the hold), so a flood of connections costs no more than before.
+ */
+import { LRUCache } from "lru-cache";
+import { clientKeyOf } from "../portal-api/client-key.ts";
+import type { Admission, MissGate } from "./miss-budget.ts";
+
+export interface RefusalHoldOptions {
+  now?: () => number;
+  /** Resolves after `ms`; a test hands in its own to decide when a hold ends. */
+  wait?: (ms: number) => Promise<void>;
+  maxHeld?: number;
+  maxHoldMs?: number;
+  maxClients?: number;
+}
+
+/** Longest a refusal is held: within the shutdown grace, however low the budget. */
+export const MAX_HOLD_MS = 5000;
+/** Answers held at once, all clients together. */
+export const MAX_HELD = 256;
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+export function holdingRefusals(gate: MissGate, options: RefusalHoldOptions = {}): MissGate {
+  const now = options.now ?? Date.now;
+  const wait = options.wait ?? sleep;
+  const maxHeld = options.maxHeld ?? MAX_HELD;
+  const maxHoldMs = options.maxHoldMs ?? MAX_HOLD_MS;
+  /** When each recently refused client was told to come back. */
+  const comeBackAt = new LRUCache<string, number>({ max: options.maxClients ?? 10_000 });
+  let held = 0;
+
+  const refuse = async (address: string | undefined, refusal: Admission & { ok: false }): Promise<Admission> => {
+    const client = clientKeyOf(address);
+    const at = now();
+    const told = comeBackAt.get(client);
+    comeBackAt.set(client, Math.max(told ?? 0, at + refusal.retryAfterS * 1000));
+    if (told === undefined || told <= at || held >= maxHeld) return refusal;
+    held++;
+    try {
+      await wait(Math.min(told - at, maxHoldMs));
+    } finally {
+      held--;
+    }
+    return refusal;
+  };
+
+  return {
+    async take(address) {
+      const admission = await gate.take(address);
+      return admission.ok ? admission : refuse(address, admission);
+    },
+  };
+}
