@@ -11,7 +11,8 @@
  * LRU, so a flood of distinct addresses costs a fixed amount of memory; a client pushed
  * out starts again with a full bucket, which only the owner of many addresses can cause.
  */
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { growingLru } from "../cache/growing-lru.ts";
 import { clientKeyOf } from "../portal-api/client-key.ts";
 import { HttpError } from "./errors.ts";
 
@@ -54,7 +55,7 @@ export class MissBudget implements MissGate {
     this.ratePerMin = options.ratePerMin;
     this.capacity = burstOf(options.ratePerMin);
     this.now = options.now ?? Date.now;
-    this.buckets = new LRUCache({ max: options.maxClients ?? 100_000 });
+    this.buckets = growingLru(options.maxClients ?? 100_000);
   }
 
   /** Takes one request from the budget of the client at `address` (as Express reports it); the seconds to wait when it is spent. */

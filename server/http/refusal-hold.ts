@@ -11,7 +11,7 @@
  * at most `maxHeld` answers are held at once (past that, refusals are written at once, as
  * without the hold), so a flood of connections costs no more than before.
  */
-import { LRUCache } from "lru-cache";
+import { growingLru } from "../cache/growing-lru.ts";
 import { clientKeyOf } from "../portal-api/client-key.ts";
 import type { Admission, MissGate } from "./miss-budget.ts";
 
@@ -37,7 +37,7 @@ export function holdingRefusals(gate: MissGate, options: RefusalHoldOptions = {}
   const maxHeld = options.maxHeld ?? MAX_HELD;
   const maxHoldMs = options.maxHoldMs ?? MAX_HOLD_MS;
   /** When each recently refused client was told to come back. */
-  const comeBackAt = new LRUCache<string, number>({ max: options.maxClients ?? 10_000 });
+  const comeBackAt = growingLru<string, number>(options.maxClients ?? 10_000);
   let held = 0;
 
   const refuse = async (address: string | undefined, refusal: Admission & { ok: false }): Promise<Admission> => {

@@ -5,7 +5,8 @@
  * Both tables are bounded LRUs, so no number of clients grows memory without limit.
  * With REDIS_URL both are counted across instances (shared-tier/shared-reader-guard.ts).
  */
-import { LRUCache } from "lru-cache";
+import type { LRUCache } from "lru-cache";
+import { growingLru } from "../cache/growing-lru.ts";
 import type { Admission } from "../http/miss-budget.ts";
 
 export interface ReaderGuardOptions {
@@ -63,10 +64,10 @@ export class ReaderGuard implements ReaderLimits {
     this.options = options;
     this.now = options.now ?? Date.now;
     const max = options.maxClients ?? 100_000;
-    this.windows = new LRUCache({ max });
+    this.windows = growingLru(max);
     this.seen =
       options.dedupWindowMs > 0
-        ? new LRUCache({ max: max * 4, ttl: options.dedupWindowMs, ttlAutopurge: false, perf: { now: () => this.now() } })
+        ? growingLru(max * 4, { ttl: options.dedupWindowMs, ttlAutopurge: false, perf: { now: () => this.now() } })
         : undefined;
   }
 

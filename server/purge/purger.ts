@@ -10,9 +10,9 @@
  * `remote` in each process (each worker subscribing itself, so it never relays those).
  */
 
-import { LRUCache } from "lru-cache";
 import { API_PREFIX } from "../../shared/call-table.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { growingLru } from "../cache/growing-lru.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
 import type { PurgeSelector } from "../cache/swr-cache.ts";
 import type { PageCache } from "../pages/page-cache.ts";
@@ -53,7 +53,7 @@ const MAX_SEEN_IDS = 10_000;
 
 export function createPurger({ cache, pageCache, classify }: PurgerDeps): Purger {
   const classifyPaths = classifyPathsOf(classify);
-  const seenIds = new LRUCache<string, true>({ max: MAX_SEEN_IDS, ttl: SEEN_FOR_MS });
+  const seenIds = growingLru<string, true>(MAX_SEEN_IDS, { ttl: SEEN_FOR_MS });
   const listeners: PurgeListener[] = [];
 
   /** Entries the selector picks in both caches. */
