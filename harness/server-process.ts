@@ -1,6 +1,6 @@
 /**
- * A node server as a child process, the production server (`node dist/server/index.js`)
- * unless told otherwise, optionally pinned to CPUs with taskset (which execs, so the
+ * A node server as a child process, the production server as `npm start` runs it (node's
+ * flags from package.json's start script, then dist/server/index.js) unless told otherwise, optionally pinned to CPUs with taskset (which execs, so the
  * child's pid is the server's own and /proc/<pid>/status is its memory). Its output goes
  * to a log file; its port is read from its "listening" line, so it must log at info.
  */
@@ -11,6 +11,14 @@ import { PROJECT_ROOT } from "../server/project-root.ts";
 import { track } from "./children.ts";
 
 export const SERVER_ENTRY = path.join(PROJECT_ROOT, "dist/server/index.js");
+
+/** The flags `npm start` gives node (package.json's start script): the production server is measured as operators run it. */
+export function startFlags(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  const [command, ...rest] = pkg.scripts.start.split(/\s+/);
+  if (command !== "node") throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
+  return rest.filter((word) => word.startsWith("--"));
+}
 
 export interface ServerProcess {
   name: string;
@@ -90,7 +98,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   // The log file may hold an earlier run of the same server (a restart): read only what follows.
   const offset = sizeOf(options.logFile);
   const fd = openSync(options.logFile, "a");
-  const nodeArgs = options.args ?? [SERVER_ENTRY];
+  const nodeArgs = options.args ?? [...startFlags(), SERVER_ENTRY];
   const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
   const child = track(spawn(command, args as string[], { cwd: PROJECT_ROOT, env: options.env, stdio: ["ignore", fd, fd] }));
   closeSync(fd);
