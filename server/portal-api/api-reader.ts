@@ -12,7 +12,7 @@ import { etagOf } from "../cache/response-cache.ts";
 import type { CacheOutcome, Loaded } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
-import { prepareAnswer } from "../http/prepared-answer.ts";
+import { ownBytes, prepareAnswer } from "../http/prepared-answer.ts";
 import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
 import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
 
@@ -65,7 +65,7 @@ interface ClassifiedAnswer {
 function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): ClassifiedAnswer {
   if (res.status === 404) {
     const envelope = parseEnvelope(res.body);
-    const body = envelope ? res.body : NOT_FOUND_BODY;
+    const body = envelope ? ownBytes(res.body) : NOT_FOUND_BODY;
     return {
       answer: { status: 404, body, etag: etagOf(body), json: envelope ?? JSON.parse(body.toString()) },
       cacheable: !forbidsStoring(res.headers),
@@ -79,7 +79,7 @@ function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): Classi
   }
   // HTML fields are made safe once, here, so no reader of the cache sees them raw.
   const safe = { ...envelope, data: sanitizePayload(callPath, (envelope as { data?: unknown }).data) };
-  const body = Buffer.from(JSON.stringify(safe));
+  const body = ownBytes(Buffer.from(JSON.stringify(safe)));
   return { answer: { status: 200, body, etag: etagOf(body), json: safe }, cacheable: !forbidsStoring(res.headers) };
 }
 

@@ -1,0 +1,32 @@
+/**
+ * Answers kept in a cache hold memory of their own: a small body (or a small compressed
+ * form of a large one) cut out of Node's shared 8 kB slabs would keep its whole slab alive
+ * for as long as the cache keeps the answer, bytes no cache bound counts.
+ */
+import { gunzipSync } from "node:zlib";
+import { describe, expect, it } from "vitest";
+import { ownBytes, prepareAnswer } from "../../server/http/prepared-answer.ts";
+
+const ownsItsMemory = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
+
+describe("a prepared answer", () => {
+  it("holds a small body in memory of its own, not in a shared slab", async () => {
+    const body = Buffer.from('{"code":0,"data":[]}');
+    expect(ownsItsMemory(body)).toBe(false);
+    const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "application/json"]]);
+    expect(ownsItsMemory(answer.identity.body)).toBe(true);
+    expect(answer.identity.body.equals(body)).toBe(true);
+  });
+
+  it("holds the small compressed forms of a large body in memory of their own", async () => {
+    const body = Buffer.from("中文内容 ".repeat(2000));
+    const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "text/html"]]);
+    for (const variant of [answer.identity, answer.gzip, answer.br]) expect(variant && ownsItsMemory(variant.body)).toBe(true);
+    expect(answer.gzip && gunzipSync(answer.gzip.body).equals(body)).toBe(true);
+  });
+
+  it("keeps a body that already owns its memory as it is", () => {
+    const body = Buffer.alloc(10_000, 1);
+    expect(ownBytes(body)).toBe(body);
+  });
+});
