@@ -9,7 +9,7 @@
  */
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import type { PreparedAnswer } from "./prepared-answer.ts";
+import { ownBytes, type PreparedAnswer } from "./prepared-answer.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 
@@ -91,7 +91,7 @@ export class IdleRecompressor {
       });
       const current = answer.br;
       if (current && best.length <= current.body.length * (1 - MIN_SAVING)) {
-        answer.br = { body: best, headers: withLength(current.headers, best.length) };
+        answer.br = { body: ownBytes(best), headers: withLength(current.headers, best.length) };
         answer.bytes -= current.body.length - best.length;
         this.recompressed++;
       }
