@@ -72,16 +72,16 @@ export function wasNeeded(elementId: string): boolean {
 
 const ready = new Map<string, Promise<unknown>>();
 
-/**
- * Resolves once the element is needed and `load` has resolved; the same promise for an
- * element every time (React's `use` follows one promise). If `load` fails, it never
- * resolves: the part keeps its server HTML, which works on its own.
- */
 /** The promise `neededPromise` gave for the element, if it gave one. */
 export function givenPromise(elementId: string): Promise<unknown> | undefined {
   return ready.get(elementId);
 }
 
+/**
+ * Resolves once the element is needed and `load` has resolved; the same promise for an
+ * element every time (React's `use` follows one promise). If `load` fails, it never
+ * resolves: the part keeps its server HTML, which works on its own.
+ */
 export function neededPromise(elementId: string, load: () => Promise<unknown>): Promise<unknown> {
   let promise = ready.get(elementId);
   if (!promise) {

@@ -19,7 +19,7 @@ const brotliInPool = promisify(zlib.brotliCompress);
  * 248 MB peak through the pool, 4,131 req/s and some 20 MB less in the turn). Larger
  * bodies go to the pool, so that no one answer holds the others up for long.
  */
-export const COMPRESS_IN_TURN_MAX = 256 * 1024;
+const COMPRESS_IN_TURN_MAX = 256 * 1024;
 
 const gzip = async (body: Buffer, options: zlib.ZlibOptions) =>
   body.length <= COMPRESS_IN_TURN_MAX ? zlib.gzipSync(body, options) : gzipInPool(body, options);

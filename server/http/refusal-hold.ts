@@ -25,7 +25,7 @@ export interface RefusalHoldOptions {
 }
 
 /** Longest a refusal is held: within the shutdown grace, however low the budget. */
-export const MAX_HOLD_MS = 5000;
+const MAX_HOLD_MS = 5000;
 /**
  * Answers held at once, all clients together: enough for crawlers on a few connections
  * each. A flood on hundreds of connections gets the rest of its refusals at once, as
@@ -33,7 +33,7 @@ export const MAX_HOLD_MS = 5000;
  * second, and with 256 held the readers of cached pages beside the reliability run's miss
  * flood had a p99 of 3.2x that beside a polite client in one CI run (the limit is 2x).
  */
-export const MAX_HELD = 32;
+const MAX_HELD = 32;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
