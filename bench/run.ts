@@ -380,8 +380,9 @@ async function main(): Promise<void> {
   /** A measured run, with how busy the servers' CPU was and with whom. */
   const measure = async (s: Scenario) => {
     const cpu = Number(SERVER_CPU);
-    const [cpuBefore, serverBefore] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
     const walk = s.crawler?.walk();
+    await walk?.steady;
+    const [cpuBefore, serverBefore] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
     s.runs.push(await wrk(s, options.durationS));
     if (walk) s.crawls?.push(await walk.stop());
     const [cpuAfter, serverAfter] = [cpuTimesOf(cpu), cpuMsOf(s.server.pid)];
@@ -673,7 +674,7 @@ function hotSetServedAs(s: Scenario): string {
   const statuses = new Map<number, number>();
   for (const c of crawls) for (const [status, n] of c.statuses) statuses.set(status, (statuses.get(status) ?? 0) + n);
   const byStatus = [...statuses].map(([status, n]) => `${n} × ${status}`).join(", ");
-  return `${hits}; crawler ${(keys / seconds).toFixed(0)} new keys/s, ${keys} in all (${byStatus})`;
+  return `${hits}; crawler ${(keys / seconds).toFixed(0)} new keys/s past its burst, ${keys} in all (${byStatus})`;
 }
 
 function rate(r: WrkResult): number {
