@@ -22,9 +22,9 @@ import { clientAddressReader } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
 import { IdleRecompressor } from "./http/idle-recompressor.ts";
-import { MissBudget, type MissGate } from "./http/miss-budget.ts";
+import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
-import { holdingRefusals } from "./http/refusal-hold.ts";
+import { type HoldingGate, holdingRefusals } from "./http/refusal-hold.ts";
 import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
@@ -142,9 +142,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
     : localReaderGuard;
-  const missBudget: MissGate = holdingRefusals(
+  const missBudget: HoldingGate = holdingRefusals(
     sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget,
-    { now: deps.now },
+    { now: deps.now, countRefusal: () => localMissBudget.countRefusal() },
   );
   const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
   const activity = trackActivity(deps.now);
@@ -153,6 +153,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy ?? false);
+  // The client's address as Express would give it, for what runs before Express (the hot paths, the access line).
+  const clientAddressOf = clientAddressReader(app);
   // Queries are parsed per call from the raw URL; Express's own parser is not needed.
   app.set("query parser", false);
 
@@ -215,6 +217,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         logger,
         pageCache,
         missBudget,
+        refuseEarly: (req) => missBudget.refuseEarly(clientAddressOf(req)),
+        refusalHeaders: commonHeaders,
         recompressor,
         observeStage: metrics.observeRenderStage,
       })
@@ -227,12 +231,13 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(redirectHome);
   app.use(createErrorHandler(logger));
 
-  const follow = createRequestLog({ logger, metrics, clientAddressOf: clientAddressReader(app) });
+  const follow = createRequestLog({ logger, metrics, clientAddressOf });
   const handle: RequestListener = (req, res) => {
     activity.begin(res);
     const record = follow(req, res);
-    record.cache = api.fastPath(req, res) ?? pages?.fastPath(req, res);
-    if (!record.cache) app(req, res);
+    const answered = api.fastPath(req, res) ?? pages?.fastPath(req, res);
+    if (answered === undefined) app(req, res);
+    else if (answered !== "refused") record.cache = answered;
   };
   return Object.assign(handle, {
     portal: {

@@ -38,6 +38,13 @@ export interface PagesDeps {
   /** Absent: every page is rendered for its request. */
   pageCache?: PageCache;
   missBudget: MissGate;
+  /**
+   * The refusal of a client asking again before its Retry-After, decided before Express
+   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   */
+  refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
+  /** The headers every answer carries (security-headers.ts), for the refusals sent before Express sets them. */
+  refusalHeaders?: readonly (readonly [string, string])[];
   /** Told of each page served from the cache: those read again are recompressed better when the server is idle. */
   recompressor?: IdleRecompressor;
   /** Told how long each stage of a render took (metrics). */
@@ -99,6 +106,8 @@ export function createPagesRouter({
   logger,
   pageCache,
   missBudget,
+  refuseEarly,
+  refusalHeaders,
   recompressor,
   observeStage = () => {},
 }: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
@@ -276,6 +285,14 @@ export function createPagesRouter({
       return reRender(page)(stale);
     });
     if (!cached) {
+      // A render under way is shared for free; anything else would be charged, and a client
+      // known to be refused is answered here, without Express.
+      const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
+      if (refusal) {
+        const lang = pageRequestOf(target, req.headers, config.lang)?.lang ?? config.lang;
+        void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
+        return "refused";
+      }
       lookedUp.add(req);
       return undefined;
     }

@@ -1,9 +1,11 @@
 /**
  * The answer to a page request whose client has spent its miss budget (http/miss-budget.ts):
  * a small HTML page, never stored, saying when to try again. It is written as it is, with
- * no render and no data, so refusing costs next to nothing.
+ * no render and no data, so refusing costs next to nothing; straight to the Node response,
+ * so the hot path can send it before Express runs (with the security headers it is given),
+ * and Express's handlers alike (theirs are set already).
  */
-import type { Response } from "express";
+import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
 
 const TEXT: Record<Lang, { title: string; body: (seconds: number) => string }> = {
@@ -11,12 +13,22 @@ const TEXT: Record<Lang, { title: string; body: (seconds: number) => string }> =
   en: { title: "Too many requests", body: (s) => `Please try again in ${s} seconds.` },
 };
 
-export function sendTooManyPage(res: Response, retryAfterS: number, lang: Lang): void {
+export function sendTooManyPage(
+  res: ServerResponse,
+  retryAfterS: number,
+  lang: Lang,
+  headers: readonly (readonly [string, string])[] = [],
+): void {
   const text = TEXT[lang];
-  res
-    .status(429)
-    .set({ "Retry-After": String(retryAfterS), "Cache-Control": "no-store", "Content-Type": "text/html; charset=utf-8" })
-    .send(
-      `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>429 ${text.title}</title></head><body><h1>${text.title}</h1><p>${text.body(retryAfterS)}</p></body></html>\n`,
-    );
+  const body = Buffer.from(
+    `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>429 ${text.title}</title></head><body><h1>${text.title}</h1><p>${text.body(retryAfterS)}</p></body></html>\n`,
+  );
+  for (const [name, value] of headers) res.setHeader(name, value);
+  res.writeHead(429, {
+    "Retry-After": String(retryAfterS),
+    "Cache-Control": "no-store",
+    "Content-Type": "text/html; charset=utf-8",
+    "Content-Length": String(body.length),
+  });
+  res.end(body);
 }

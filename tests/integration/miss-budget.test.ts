@@ -128,8 +128,27 @@ describe("the miss budget of pages", () => {
     expect(refused.headers["content-type"]).toBe("text/html; charset=utf-8");
     expect(refused.headers["content-security-policy"]).toBeDefined();
     expect(refused.text).toContain("请 2 秒后再试");
-    expect((await get(portal, "/portal/message/news/5005?lang=en", ATTACKER)).text).toContain("Please try again in 2 seconds");
+    // Asked again before its time: refused before Express runs, with the same headers and the page's language.
+    const early = await get(portal, "/portal/message/news/5005?lang=en", ATTACKER);
+    expect(early.status).toBe(429);
+    expect(early.text).toContain("Please try again in 2 seconds");
+    for (const name of [
+      "retry-after",
+      "cache-control",
+      "content-type",
+      "content-security-policy",
+      "x-content-type-options",
+      "x-frame-options",
+    ]) {
+      expect([name, early.headers[name]]).toEqual([name, refused.headers[name]]);
+    }
+    // Answered before Express: no request id, as for cache hits, for it starts nothing to follow.
+    expect(early.headers["x-request-id"]).toBeUndefined();
+    expect(refused.headers["x-request-id"]).toBeDefined();
+    expect((await request(portal).head("/portal/message/news/5006").set("X-Forwarded-For", ATTACKER)).status).toBe(429);
     expect(upstream.count()).toBe(before);
+    const metrics = await portal.portal.metrics.registry.metrics();
+    expect(metrics).toMatch(/^portal_miss_budget_refusals_total 3$/m);
 
     const cached = await get(portal, "/portal/message/news/1", ATTACKER);
     expect(cached.status).toBe(200);
