@@ -10,7 +10,7 @@
  * sitemap and feeds, the purge endpoint, pages, the catch-all redirect, and last the one
  * error handler.
  */
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
 import { Registry } from "prom-client";
@@ -180,7 +180,19 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.get(IMAGE_PATH, images.handler);
   metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
-  const api = createPortalApiRouter({ config, reader, upstream, readerGuard, missBudget, maxUrlLength: MAX_URL_LENGTH, recompressor });
+  const refuseEarly = (req: IncomingMessage) => missBudget.refuseEarly(clientAddressOf(req));
+  const api = createPortalApiRouter({
+    config,
+    reader,
+    upstream,
+    readerGuard,
+    missBudget,
+    // With instances sharing answers, a miss here may be another's fresh answer, which only Redis can tell.
+    refuseEarly: sharedTier ? undefined : refuseEarly,
+    answerHeaders,
+    maxUrlLength: MAX_URL_LENGTH,
+    recompressor,
+  });
   app.use("/api/portal", api);
   app.use(
     "/portal/media",
@@ -217,7 +229,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         logger,
         pageCache,
         missBudget,
-        refuseEarly: (req) => missBudget.refuseEarly(clientAddressOf(req)),
+        refuseEarly,
         refusalHeaders: commonHeaders,
         recompressor,
         observeStage: metrics.observeRenderStage,

@@ -13,7 +13,7 @@
  *
  * A client asking again before its time is known to be refused without asking the
  * budget (its bucket cannot hold a whole request before then): `refuseEarly` lets the
- * pages' hot path answer it before Express runs, for about what a cache hit costs instead
+ * hot paths answer it before Express runs, for about what a cache hit costs instead
  * of six times that, which under a flood is what the visitors of cached pages pay.
  *
  * Bounded: a client is remembered in a bounded LRU, a hold lasts at most `maxHoldMs`, and

@@ -6,7 +6,7 @@
  * Fresh cache hits are answered before Express runs (`fastPath`, the hot path); what
  * it leaves to Express carries the call it resolved, so no request is resolved twice.
  */
-import type { IncomingMessage } from "node:http";
+import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
@@ -30,6 +30,13 @@ export interface PortalApiDeps {
   upstream: UpstreamClient;
   readerGuard: ReaderLimits;
   missBudget: MissGate;
+  /**
+   * The refusal of a client asking again before its Retry-After, decided before Express
+   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   */
+  refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
+  /** What every answer carries (send-api-answer.ts), for the refusals sent before Express sets it. */
+  answerHeaders?: readonly (readonly [string, string])[];
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;
   /** Told of each answer served from the cache: those read again are recompressed better when the server is idle. */
@@ -119,6 +126,13 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     const resolved = resolveLine(`${req.method} ${url.slice(API_PREFIX.length)}`);
     const hit = resolved.kind === "get" && !resolved.call.uncached ? reader.fresh(resolved.key) : undefined;
     if (!hit) {
+      // What Express would charge (see above): an uncached call, or a load nothing shares.
+      const charged = resolved.kind === "get" && (resolved.call.uncached || reader.startsLoad(resolved.key));
+      const refusal = charged ? deps.refuseEarly?.(req) : undefined;
+      if (refusal) {
+        void refusal.then((retryAfterS) => sendApiRefusal(res, retryAfterS, deps.answerHeaders ?? []));
+        return "refused";
+      }
       carried.set(req, resolved);
       return undefined;
     }
@@ -127,6 +141,15 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     return hit.status;
   };
   return Object.assign(router, { fastPath });
+}
+
+/** The 429 of a spent miss budget, as the error handler writes it, straight to the Node response. */
+function sendApiRefusal(res: ServerResponse, retryAfterS: number, headers: readonly (readonly [string, string])[]): void {
+  const refusal = tooManyMisses(retryAfterS);
+  const body = Buffer.from(JSON.stringify(errorEnvelope(refusal.status, refusal.message)));
+  for (const [name, value] of headers) res.setHeader(name, value);
+  res.writeHead(refusal.status, { ...refusal.headers, "Cache-Control": "no-store", "Content-Length": String(body.length) });
+  res.end(body);
 }
 
 /** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */
