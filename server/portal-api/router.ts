@@ -15,7 +15,7 @@ import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
 import type { IdleRecompressor } from "../http/idle-recompressor.ts";
 import { memoByUrl } from "../http/memo-by-url.ts";
-import { type MissGate, tooManyMisses } from "../http/miss-budget.ts";
+import { type MissGate, sendRefusal, tooManyMisses } from "../http/miss-budget.ts";
 import type { RequestFastPath } from "../http/request-fast-path.ts";
 import type { UpstreamClient, UpstreamResponse } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
@@ -145,11 +145,8 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
 
 /** The 429 of a spent miss budget, as the error handler writes it, straight to the Node response. */
 function sendApiRefusal(res: ServerResponse, retryAfterS: number, headers: readonly (readonly [string, string])[]): void {
-  const refusal = tooManyMisses(retryAfterS);
-  const body = Buffer.from(JSON.stringify(errorEnvelope(refusal.status, refusal.message)));
-  for (const [name, value] of headers) res.setHeader(name, value);
-  res.writeHead(refusal.status, { ...refusal.headers, "Cache-Control": "no-store", "Content-Length": String(body.length) });
-  res.end(body);
+  const { status, message } = tooManyMisses(retryAfterS);
+  sendRefusal(res, retryAfterS, Buffer.from(JSON.stringify(errorEnvelope(status, message))), "application/json; charset=utf-8", headers);
 }
 
 /** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */
