@@ -129,7 +129,12 @@ describeInBrowser("every route at 375 and 1280 px", () => {
         // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered.
         expect(await h1.innerText()).toBe(heading);
       }
-      // innerText holds only the text that is rendered, not what CSS hides.
+      // innerText holds only the text that is rendered, not what CSS hides. Sections a phone lays out only
+      // near the screen (content-visibility) are rendered here as they are when the visitor scrolls to them.
+      await page.evaluate(() => {
+        for (const element of document.querySelectorAll<HTMLElement>("main *, footer"))
+          if (getComputedStyle(element).contentVisibility === "auto") element.style.contentVisibility = "visible";
+      });
       // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered.
       const text = await page.locator("main").innerText();
       for (const expected of shows) expect(text).toContain(expected);
