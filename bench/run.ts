@@ -44,7 +44,8 @@ const TARGETS = {
   pageCacheHit: 0.8,
   apiCacheHit: 0.8,
   ssrNoPageCache: 0.1,
-  homeJsGzipKb: 90,
+  /** Less than the home page shipped when its start-up on a phone was first measured. */
+  homeJsGzipKb: 89.4,
   peakRssMb: 200,
   hotSetUnderCrawler: 0.8,
   hotSetHitRatio: 0.95,
@@ -632,8 +633,8 @@ async function main(): Promise<void> {
       detail: `highest ${highestRss.peakRssMb.toFixed(0)} MB (${highestRss.id})`,
     });
   checks.push({
-    name: `home page JavaScript (gzip) ≤ ${TARGETS.homeJsGzipKb} kB`,
-    ok: js.gzipBytes <= TARGETS.homeJsGzipKb * 1000,
+    name: `home page JavaScript (gzip) < ${TARGETS.homeJsGzipKb} kB`,
+    ok: js.gzipBytes < TARGETS.homeJsGzipKb * 1000,
     detail: `${kb(js.gzipBytes)} kB`,
   });
   const [homeMiss, homeRender] = ["m", "m0"].map((id) => missCosts.find((m) => m.id === id)?.cost);

@@ -15,7 +15,7 @@ import { RootHydrated } from "./hydration/hydrate-apart.tsx";
 import { PageSwitch } from "./page-switch.tsx";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
-import { SetLangContext } from "./shell/language.tsx";
+import { SetLangContext } from "./shell/lang-context.ts";
 import { Shell } from "./shell/shell.tsx";
 
 /**

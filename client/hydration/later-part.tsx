@@ -1,10 +1,11 @@
 /**
  * Parts of a page below the fold or rarely used (the footer with its QR previews, the
- * partner marquee) that nothing needs as the page starts. In the browser each is
- * hydrated only when it is needed: when its element comes near the viewport, or the
- * visitor first points at, touches or focuses it (when-needed.ts). Until then its server
- * HTML stays as it is and works as it does without JavaScript (links, native
- * disclosures). After a client navigation such a part renders at once.
+ * partner marquee, the header's menu and language switch, back-to-top) that nothing
+ * needs as the page starts. In the browser each is hydrated only when it is needed: when
+ * its element comes near the viewport (unless it waits to be used), or the visitor first
+ * points at, touches or focuses it (when-needed.ts). Until then its server HTML stays as
+ * it is and works as it does without JavaScript (links, native disclosures, a checkbox
+ * toggle). After a client navigation such a part renders at once.
  *
  * A `LaterPart` also keeps its code out of what the page needs to start: a chunk of its
  * own, fetched once the rest of the page has hydrated (so it is there by the time the
@@ -13,11 +14,12 @@
  */
 import { type ComponentType, memo, type ReactNode, Suspense, use } from "react";
 import { useHydrated } from "../hooks/use-hydrated.ts";
-import { givenPromise, neededPromise, wasNeeded } from "./when-needed.ts";
+import { givenPromise, type NeededWhen, neededPromise, wasNeeded } from "./when-needed.ts";
 
 interface WhenNeededProps {
   /** An element of the part's own server HTML (its root, ideally): the one watched. */
   elementId: string;
+  when: NeededWhen;
   /** The part's code: resolves once it can render. */
   load: () => Promise<unknown>;
   loaded: () => boolean;
@@ -33,13 +35,13 @@ const READY: Promise<unknown> = Object.assign(Promise.resolve(), { status: "fulf
  * server, and after hydration (a client navigation), it renders them at once. Its one
  * re-render once hydrated returns the same children, so React goes no deeper.
  */
-function WhenNeeded({ elementId, load, loaded, children }: WhenNeededProps) {
+function WhenNeeded({ elementId, when, load, loaded, children }: WhenNeededProps) {
   const hydrated = useHydrated();
   // While hydrating, once read, the same promise every time: React replays a part that suspended with
   // the promise it suspended on, and warns of (and waits again for) another one handed over in between.
   // Rendered after hydration (a client navigation back to the page), it renders at once.
   const given = hydrated ? undefined : givenPromise(elementId);
-  if (!onServer) use(given ?? (hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, load)));
+  if (!onServer) use(given ?? (hydrated || (wasNeeded(elementId) && loaded()) ? READY : neededPromise(elementId, when, load)));
   return children;
 }
 
@@ -92,12 +94,15 @@ function Loaded<P extends object>({ code, props }: { code: PartCode<P>; props: P
 interface LaterPartProps<P> {
   code: PartCode<P>;
   elementId: string;
+  /** "near" (the default): when it comes near the viewport or is used; "used": only once the visitor uses it. */
+  when?: NeededWhen;
   props: P;
 }
 
 const sameProps = <P extends object>(a: LaterPartProps<P>, b: LaterPartProps<P>) =>
   a.code === b.code &&
   a.elementId === b.elementId &&
+  a.when === b.when &&
   Object.keys(a.props).length === Object.keys(b.props).length &&
   Object.entries(a.props).every(([name, value]) => Object.is(value, (b.props as Record<string, unknown>)[name]));
 
@@ -107,10 +112,10 @@ const sameProps = <P extends object>(a: LaterPartProps<P>, b: LaterPartProps<P>)
  * Its parent rendering again with the same props leaves it alone (memo): new props would
  * make React hydrate it at once, needed or not.
  */
-export const LaterPart = memo(function LaterPart<P extends object>({ code, elementId, props }: LaterPartProps<P>) {
+export const LaterPart = memo(function LaterPart<P extends object>({ code, elementId, when = "near", props }: LaterPartProps<P>) {
   return (
     <Suspense>
-      <WhenNeeded elementId={elementId} load={code.load} loaded={() => code.component !== undefined}>
+      <WhenNeeded elementId={elementId} when={when} load={code.load} loaded={() => code.component !== undefined}>
         <Loaded code={code} props={props} />
       </WhenNeeded>
     </Suspense>

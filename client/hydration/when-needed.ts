@@ -1,10 +1,13 @@
 /**
- * When a part of the server HTML is needed in the browser: its element comes within
- * NEAR_MARGIN of the viewport, or the visitor points at, touches or focuses something
- * inside it. The interactions are caught on the document in the capture phase, before
- * React's own listener on the root sees them: a part needed by a tap is then hydrated
- * by React at once, in time for the tap itself.
+ * When a part of the server HTML is needed in the browser: the visitor points at, touches
+ * or focuses something inside it, or (for a part needed when near) its element comes
+ * within NEAR_MARGIN of the viewport. The interactions are caught on the document in the
+ * capture phase, before React's own listener on the root sees them: a part needed by a
+ * tap is then hydrated by React at once, in time for the tap itself.
  */
+
+/** What makes a part needed: only the visitor's use of it, or that too and its coming near the viewport. */
+export type NeededWhen = "used" | "near";
 
 const NEAR_MARGIN = "200px";
 const INTERACTIONS = ["pointerover", "pointerdown", "touchstart", "focusin"] as const;
@@ -42,7 +45,7 @@ function onIntersection(entries: IntersectionObserverEntry[]): void {
   }
 }
 
-function watchOf(elementId: string): Watch {
+function watchOf(elementId: string, when: NeededWhen): Watch {
   const existing = watches.get(elementId);
   if (existing) return existing;
   let resolve = () => {};
@@ -56,8 +59,10 @@ function watchOf(elementId: string): Watch {
     markNeeded(watch);
     return watch;
   }
-  observer ??= new IntersectionObserver(onIntersection, { rootMargin: NEAR_MARGIN });
-  observer.observe(watch.element);
+  if (when === "near") {
+    observer ??= new IntersectionObserver(onIntersection, { rootMargin: NEAR_MARGIN });
+    observer.observe(watch.element);
+  }
   if (!listening) {
     listening = true;
     for (const type of INTERACTIONS) document.addEventListener(type, onInteraction, { capture: true, passive: true });
@@ -78,14 +83,14 @@ export function givenPromise(elementId: string): Promise<unknown> | undefined {
 }
 
 /**
- * Resolves once the element is needed and `load` has resolved; the same promise for an
+ * Resolves once the element is needed (`when`) and `load` has resolved; the same promise for an
  * element every time (React's `use` follows one promise). If `load` fails, it never
  * resolves: the part keeps its server HTML, which works on its own.
  */
-export function neededPromise(elementId: string, load: () => Promise<unknown>): Promise<unknown> {
+export function neededPromise(elementId: string, when: NeededWhen, load: () => Promise<unknown>): Promise<unknown> {
   let promise = ready.get(elementId);
   if (!promise) {
-    promise = watchOf(elementId)
+    promise = watchOf(elementId, when)
       .promise.then(load)
       .catch((error: unknown) => {
         console.error(`the code of #${elementId} did not load, it stays as the server sent it:`, error);

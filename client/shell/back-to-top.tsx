@@ -6,7 +6,7 @@ import { ArrowUpIcon } from "./icons.tsx";
 
 export const BACK_TO_TOP_AFTER_PX = 200;
 
-export function BackToTop() {
+export function BackToTop({ id }: { id: string }) {
   const t = useT();
   const [visible, setVisible] = useState(false);
 
@@ -29,6 +29,7 @@ export function BackToTop() {
 
   return (
     <button
+      id={id}
       type="button"
       className={visible ? "back-to-top is-visible" : "back-to-top"}
       aria-label={t("shell.backToTop")}

@@ -15,7 +15,7 @@ import type { MessageKey } from "../i18n/messages.ts";
 import { useT } from "../i18n/use-t.ts";
 import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
-import { ChevronIcon } from "./icons.tsx";
+import { ChevronIcon } from "./menu-icons.tsx";
 import { QrCodes } from "./qr-codes.tsx";
 import { useMenuMode } from "./use-layout.ts";
 

@@ -1,21 +1,47 @@
-/** The fixed header: the company's logo and short name (linking home), the top menu, the language switch and the loading bar. */
-
+/**
+ * The fixed header: the company's logo and short name (linking home), the top menu, the
+ * language switch and the loading bar. The server HTML of the menu and the switch works on
+ * its own (links, submenus on hover and focus, a checkbox toggle), so their code waits
+ * until the visitor first uses one of them (hydration/later-part.tsx).
+ */
+import { useState } from "react";
+import { useLocation, useSearch } from "wouter";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
 import { HOME_PATH } from "../../shared/routes.ts";
 import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
+import { LaterPart, partCode } from "../hydration/later-part.tsx";
+import { wasNeeded } from "../hydration/when-needed.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoadingActive } from "../routing/navigation-progress.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { LanguageSwitch } from "./language.tsx";
-import { TopMenu } from "./top-menu.tsx";
+
+const TOOLS_ID = "header-tools";
+const TOOLS = partCode(() => import("./header-tools.tsx").then((module) => module.HeaderTools));
+
+/**
+ * Whether the tools are to be rendered afresh: the visitor moved to another page before
+ * using them, and their server HTML still points at the page they left (the menu's
+ * current item, the switch's link). Tools already in use stay as they are (and keep the focus).
+ */
+function useToolsAfresh(): boolean {
+  const [path] = useLocation();
+  const here = `${path}?${useSearch()}`;
+  const [first] = useState(here);
+  const [afresh, setAfresh] = useState<boolean>();
+  if (afresh !== undefined || here === first) return afresh ?? false;
+  const now = !wasNeeded(TOOLS_ID);
+  setAfresh(now);
+  return now;
+}
 
 export function Header() {
   const t = useT();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const loading = useLoadingActive();
+  const toolsAfresh = useToolsAfresh();
   const name = textOf(author?.name);
   const logo = textOf(author?.logo);
   return (
@@ -37,8 +63,7 @@ export function Header() {
           )}
           {(name || !showsImage(logo)) && <span className="brand-name">{name || t("shell.home")}</span>}
         </PageLink>
-        <TopMenu />
-        <LanguageSwitch />
+        <LaterPart key={toolsAfresh ? "rendered" : "hydrated"} code={TOOLS} elementId={TOOLS_ID} when="used" props={{ id: TOOLS_ID }} />
       </div>
     </header>
   );

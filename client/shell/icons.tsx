@@ -1,7 +1,10 @@
-/** The shell's few icons, inline so they need no request; decorative, hidden from assistive technology. */
+/**
+ * The shell's few icons, inline so they need no request; decorative, hidden from assistive
+ * technology. Those only the menu and the footer show are in menu-icons.tsx, with their code.
+ */
 import type { ReactNode } from "react";
 
-function Icon({ size, className, children }: { size: number; className?: string; children: ReactNode }) {
+export function Icon({ size, className, children }: { size: number; className?: string; children: ReactNode }) {
   return (
     <svg
       aria-hidden="true"
@@ -28,26 +31,8 @@ export const ReloadIcon = () => (
   </Icon>
 );
 
-export const MenuIcon = () => (
-  <Icon size={20}>
-    <path d="M4 6h16M4 12h16M4 18h16" />
-  </Icon>
-);
-
-export const ChevronIcon = () => (
-  <Icon size={12} className="icon-chevron">
-    <path d="m6 9 6 6 6-6" />
-  </Icon>
-);
-
 export const ArrowUpIcon = () => (
   <Icon size={22}>
     <path d="M12 19V5M5 12l7-7 7 7" />
-  </Icon>
-);
-
-export const ExternalIcon = () => (
-  <Icon size={12} className="icon-external">
-    <path d="M14 4h6v6M20 4l-9 9M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
   </Icon>
 );

@@ -6,7 +6,7 @@
  * does not change, so nothing is fetched again (only the English strings, once, if the
  * page came in Chinese).
  */
-import { createContext, useContext } from "react";
+import { useContext } from "react";
 import { useLocation, useSearch } from "wouter";
 import { pageAddressOf } from "../../shared/page-address.ts";
 import { LANG_COOKIE, type Lang } from "../../shared/page-state.ts";
@@ -15,8 +15,7 @@ import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { loadMessages } from "../i18n/messages.ts";
 import { useT } from "../i18n/use-t.ts";
-
-export const SetLangContext = createContext<(lang: Lang) => void>(() => {});
+import { SetLangContext } from "./lang-context.ts";
 
 const ONE_YEAR_S = 365 * 24 * 60 * 60;
 

@@ -3,7 +3,8 @@
  * inside an error boundary, footer and back-to-top, in the site's theme. The theme is
  * a class on the wrapper, rendered on the server, so the first paint is already right.
  * The header and the page hydrate apart from each other and from the frame, and the
- * footer only when it is needed (hydration/), so no single task holds the main thread.
+ * footer and back-to-top only when they are needed (hydration/), so no single task holds
+ * the main thread.
  * The frame itself never re-renders as the page starts: a change reaching a part that
  * has not hydrated yet would make React hydrate it at once.
  */
@@ -17,13 +18,15 @@ import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import { LaterPart, partCode } from "../hydration/later-part.tsx";
 import { useT } from "../i18n/use-t.ts";
 import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";
-import { BackToTop } from "./back-to-top.tsx";
 import { DocumentTitle } from "./document-title.tsx";
 import { ErrorBoundary } from "./error-boundary.tsx";
 import { Header } from "./header.tsx";
 
 const FOOTER_ID = "site-footer";
 const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
+// Shown only by its script, once the page has scrolled: its code comes after the page's.
+const BACK_TO_TOP_ID = "back-to-top";
+const BACK_TO_TOP = partCode(() => import("./back-to-top.tsx").then((module) => module.BackToTop));
 
 /** docs/behaviour.md#the-shell: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
 export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
@@ -78,7 +81,7 @@ export function Shell({ children }: { children: ReactNode }) {
         </ErrorBoundary>
       </main>
       <LaterPart code={FOOTER} elementId={FOOTER_ID} props={{ id: FOOTER_ID }} />
-      <BackToTop />
+      <LaterPart code={BACK_TO_TOP} elementId={BACK_TO_TOP_ID} props={{ id: BACK_TO_TOP_ID }} />
       <DocumentTitle />
     </div>
   );

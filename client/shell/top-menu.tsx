@@ -3,11 +3,12 @@
  * entries from their own calls, horizontal above 768 px and a vertical panel behind a
  * toggle at 768 px or less. CSS alone decides the layout at first paint; without
  * JavaScript submenus open on hover and focus and the toggle is a checkbox and label.
- * Once hydrated, the toggle is a button (aria-expanded); wide, submenus open on hover
+ * Once hydrated, the toggle is a button (aria-expanded), open if the checkbox was and
+ * focused if it was; wide, submenus open on hover
  * (throttled 500 ms), on focus and on Enter; in the vertical panel each opens with a
  * button of its own; Escape closes them.
  */
-import { type MouseEventHandler, type ReactNode, useMemo, useRef, useState } from "react";
+import { type MouseEventHandler, type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { classifyKey, keys } from "../../shared/data-keys.ts";
 import type { ClassifyMenu } from "../../shared/entities.ts";
@@ -18,13 +19,15 @@ import { fill } from "../i18n/fill.ts";
 import { useT } from "../i18n/use-t.ts";
 import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
-import { ChevronIcon, ExternalIcon, MenuIcon } from "./icons.tsx";
+import { ChevronIcon, ExternalIcon, MenuIcon } from "./menu-icons.tsx";
 import { buildMenuTree, entryCountOf, GRID_THRESHOLD, groupClassify, type MenuNode, type MenuTarget } from "./menu-tree.ts";
-import { useMenuMode, useThrottled } from "./use-layout.ts";
+import { menuModeNow, useMenuMode, useThrottled } from "./use-layout.ts";
 
 /** docs/behaviour.md#constants. */
 export const HOVER_THROTTLE_MS = 500;
 export const MENU_ID = "site-menu";
+const NO_SCRIPT_TOGGLE_ID = "site-menu-toggle";
+const SUBMENU_ID_PREFIX = "submenu-";
 
 const cx = (...names: (string | false | undefined)[]) => names.filter(Boolean).join(" ");
 
@@ -39,6 +42,26 @@ interface MenuControl {
   navigated(): void;
 }
 
+/** The checkbox toggle as the visitor left it: hydration replaces it with the button. */
+interface NoScriptToggle {
+  open: boolean;
+  focused: boolean;
+}
+
+const UNTOUCHED: NoScriptToggle = { open: false, focused: false };
+
+function noScriptToggle(): NoScriptToggle {
+  const input = document.getElementById(NO_SCRIPT_TOGGLE_ID);
+  return { open: input instanceof HTMLInputElement && input.checked, focused: input !== null && input === document.activeElement };
+}
+
+/** The item whose submenu CSS shows now, for the pointer or the focus in it. */
+function itemInUse(): number | null {
+  const item = document.querySelector(`#${MENU_ID} > .has-submenu:focus-within, #${MENU_ID} > .has-submenu:hover`);
+  const id = item?.querySelector(":scope > .submenu")?.id.slice(SUBMENU_ID_PREFIX.length);
+  return id ? Number(id) : null;
+}
+
 export function TopMenu() {
   const t = useT();
   const hydrated = useHydrated();
@@ -46,17 +69,29 @@ export function TopMenu() {
   const { config } = usePageState();
   const menus = useApi<unknown>(keys.menus());
   const tree = useMemo(() => buildMenuTree(menus.data), [menus.data]);
+  // The menu hydrates when first used, so that use has reached the server HTML already: once hydrated (the
+  // hydrating render must match the HTML), it goes on from there rather than closing what is open. The
+  // checkbox is read while hydrating, before it goes.
+  const [toggleBefore] = useState(() => (hydrated || typeof document === "undefined" ? UNTOUCHED : noScriptToggle()));
   const [panelOpen, setPanelOpen] = useState(false);
   const [openId, setOpenId] = useState<number | null>(null);
   const hover = useThrottled(setOpenId, HOVER_THROTTLE_MS);
   const toggleRef = useRef<HTMLButtonElement>(null);
+  useLayoutEffect(() => {
+    if (!hydrated || toggleBefore === UNTOUCHED) return;
+    if (toggleBefore.open) setPanelOpen(true);
+    if (toggleBefore.focused) toggleRef.current?.focus();
+    setOpenId(itemInUse());
+  }, [hydrated, toggleBefore]);
 
-  // A new layout (after a resize) starts with everything closed.
+  // A new layout (after a resize) starts with everything closed; the first one known is no change.
   const [modeShown, setModeShown] = useState(mode);
   if (mode !== modeShown) {
     setModeShown(mode);
-    setPanelOpen(false);
-    setOpenId(null);
+    if (modeShown !== null) {
+      setPanelOpen(false);
+      setOpenId(null);
+    }
   }
 
   const control = useMemo<MenuControl>(
@@ -76,7 +111,8 @@ export function TopMenu() {
         setOpenId((current) => (current === id ? null : id));
       },
       hover: (id) => {
-        if (mode === "horizontal") hover.call(id);
+        // Before its first layout is known (the pointer that woke the menu), by the window's width.
+        if ((mode ?? menuModeNow()) === "horizontal") hover.call(id);
       },
       navigated: () => {
         hover.cancel();
@@ -140,8 +176,8 @@ export function TopMenu() {
         </button>
       ) : (
         <>
-          <input type="checkbox" id="site-menu-toggle" className="nav-toggle-input" />
-          <label htmlFor="site-menu-toggle" className="nav-toggle">
+          <input type="checkbox" id={NO_SCRIPT_TOGGLE_ID} className="nav-toggle-input" />
+          <label htmlFor={NO_SCRIPT_TOGGLE_ID} className="nav-toggle">
             {toggleContent}
           </label>
         </>
@@ -168,7 +204,7 @@ function TopItem({ node, control }: { node: MenuNode; control: MenuControl }) {
   const count = entryCountOf(node);
   const open = control.openId === node.id;
   const grid = count > GRID_THRESHOLD;
-  const submenuId = `submenu-${node.id}`;
+  const submenuId = `${SUBMENU_ID_PREFIX}${node.id}`;
   // On a wide touch screen (no hover), the first tap on a link with a submenu opens the submenu; the next one follows it.
   const touchOpens = useRef(false);
 

@@ -10,6 +10,11 @@ export const RESIZE_DEBOUNCE_MS = 200;
 
 export type MenuMode = "horizontal" | "vertical";
 
+/** The menu mode the window's width asks for right now (in the browser only). */
+export function menuModeNow(): MenuMode {
+  return window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal";
+}
+
 /**
  * The menu mode by window width, recomputed on resize (debounced 200 ms); null until
  * mounted. The new mode renders as a transition, in slices that leave the main thread
@@ -18,7 +23,7 @@ export type MenuMode = "horizontal" | "vertical";
 export function useMenuMode(): MenuMode | null {
   const [mode, setMode] = useState<MenuMode | null>(null);
   useEffect(() => {
-    const update = () => startTransition(() => setMode(window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal"));
+    const update = () => startTransition(() => setMode(menuModeNow()));
     update();
     let timer: ReturnType<typeof setTimeout> | undefined;
     const onResize = () => {

@@ -11,6 +11,11 @@ import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+/** The visitor points at the language switch: the header's tools (menu and switch), left as the server sent them until used, take over. */
+async function useHeaderTools(page: Page): Promise<void> {
+  await page.hover(".lang-switch");
+  await page.waitForSelector("nav.site-nav[data-mode]");
+}
 const nextFrames = (page: Page) =>
   page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
 
@@ -80,6 +85,7 @@ describeInBrowser("the site shell in Chromium", () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
+    await useHeaderTools(page);
     await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
     expect(await menuLayout(page)).toMatchObject({ menuShown: true, toggleShown: false, rows: 1 });
 
@@ -101,6 +107,7 @@ describeInBrowser("the site shell in Chromium", () => {
     const { page, problems } = await openWatchedPage(env.browser, 375);
     await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
+    await useHeaderTools(page);
     const toggle = page.locator("button.nav-toggle");
     const menu = page.locator("#site-menu");
     expect(await toggle.getAttribute("aria-controls")).toBe("site-menu");
@@ -128,6 +135,52 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.click("#site-menu .submenu-link[href='/portal/about/member/index.html']");
     await page.waitForURL(/\/portal\/about\/member\/index\.html$/);
     await menu.waitFor({ state: "hidden" });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
+  it("leaves the menu and the language switch as the server sent them until used, and the first tap or Tab on the toggle counts", async () => {
+    const context = await env.browser.newContext({ viewport: { width: 375, height: 800 }, hasTouch: true, isMobile: true });
+    const page = await context.newPage();
+    await page.goto(`${env.site.origin}/portal/index.html`);
+    await hydrated(page);
+    // Hydrated, the page's tools are still the server's: the no-JavaScript toggle, no script behind them.
+    expect(await page.locator("label.nav-toggle").count()).toBe(1);
+    expect(await page.locator("button.nav-toggle").count()).toBe(0);
+    await page.locator("label.nav-toggle").tap();
+    const toggle = page.locator("button.nav-toggle[aria-expanded=true]");
+    await toggle.waitFor();
+    await page.locator("#site-menu").waitFor({ state: "visible" });
+    await toggle.tap();
+    await page.locator("#site-menu").waitFor({ state: "hidden" });
+    expect(await page.getAttribute("button.nav-toggle", "aria-expanded")).toBe("false");
+
+    // From the keyboard: the focus that reached the checkbox is on the button that replaces it.
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    await page.focus("#site-menu-toggle");
+    await page.waitForFunction(() => document.activeElement?.matches("button.nav-toggle"));
+    await page.keyboard.press("Enter");
+    await page.locator("#site-menu").waitFor({ state: "visible" });
+    await context.close();
+  });
+
+  it("marks the page moved to in the browser in a menu not used before, and points the language switch at it", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    await page.evaluate(() => {
+      (window as unknown as { sameDocument: boolean }).sameDocument = true;
+    });
+    expect(await page.getAttribute("#site-menu a[aria-current=page]", "href")).toBe("/portal/about/index.html");
+    await page.click(".site-footer a[href='/portal/about/member/index.html']");
+    await page.waitForURL(/\/portal\/about\/member\/index\.html$/);
+    await page.waitForFunction(
+      () => document.querySelector("#site-menu a[aria-current=page]")?.getAttribute("href") === "/portal/about/member/index.html",
+    );
+    expect(await page.locator("#site-menu [aria-current=page]").count()).toBe(1);
+    expect(await page.getAttribute(".lang-switch", "href")).toBe("/portal/about/member/index.html?lang=en");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
   });
@@ -230,6 +283,8 @@ describeInBrowser("the site shell in Chromium", () => {
     const { page, problems } = await openWatchedPage(env.browser, 375);
     await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
+    // The menu's mode tells when the resize below has reached the page's script.
+    await useHeaderTools(page);
     const lists = page.locator(".footer-group .footer-list");
     expect(await lists.count()).toBe(5);
     for (const list of await lists.all()) expect(await list.isVisible()).toBe(false);
