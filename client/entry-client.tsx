@@ -6,6 +6,11 @@
  * hydrated only when needed get their code once that is done (hydration/later-part.tsx).
  * Then `<html data-hydrated="true">` says the page is interactive, for tests and anything
  * else that waits on it.
+ *
+ * The entry is an async module script (index.html): it runs as soon as it has arrived,
+ * often while the parser is still at work, in a task of its own, instead of in the one
+ * that ends parsing (where a deferred script runs, making it the longest task of a phone's
+ * start-up). It reads the page once the parser is done.
  */
 import { startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
@@ -18,11 +23,19 @@ import { loadMessages } from "./i18n/messages.ts";
 import { loadPage } from "./pages/registry.ts";
 import "./styles/index.css";
 
+const parsed =
+  document.readyState === "loading"
+    ? new Promise<void>((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }))
+    : Promise.resolve();
+
 async function hydrate(): Promise<void> {
-  const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
-  await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
+  // The page's code needs nothing of the document: it loads while the parser finishes.
+  const pageCode = match && loadPage(match.route);
+  await parsed;
+  const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
+  await Promise.all([pageCode, loadMessages(state.lang)]);
   // As a transition, React hydrates the root in 5 ms slices too, not in one task.
   startTransition(() => {
     hydrateRoot(document.getElementById("root") as HTMLElement, <App state={state} />, {
