@@ -10,7 +10,9 @@
  * The entry is an async module script (index.html): it runs as soon as it has arrived,
  * often while the parser is still at work, in a task of its own, instead of in the one
  * that ends parsing (where a deferred script runs, making it the longest task of a phone's
- * start-up). It reads the page once the parser is done.
+ * start-up). It reads the page once the parser is done and the stylesheet has arrived: unlike
+ * a deferred script, an async one is not held back by a stylesheet still on its way, and
+ * hydrating then would lay the whole page out unstyled first.
  */
 import { startTransition } from "react";
 import { hydrateRoot } from "react-dom/client";
@@ -28,12 +30,32 @@ const parsed =
     ? new Promise<void>((resolve) => document.addEventListener("DOMContentLoaded", () => resolve(), { once: true }))
     : Promise.resolve();
 
+/** Resolves once the document's stylesheets have loaded or failed (the window's load event being the bound). */
+function stylesheetsLoaded(): Promise<void> {
+  const pending = [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].filter((link) => !link.sheet);
+  if (pending.length === 0 || document.readyState === "complete") return Promise.resolve();
+  return new Promise((resolve) => {
+    let left = pending.length;
+    const settled = () => {
+      left -= 1;
+      if (left === 0) resolve();
+    };
+    for (const link of pending) {
+      link.addEventListener("load", settled, { once: true });
+      link.addEventListener("error", settled, { once: true });
+    }
+    // A stylesheet that failed before this looked has no event left to fire; the window's load still comes.
+    window.addEventListener("load", () => resolve(), { once: true });
+  });
+}
+
 async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
   // The page's code needs nothing of the document: it loads while the parser finishes.
   const pageCode = match && loadPage(match.route);
   await parsed;
+  await stylesheetsLoaded();
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
   await Promise.all([pageCode, loadMessages(state.lang)]);
   // As a transition, React hydrates the root in 5 ms slices too, not in one task.

@@ -58,6 +58,43 @@ describeInBrowser("the site shell in Chromium", () => {
     }
   });
 
+  it("starts hydrating only once the stylesheet has arrived, so the page is never laid out unstyled", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 375);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    await page.route("**/portal/assets/*.css", async (route) => {
+      await held;
+      await route.continue();
+    });
+    // Every other request of the page (its scripts and their chunks) is left to finish.
+    let inFlight = 0;
+    page.on("request", (request) => {
+      if (!request.url().endsWith(".css")) inFlight += 1;
+    });
+    const finished = (request: { url(): string }) => {
+      if (!request.url().endsWith(".css")) inFlight -= 1;
+    };
+    page.on("requestfinished", finished);
+    page.on("requestfailed", finished);
+    const hydrationStarted = () =>
+      page.evaluate(() => Object.keys(document.getElementById("root") ?? {}).some((key) => key.startsWith("__reactContainer")));
+
+    await page.goto(`${env.site.origin}/portal/job/society/index.html`, { waitUntil: "commit" });
+    await page.waitForFunction(() => document.readyState !== "loading");
+    await expect.poll(() => inFlight).toBe(0);
+    // A few turns of the page's task queue: an entry that did not wait would have called hydrateRoot by now.
+    for (let turn = 0; turn < 5; turn++) await page.evaluate(() => new Promise((resolve) => setTimeout(resolve)));
+    expect(await hydrationStarted()).toBe(false);
+
+    release();
+    await hydrated(page);
+    expect(await hydrationStarted()).toBe(true);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("lays out the menu and the footer by CSS alone, and their toggles work without JavaScript", async () => {
     for (const [width, expected] of [
       [1280, { menuShown: true, toggleShown: false, rows: 1 }],
