@@ -25,7 +25,7 @@ import { checkHtml, type VnuError } from "./vnu.ts";
 
 /** The targets of the issue. */
 const TARGETS: Record<Category, number> = { performance: 95, accessibility: 100, "best-practices": 100, seo: 100 };
-/** Lighthouse performance below this fails the audit; single runs score 83-95 on a 2-core machine today. */
+/** Lighthouse performance (a page's median) below this fails the audit; the target is reported until the main thread meets its own. */
 const PERFORMANCE_FLOOR = 85;
 /** Main thread targets, on the medians of five loads: no task over this... */
 const LONGEST_TASK_MS = 100;
@@ -200,16 +200,13 @@ async function main(): Promise<number> {
     [axeCount === 0, `axe: ${axeCount} violation(s) in ${views.length} page views (target 0)`],
     [vnuCount === 0, `vnu: ${vnuCount} error(s) in ${serverHtml.size} server documents and ${views.length} rendered ones (target 0)`],
     ...CATEGORIES.map((c): [boolean, string] => {
-      // Performance is judged on each page's best run until the main thread meets its targets (see below);
-      // the table shows the medians, the figure the gate will move to.
-      const judged = (r: LighthouseResult) => (c === "performance" ? r.bestPerformance : r.scores[c]);
-      const scores = [...lighthouse.values()].map(judged);
+      const scores = [...lighthouse.values()].map((r) => r.scores[c]);
       const lowest = scores.length ? Math.min(...scores) : 0;
       const target = TARGETS[c] === 100 ? "100" : `${TARGETS[c]} or more`;
       if (c === "performance") {
         // Gated at a floor that catches a regression; the target is reported until the main thread meets its own.
         const met = lowest >= TARGETS[c] ? "met" : "MISSED, reported, not gated yet";
-        const text = `lighthouse performance: lowest ${lowest} on ${scores.length} pages, best of each page's runs (floor ${PERFORMANCE_FLOOR}; target ${target}: ${met})`;
+        const text = `lighthouse performance: lowest ${lowest} on ${scores.length} pages, median of each page's runs (floor ${PERFORMANCE_FLOOR}; target ${target}: ${met})`;
         return [scores.length > 0 && lowest >= PERFORMANCE_FLOOR, text];
       }
       return [scores.length > 0 && lowest >= TARGETS[c], `lighthouse ${c}: lowest ${lowest} on ${scores.length} pages (target ${target})`];
