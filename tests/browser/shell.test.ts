@@ -7,7 +7,7 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { sourceOf } from "../support/image-markup.ts";
-import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
+import { describeInBrowser, holdRequests, openWatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
@@ -60,14 +60,7 @@ describeInBrowser("the site shell in Chromium", () => {
 
   it("starts hydrating only once the stylesheet has arrived, so the page is never laid out unstyled", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 375);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/portal/assets/*.css", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/portal/assets/*.css");
     // Every other request of the page (its scripts and their chunks) is left to finish.
     let inFlight = 0;
     page.on("request", (request) => {
@@ -426,14 +419,7 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.waitForFunction(() => document.title === "青禾数智 - 杭州青禾数智科技有限公司创始团队");
 
     // Hold the notice list's answer until the bar has been seen.
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    await page.route("**/api/portal/message/notice/list**", async (route) => {
-      await held;
-      await route.continue();
-    });
+    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
     await page.click(".site-footer a[href='/portal/message/notice/list.html']");
     await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
     release();

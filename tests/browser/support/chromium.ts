@@ -48,3 +48,16 @@ export async function openWatchedPage(browser: Browser, width = 1280, height = 8
   });
   return watched;
 }
+
+/** Holds the page's requests matching `url` (a Playwright glob) until the returned function is called. */
+export async function holdRequests(page: Page, url: string): Promise<() => void> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(url, async (route) => {
+    await held;
+    await route.continue();
+  });
+  return release;
+}
