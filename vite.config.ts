@@ -45,8 +45,10 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         manifest: true,
         assetsDir: "assets",
-        // Every browser the site serves preloads modules itself.
-        modulePreload: { polyfill: false },
+        // No preloading helper in the entry: the server preloads the first page's modules from its head, and a
+        // page opened later has its data requested beside its code (page-switch.tsx), so the modules a page
+        // chunk imports in turn arrive no later than its data would.
+        modulePreload: false,
         rolldownOptions: {
           output: {
             // Everything the app starts with is one file (one request, and compressed as a whole):

@@ -9,11 +9,9 @@ import { Router } from "wouter";
 import type { PageState } from "../shared/page-state.ts";
 import { BASE_PATH } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
-import { fetchPayload } from "./data/fetch-payload.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { RootHydrated } from "./hydration/hydrate-apart.tsx";
-import { PageSwitch } from "./page-switch.tsx";
-import { trackLoading } from "./routing/navigation-progress.ts";
+import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { SetLangContext } from "./shell/lang-context.ts";
 import { Shell } from "./shell/shell.tsx";
@@ -25,8 +23,7 @@ import { Shell } from "./shell/shell.tsx";
  * the server's answers as they are, and nothing is refetched on focus.
  */
 export const SWR_OPTIONS: SWRConfiguration = {
-  // Counted as loading, so the shell's progress bar shows while a page's data arrives.
-  fetcher: (key: string) => trackLoading(fetchPayload(key)),
+  fetcher: fetchPageData,
   revalidateOnFocus: false,
   revalidateIfStale: false,
   dedupingInterval: 2000,

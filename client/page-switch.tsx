@@ -1,11 +1,14 @@
 /**
  * Maps the current location to its page through the shared route table. A page whose
  * code is not loaded yet (client navigation) shows the loading state while it loads,
- * and the header's progress bar runs until its code and data have arrived.
+ * and the header's progress bar runs until its code and data have arrived. Its data is
+ * requested beside its code, not once the code has arrived and rendered.
  */
 import { useEffect, useState } from "react";
+import { preload } from "swr";
 import { useLocation, useSearch } from "wouter";
 import { matchPage, type RouteMatch } from "../shared/routes.ts";
+import { fetchPayload } from "./data/fetch-payload.ts";
 import { loadedPage, loadPage } from "./pages/registry.ts";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { LoadingState, NotFoundState } from "./shell/page-states.tsx";
@@ -17,15 +20,24 @@ export function useRouteMatch(): { match: RouteMatch | null; query: URLSearchPar
   return { match: matchPage(location, query), query };
 }
 
+/** SWR's fetcher: counted as loading, so the shell's progress bar shows while a page's data arrives. */
+export const fetchPageData = (key: string) => trackLoading(fetchPayload(key));
+
 export function PageSwitch() {
   const { match, query } = useRouteMatch();
   const route = match?.route;
   const [, setLoadedCount] = useState(0);
   const module = route ? loadedPage(route) : undefined;
 
+  // The calls the page will make as it renders (the ones the server makes for it), one per line.
+  const dataKeys = route && !module ? (route.dataKeys?.(match.id, query) ?? []).join("\n") : "";
+
   useEffect(() => {
-    if (route && !module) void trackLoading(loadPage(route)).then(() => setLoadedCount((n) => n + 1));
-  }, [route, module]);
+    if (!route || module) return;
+    // SWR keeps each answer for the page's first render of it (its preload); a failure shows there.
+    for (const key of dataKeys.split("\n").filter(Boolean)) preload(key, fetchPageData).catch(() => {});
+    void trackLoading(loadPage(route)).then(() => setLoadedCount((n) => n + 1));
+  }, [route, module, dataKeys]);
 
   if (!match) return <NotFoundState />;
   if (!module) return <LoadingState />;

@@ -411,6 +411,27 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
+  it("asks for a page's data beside its code on client navigation, and renders it from that one answer", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/index.html`);
+    await hydrated(page);
+    const jobCalls: string[] = [];
+    page.on("request", (request) => {
+      if (request.url().includes("/api/portal/job/job/list")) jobCalls.push(request.url());
+    });
+    const release = await holdRequests(page, "**/portal/assets/job-list-*.js");
+    const asked = page.waitForRequest((request) => request.url().includes("/api/portal/job/job/list"));
+    await page.click(".site-footer a[href='/portal/job/society/index.html']");
+    // The job list's code is held: its data is on its way all the same.
+    await asked;
+    expect(await page.locator(".job-list").count()).toBe(0);
+    release();
+    await page.locator(".job-list .job-item").first().waitFor();
+    expect(jobCalls).toHaveLength(1);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/index.html`);
