@@ -4,7 +4,7 @@
  * swap a control that works without JavaScript (a link, a <details> form) for its
  * scripted version without a hydration mismatch.
  */
-import { useSyncExternalStore } from "react";
+import { useDeferredValue, useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};
 
@@ -14,4 +14,15 @@ export function useHydrated(): boolean {
     () => true,
     () => false,
   );
+}
+
+/**
+ * As `useHydrated`, but once hydrated the change is rendered at a transition's pace, in
+ * slices between which the browser gets on with other work, instead of in one task right
+ * after hydration: for a swap that builds a good deal of new DOM (the job filter's dialog).
+ * Mounted later, it is true at once.
+ */
+export function useHydratedSoon(): boolean {
+  const hydrated = useHydrated();
+  return useDeferredValue(hydrated, hydrated ? undefined : false);
 }

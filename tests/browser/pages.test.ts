@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Job, Message, Milestone, Product } from "../../shared/entities.ts";
-import { describeInBrowser, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { describeInBrowser, holdRequests, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
 interface DemoSite {
@@ -236,6 +236,28 @@ describeInBrowser("the inner pages in Chromium", () => {
       await expectClean(watched);
     });
   }
+
+  it("keeps the job filter a visitor opened before the script arrived: open, as the drawer, with the same boxes ticked", async () => {
+    const watched = await openWatchedPage(env.browser, 375);
+    const { page } = watched;
+    const release = await holdRequests(page, "**/portal/assets/index-*.js");
+    await page.goto(`${env.site.origin}/portal/job/society/index.html`, { waitUntil: "domcontentloaded" });
+    // Without the script, the filter is a disclosure holding the form.
+    await page.click("details.job-filter-static > summary");
+    await page.getByLabel("研发").check();
+    release();
+    await hydrated(page);
+    const drawer = page.locator("dialog.job-drawer");
+    await drawer.waitFor({ state: "visible" });
+    expect(await page.locator("details.job-filter-static").count()).toBe(0);
+    expect(await drawer.getByLabel("研发").isChecked()).toBe(true);
+    expect(await drawer.getByLabel("上海").isChecked()).toBe(false);
+    expect(await page.evaluate(() => document.querySelector("dialog.job-drawer")?.contains(document.activeElement))).toBe(true);
+    await drawer.getByRole("button", { name: "应用筛选" }).click();
+    await page.waitForURL(/\/job\/society\/index\.html\?jobTypeIds=1$/);
+    await page.waitForFunction((count) => document.querySelectorAll(".job-item").length === count, jobsOf(1, [1], []).length);
+    await expectClean(watched);
+  });
 
   it("loads further milestones as the visitor scrolls, until the last page", async () => {
     const watched = await open("/portal/about/milepost/index.html", 1280, 800);

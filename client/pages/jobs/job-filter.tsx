@@ -7,16 +7,18 @@
  * summary looks like the button; once the browser has taken over, the same form moves
  * into a native modal <dialog>: the rest of the page is inert while it is open, Escape
  * closes it and focus goes back to the button. Applying navigates on the client to the
- * filtered first page.
+ * filtered first page. The move is rendered at a transition's pace after hydration (it
+ * builds the dialog anew); a disclosure the visitor opened before it opens as the drawer,
+ * with the same boxes ticked.
  */
-import { type KeyboardEvent, useEffect, useId, useRef, useState } from "react";
+import { type KeyboardEvent, memo, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { JobAddr, JobType } from "../../../shared/entities.ts";
 import { idListOf, type JobFilter } from "../../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../../shared/params.ts";
 import { BASE_PATH } from "../../../shared/routes.ts";
 import { withQuery } from "../../../shared/with-query.ts";
 import { useFormLang, useGo } from "../../hooks/page-query.ts";
-import { useHydrated } from "../../hooks/use-hydrated.ts";
+import { useHydratedSoon } from "../../hooks/use-hydrated.ts";
 import { fill } from "../../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
 import { useT } from "../../i18n/use-t.ts";
@@ -41,17 +43,19 @@ export function jobFilterHref(path: string, filter: Pick<JobFilter, "jobTypeIds"
 
 export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) {
   const t = useT(PAGES_MESSAGES);
-  const hydrated = useHydrated();
+  const hydrated = useHydratedSoon();
   const go = useGo();
   const dialogRef = useRef<HTMLDialogElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
   const titleId = useId();
   const [open, setOpen] = useState(false);
+  const handOver = useRef<HandOver | null>(null);
   // A new key resets the boxes to the applied filter when the drawer closes without applying.
   const [formKey, setFormKey] = useState(0);
   const count = filter.jobTypeIds.length + filter.jobAddrIds.length;
   const label = count > 0 ? fill(t("pages.jobs.filterCount"), { n: count }) : t("pages.jobs.filter");
-  const close = () => dialogRef.current?.close();
+  // The same function every render, so the form (memo) is left alone when only the drawer renders again.
+  const close = useCallback(() => dialogRef.current?.close(), []);
 
   // The panel fills the dialog, so a click whose target is the dialog itself is on its backdrop: it closes the drawer.
   useEffect(() => {
@@ -61,6 +65,14 @@ export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) 
       if (event.target === dialog) dialog.close();
     };
     dialog.addEventListener("click", onClick);
+    const carried = handOver.current;
+    if (carried) {
+      handOver.current = null;
+      for (const box of dialog.querySelectorAll<HTMLInputElement>("input[type=checkbox]"))
+        box.checked = carried.ticked.includes(`${box.name}=${box.value}`);
+      dialog.showModal();
+      setOpen(true);
+    }
     return () => dialog.removeEventListener("click", onClick);
   }, [hydrated]);
 
@@ -83,14 +95,7 @@ export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) 
     />
   );
 
-  if (!hydrated) {
-    return (
-      <details className="job-filter-static">
-        <summary className="button job-filter-button">{label}</summary>
-        <div className="job-filter-panel">{form}</div>
-      </details>
-    );
-  }
+  if (!hydrated) return <StaticDrawer label={label} form={form} handOver={handOver} />;
   return (
     <>
       <button
@@ -131,6 +136,33 @@ export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) 
   );
 }
 
+/** What the disclosure leaves to the drawer when it was open as the page took over: the boxes ticked, as `name=value`. */
+interface HandOver {
+  ticked: string[];
+}
+
+/** The drawer as the server sends it, a disclosure; open as it leaves, it hands over to the drawer. */
+function StaticDrawer({ label, form, handOver }: { label: string; form: ReactNode; handOver: RefObject<HandOver | null> }) {
+  const ref = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    const details = ref.current;
+    return () => {
+      if (!details?.open) return;
+      const ticked = [...details.querySelectorAll<HTMLInputElement>("input[type=checkbox]:checked")].map(
+        (box) => `${box.name}=${box.value}`,
+      );
+      handOver.current = { ticked };
+    };
+  }, [handOver]);
+  return (
+    // Its `open` is the visitor's if they opened it before the page took over: not a mismatch.
+    <details ref={ref} className="job-filter-static" suppressHydrationWarning>
+      <summary className="button job-filter-button">{label}</summary>
+      <div className="job-filter-panel">{form}</div>
+    </details>
+  );
+}
+
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
@@ -153,7 +185,7 @@ function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
   }
 }
 
-function JobFilterForm({
+const JobFilterForm = memo(function JobFilterForm({
   path,
   filter,
   types,
@@ -203,4 +235,4 @@ function JobFilterForm({
       </div>
     </form>
   );
-}
+});
