@@ -49,6 +49,9 @@ function stylesheetsLoaded(): Promise<void> {
   });
 }
 
+/** Resolves in a task of its own: what follows does not lengthen the task running now. */
+const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
+
 async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
   const match = matchPage(path, new URLSearchParams(window.location.search));
@@ -56,9 +59,11 @@ async function hydrate(): Promise<void> {
   const pageCode = match && loadPage(match.route);
   // React DOM sets itself up (a third of the entry's start-up) when first imported: in a task after the one that
   // ran the entry, not in it. It is in the entry's own file, so nothing more is fetched.
-  const reactDom = new Promise((resolve) => setTimeout(resolve, 0)).then(() => import("react-dom/client"));
+  const reactDom = nextTask().then(() => import("react-dom/client"));
   await parsed;
   await stylesheetsLoaded();
+  // Not in the task that ended parsing (DOMContentLoaded), which lays out the rest of the page.
+  await nextTask();
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
   const [{ hydrateRoot }] = await Promise.all([reactDom, pageCode, loadMessages(state.lang)]);
   // As a transition, React hydrates the root in 5 ms slices too, not in one task.

@@ -88,6 +88,33 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
+  it("hydrates all the same when the stylesheet fails, before the entry looks for it or after", async () => {
+    for (const late of [false, true]) {
+      const { page, problems } = await openWatchedPage(env.browser, 375);
+      let fail = () => {};
+      const failing = new Promise<void>((resolve) => {
+        fail = resolve;
+      });
+      await page.route("**/portal/assets/*.css", async (route) => {
+        if (late) await failing;
+        await route.fulfill({ status: 404, body: "" });
+      });
+      await page.goto(`${env.site.origin}/portal/job/society/index.html`, { waitUntil: "commit" });
+      if (late) {
+        await page.waitForFunction(() => document.readyState !== "loading");
+        fail();
+      }
+      await hydrated(page);
+      await page.locator("button.job-filter-button").click();
+      await page.locator("dialog.job-drawer").waitFor({ state: "visible" });
+      expect(
+        problems.filter((problem) => !problem.includes("404")),
+        late ? "failing late" : "failing at once",
+      ).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("lays out the menu and the footer by CSS alone, and their toggles work without JavaScript", async () => {
     for (const [width, expected] of [
       [1280, { menuShown: true, toggleShown: false, rows: 1 }],
