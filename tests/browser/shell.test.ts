@@ -91,14 +91,8 @@ describeInBrowser("the site shell in Chromium", () => {
   it("hydrates all the same when the stylesheet fails, before the entry looks for it or after", async () => {
     for (const late of [false, true]) {
       const { page, problems } = await openWatchedPage(env.browser, 375);
-      let fail = () => {};
-      const failing = new Promise<void>((resolve) => {
-        fail = resolve;
-      });
-      await page.route("**/portal/assets/*.css", async (route) => {
-        if (late) await failing;
-        await route.fulfill({ status: 404, body: "" });
-      });
+      const fail = await holdRequests(page, "**/portal/assets/*.css", { status: 404, body: "" });
+      if (!late) fail();
       await page.goto(`${env.site.origin}/portal/job/society/index.html`, { waitUntil: "commit" });
       if (late) {
         await page.waitForFunction(() => document.readyState !== "loading");

@@ -4,7 +4,7 @@
  * silently.
  */
 import { existsSync } from "node:fs";
-import type { Browser, ConsoleMessage, Page } from "playwright-core";
+import type { Browser, ConsoleMessage, Page, Route } from "playwright-core";
 import { describe } from "vitest";
 import { CHROMIUM_PATH } from "../../../harness/chromium.ts";
 
@@ -49,15 +49,18 @@ export async function openWatchedPage(browser: Browser, width = 1280, height = 8
   return watched;
 }
 
-/** Holds the page's requests matching `url` (a Playwright glob) until the returned function is called. */
-export async function holdRequests(page: Page, url: string): Promise<() => void> {
+/**
+ * Holds the page's requests matching `url` (a Playwright glob) until the returned function is
+ * called; then they go on to the server, or are answered with `answer` (a status, say) if given.
+ */
+export async function holdRequests(page: Page, url: string, answer?: Parameters<Route["fulfill"]>[0]): Promise<() => void> {
   let release = () => {};
   const held = new Promise<void>((resolve) => {
     release = resolve;
   });
   await page.route(url, async (route) => {
     await held;
-    await route.continue();
+    await (answer ? route.fulfill(answer) : route.continue());
   });
   return release;
 }
