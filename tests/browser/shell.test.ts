@@ -453,6 +453,34 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
+  it("shows the error state when the data asked for beside a page's code fails, and its retry brings the page", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.goto(`${env.site.origin}/portal/index.html`);
+    await hydrated(page);
+    let failing = true;
+    await page.route("**/api/portal/job/job/list**", (route) =>
+      failing
+        ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
+        : route.continue(),
+    );
+    const release = await holdRequests(page, "**/portal/assets/job-list-*.js");
+    const failed = page.waitForResponse((response) => response.url().includes("/api/portal/job/job/list") && response.status() === 502);
+    await page.click(".site-footer a[href='/portal/job/society/index.html']");
+    // The call made beside the held code has failed before the page can render.
+    await failed;
+    release();
+    const retry = page.locator("main .page-state-error[role=alert] button");
+    await retry.waitFor();
+    expect(await page.locator(".job-list .job-item").count()).toBe(0);
+    failing = false;
+    await retry.click();
+    await page.locator(".job-list .job-item").first().waitFor();
+    expect(await page.locator("main .page-state-error").count()).toBe(0);
+    // Nothing went wrong in the page beyond the failed answers themselves.
+    expect(problems.filter((p) => !p.includes("status of 502"))).toEqual([]);
+    await page.context().close();
+  });
+
   it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/index.html`);
