@@ -3,8 +3,9 @@
  * and checks every page type at 375 and 1280 px with axe-core (WCAG 2.1 A and AA), the
  * Nu Html Checker (the server HTML and the hydrated DOM), Lighthouse in its mobile
  * emulation for the busiest pages, and every page type's main thread at 375 px with the
- * CPU slowed 4x (main-thread.ts). Prints one table, then a PASS or FAIL line per target,
- * and exits 1 when any target is missed. Details land in .tmp/audit/report.json.
+ * CPU slowed 4x (main-thread.ts). Prints one table, then a PASS or FAIL line per check,
+ * and exits 1 when any fails (Lighthouse's performance and the main thread at the floor and
+ * ceilings below, their targets reported). Details land in .tmp/audit/report.json.
  *
  *   npm run audit                                   # everything, from a build
  *   npm run audit -- --skip-build                   # reuse dist/ from an earlier build
@@ -31,6 +32,14 @@ const PERFORMANCE_FLOOR = 85;
 const LONGEST_TASK_MS = 100;
 /** ...and a total blocking time under this. */
 const TOTAL_BLOCKING_MS = 150;
+/**
+ * The main thread's medians above these fail the audit, as the Lighthouse floor does: a
+ * regression towards where the pages were (single tasks of 250-520 ms, 370-780 ms blocking)
+ * is caught, while the targets, which a page's median misses by a few milliseconds on some
+ * days, are reported.
+ */
+const LONGEST_TASK_CEILING_MS = 200;
+const TOTAL_BLOCKING_CEILING_MS = 300;
 
 const log = (line: string) => process.stderr.write(`${line}\n`);
 
@@ -140,7 +149,7 @@ async function main(): Promise<number> {
       3,
       PERFORMANCE_FLOOR,
     );
-    // --main-thread=lighthouse: only the pages Lighthouse runs on (CI, where these figures are reported, not gated).
+    // --main-thread=lighthouse: only the pages Lighthouse runs on (CI, to keep it short).
     const threadPages = process.argv.includes("--main-thread=lighthouse") ? measured : pages;
     mainThread = await measureMainThreads(server.origin, threadPages);
   } finally {
@@ -214,21 +223,38 @@ async function main(): Promise<number> {
   ];
   const threads = [...mainThread.values()];
   const worst = (pick: (result: MainThreadResult) => number) => Math.round(Math.max(0, ...threads.map(pick)));
-  const mainThreadVerdicts: [boolean, string][] = [
-    [
-      threads.length > 0 && threads.every((result) => result.longestTaskMs <= LONGEST_TASK_MS),
-      `main thread longest task: highest median ${worst((r) => r.longestTaskMs)} ms on ${threads.length} pages (target ${LONGEST_TASK_MS} ms or less)`,
-    ],
-    [
-      threads.length > 0 && threads.every((result) => result.totalBlockingMs < TOTAL_BLOCKING_MS),
-      `main thread total blocking time: highest median ${worst((r) => r.totalBlockingMs)} ms on ${threads.length} pages (target under ${TOTAL_BLOCKING_MS} ms)`,
-    ],
-  ];
+  const mainThreadVerdict = (
+    what: string,
+    pick: (result: MainThreadResult) => number,
+    target: string,
+    meets: (ms: number) => boolean,
+    ceiling: number,
+  ): [boolean, string] => {
+    const highest = worst(pick);
+    const met = threads.length > 0 && threads.every((result) => meets(pick(result))) ? "met" : "MISSED, reported, not gated yet";
+    return [
+      threads.length > 0 && highest <= ceiling,
+      `main thread ${what}: highest median ${highest} ms on ${threads.length} pages (ceiling ${ceiling} ms; target ${target}: ${met})`,
+    ];
+  };
+  verdicts.push(
+    mainThreadVerdict(
+      "longest task",
+      (r) => r.longestTaskMs,
+      `${LONGEST_TASK_MS} ms or less`,
+      (ms) => ms <= LONGEST_TASK_MS,
+      LONGEST_TASK_CEILING_MS,
+    ),
+    mainThreadVerdict(
+      "total blocking time",
+      (r) => r.totalBlockingMs,
+      `under ${TOTAL_BLOCKING_MS} ms`,
+      (ms) => ms < TOTAL_BLOCKING_MS,
+      TOTAL_BLOCKING_CEILING_MS,
+    ),
+  );
   console.log("");
   for (const [pass, text] of verdicts) console.log(`${pass ? "PASS" : "FAIL"} ${text}`);
-  // Measured and shown, not yet a gate: the main thread does not meet its targets today, and
-  // a gate every run fails would stop every other change from landing.
-  for (const [pass, text] of mainThreadVerdicts) console.log(`${pass ? "PASS" : "MISS"} ${text} (reported, not gated yet)`);
   console.log(`audit took ${seconds(Date.now() - started)}`);
 
   const reportDir = path.join(PROJECT_ROOT, ".tmp/audit");
