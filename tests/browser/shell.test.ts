@@ -481,6 +481,40 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
+  it("runs no animation on a page at rest: the loading bar moves only while it shows, off the main thread", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    // The names and animated properties of the page's running animations (pseudo-elements' included).
+    const running = () =>
+      page.evaluate(() =>
+        document
+          .getAnimations()
+          .filter((animation) => animation.playState === "running")
+          .map((animation) => {
+            const name = animation instanceof CSSAnimation ? animation.animationName : "other";
+            const frames = animation.effect instanceof KeyframeEffect ? animation.effect.getKeyframes() : [];
+            return `${name}: ${[...new Set(frames.flatMap((frame) => Object.keys(frame).filter((key) => !["offset", "computedOffset", "easing", "composite"].includes(key))))].join(",")}`;
+          }),
+      );
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    expect(await running()).toEqual([]);
+
+    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
+    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
+    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    // By a transform, which the compositor animates (a box property would lay the header out
+    // every frame), as is the loading state's spinner beside it.
+    const moving = await running();
+    expect(moving).toContain("nav-progress: transform");
+    expect(moving.filter((animation) => !/: (transform|opacity)(,(transform|opacity))*$/.test(animation))).toEqual([]);
+    release();
+    await page.locator(".nav-progress.is-active").waitFor({ state: "detached" });
+    await page.locator("main a[href^='/portal/message/notice/']").first().waitFor();
+    expect(await running()).toEqual([]);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/index.html`);
