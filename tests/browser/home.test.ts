@@ -83,6 +83,29 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     return watched;
   }
 
+  it("lays the first section out with the page, on the first screen at both widths, and the sections below only near the screen", async () => {
+    for (const [width, height] of [
+      [375, 667],
+      [1280, 800],
+    ] as const) {
+      const { page } = await openWatchedPage(browser, width, height);
+      await page.goto(`${site.origin}${HOME}`);
+      const sections = await page.evaluate(() =>
+        [...document.querySelectorAll("#home-content > .home-section")].map((section) => ({
+          top: section.getBoundingClientRect().top,
+          contentVisibility: getComputedStyle(section).contentVisibility,
+        })),
+      );
+      const [first, ...below] = sections;
+      // A placeholder on the first screen would only cost a second layout as the page starts.
+      expect(first?.top).toBeLessThan(height);
+      expect(first?.contentVisibility).toBe("visible");
+      expect(below.length).toBeGreaterThan(0);
+      expect(below.map((section) => section.contentVisibility)).toEqual(below.map(() => "auto"));
+      await page.context().close();
+    }
+  });
+
   it("hydrates without console problems or data requests, and the carousel starting moves nothing", async () => {
     // The server's layout, as a visitor without JavaScript sees it.
     const still = await browser.newContext({ viewport: { width: 1280, height: 800 }, javaScriptEnabled: false });
