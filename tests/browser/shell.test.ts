@@ -515,6 +515,30 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
+  it("shows the loading bar still, across the header, to a visitor who asks for reduced motion", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280);
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await page.goto(`${env.site.origin}/portal/about/index.html`);
+    await hydrated(page);
+    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
+    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
+    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    const bar = await page.evaluate(() => {
+      const element = document.querySelector(".nav-progress") as HTMLElement;
+      const stripe = getComputedStyle(element, "::before");
+      return {
+        moving: document.getAnimations().some((a) => a instanceof CSSAnimation && a.animationName === "nav-progress"),
+        across: Number.parseFloat(stripe.width) === element.getBoundingClientRect().width,
+        transform: stripe.transform,
+      };
+    });
+    expect(bar).toEqual({ moving: false, across: true, transform: "none" });
+    release();
+    await page.locator(".nav-progress.is-active").waitFor({ state: "detached" });
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("updates the document title on client navigation, and shows the loading bar until the next page's data arrives", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/index.html`);
