@@ -10,7 +10,7 @@ import { expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Job, Message, Milestone, Product } from "../../shared/entities.ts";
-import { describeInBrowser, holdRequests, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { describeInBrowser, failRequests, holdRequests, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
 interface DemoSite {
@@ -284,19 +284,14 @@ describeInBrowser("the inner pages in Chromium", () => {
     const watched = await openWatchedPage(env.browser, 1280, 800);
     const { page } = watched;
     // The upstream answer for the second page fails until the visitor retries.
-    let failing = true;
-    await page.route("**/api/portal/plan/milepost/list?pageIndex=1&*", (route) =>
-      failing
-        ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
-        : route.continue(),
-    );
+    const recover = await failRequests(page, "**/api/portal/plan/milepost/list?pageIndex=1&*");
     await page.goto(`${env.site.origin}/portal/about/milepost/index.html`);
     await hydrated(page);
     await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
     const retry = page.locator(".timeline-status [role=alert] button");
     await retry.waitFor();
     expect(await page.locator(".timeline-item").count()).toBe(10);
-    failing = false;
+    recover();
     await retry.click();
     await page.waitForFunction((total) => {
       window.scrollTo(0, document.documentElement.scrollHeight);

@@ -7,9 +7,12 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { sourceOf } from "../support/image-markup.ts";
-import { describeInBrowser, holdRequests, openWatchedPage } from "./support/chromium.ts";
+import { describeInBrowser, failRequests, followWithDataHeld, holdRequests, openWatchedPage } from "./support/chromium.ts";
 import { useDemoSiteInBrowser } from "./support/site.ts";
 
+/** The notice list, and its data, held to keep the loading bar showing during a client navigation. */
+const NOTICE_LIST = "/portal/message/notice/list.html";
+const NOTICE_LIST_DATA = "**/api/portal/message/notice/list**";
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 /** The visitor points at the language switch: the header's tools (menu and switch), left as the server sent them until used, take over. */
 async function useHeaderTools(page: Page): Promise<void> {
@@ -457,12 +460,7 @@ describeInBrowser("the site shell in Chromium", () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/index.html`);
     await hydrated(page);
-    let failing = true;
-    await page.route("**/api/portal/job/job/list**", (route) =>
-      failing
-        ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
-        : route.continue(),
-    );
+    const recover = await failRequests(page, "**/api/portal/job/job/list**");
     const release = await holdRequests(page, "**/portal/assets/job-list-*.js");
     const failed = page.waitForResponse((response) => response.url().includes("/api/portal/job/job/list") && response.status() === 502);
     await page.click(".site-footer a[href='/portal/job/society/index.html']");
@@ -472,7 +470,7 @@ describeInBrowser("the site shell in Chromium", () => {
     const retry = page.locator("main .page-state-error[role=alert] button");
     await retry.waitFor();
     expect(await page.locator(".job-list .job-item").count()).toBe(0);
-    failing = false;
+    recover();
     await retry.click();
     await page.locator(".job-list .job-item").first().waitFor();
     expect(await page.locator("main .page-state-error").count()).toBe(0);
@@ -499,9 +497,7 @@ describeInBrowser("the site shell in Chromium", () => {
     await hydrated(page);
     expect(await running()).toEqual([]);
 
-    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
-    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
-    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    const release = await followWithDataHeld(page, NOTICE_LIST, NOTICE_LIST_DATA);
     // By a transform, which the compositor animates (a box property would lay the header out
     // every frame), as is the loading state's spinner beside it.
     const moving = await running();
@@ -520,9 +516,7 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.emulateMedia({ reducedMotion: "reduce" });
     await page.goto(`${env.site.origin}/portal/about/index.html`);
     await hydrated(page);
-    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
-    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
-    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    const release = await followWithDataHeld(page, NOTICE_LIST, NOTICE_LIST_DATA);
     const bar = await page.evaluate(() => {
       const element = document.querySelector(".nav-progress") as HTMLElement;
       const stripe = getComputedStyle(element, "::before");
@@ -546,10 +540,8 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.click(".site-footer a[href='/portal/about/member/index.html']");
     await page.waitForFunction(() => document.title === "青禾数智 - 杭州青禾数智科技有限公司创始团队");
 
-    // Hold the notice list's answer until the bar has been seen.
-    const release = await holdRequests(page, "**/api/portal/message/notice/list**");
-    await page.click(".site-footer a[href='/portal/message/notice/list.html']");
-    await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+    // The notice list's answer is held until the bar has been seen.
+    const release = await followWithDataHeld(page, NOTICE_LIST, NOTICE_LIST_DATA);
     release();
     await page.locator(".nav-progress.is-active").waitFor({ state: "detached" });
     await page.waitForFunction(() => document.title === "青禾数智 - 通知公告");

@@ -64,3 +64,30 @@ export async function holdRequests(page: Page, url: string, answer?: Parameters<
   });
   return release;
 }
+
+/**
+ * Answers the page's requests matching `url` as a failing upstream does (502 in the API's
+ * envelope) until the returned function is called; from then on they go on to the server.
+ */
+export async function failRequests(page: Page, url: string): Promise<() => void> {
+  let failing = true;
+  await page.route(url, (route) =>
+    failing
+      ? route.fulfill({ status: 502, contentType: "application/json", body: '{"code":502,"msg":"upstream failed","data":null}' })
+      : route.continue(),
+  );
+  return () => {
+    failing = false;
+  };
+}
+
+/**
+ * Follows the footer's link to `href` with the requests matching `data` held, and resolves
+ * once the header's loading bar shows; the returned function lets the held requests go.
+ */
+export async function followWithDataHeld(page: Page, href: string, data: string): Promise<() => void> {
+  const release = await holdRequests(page, data);
+  await page.click(`.site-footer a[href='${href}']`);
+  await page.locator(".nav-progress.is-active").waitFor({ state: "visible" });
+  return release;
+}
