@@ -7,7 +7,8 @@
  * from that paint (when the visitor sees the page and may tap it): the longest task, and
  * the total blocking time (each task's time past 50 ms, as Lighthouse counts it). Each
  * page is loaded five times; the medians count, as one load on a shared machine can be
- * spoilt by a neighbour (measureMainThread).
+ * spoilt by a neighbour; a page whose medians miss a target is loaded five times more
+ * (medianOfLoads).
  *
  * The page is driven over a bare protocol pipe (cdp-pipe.ts) with only the emulation and
  * page domains: with the Runtime domain on, as under Playwright or an open DevTools,
