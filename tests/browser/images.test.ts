@@ -122,6 +122,36 @@ describeInBrowser("images from an http content API on another port", () => {
     }
   });
 
+  it("lets one visitor's first view of the home page at 1280 px on a fresh deployment through the default miss budget", async () => {
+    // The deployment as shipped: the default budget, no variant made yet.
+    const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
+    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir });
+    const { page, problems, failedRequests } = await openWatchedPage(env.browser, 1280, 800);
+    const made: string[] = [];
+    page.on("response", (response) => {
+      if (new URL(response.url()).pathname === IMAGE_PATH && response.headers()["x-cache"] === "MISS") made.push(response.url());
+    });
+    try {
+      await page.goto(`${site.origin}/portal/index.html`);
+      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await page.evaluate(async () => {
+        for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
+          window.scrollTo(0, y);
+          await new Promise(requestAnimationFrame);
+        }
+      });
+      await page.waitForLoadState("networkidle");
+      // Most of a burst's worth of variants made for this one view, none refused.
+      expect(made.length).toBeGreaterThan(30);
+      expect(failedRequests).toEqual([]);
+      expect(problems).toEqual([]);
+    } finally {
+      await page.context().close();
+      await site.close();
+      await rm(imageDir, { recursive: true, force: true });
+    }
+  });
+
   it("sends a phone the home page's images at a fraction of their sources' bytes", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 375, 800);
     const sent = new Map<string, number>();
