@@ -3,9 +3,9 @@ import { defineConfig } from "vitest/config";
 /**
  * Three projects, so a run pays only for what it runs: `unit` (pure functions, no
  * sockets), `integration` (real HTTP servers, SQLite files, PostgreSQL when
- * TEST_DATABASE_URL is set, hostile input on real sockets) and `browser` (the built site
- * in Chromium). Only `browser` builds the site: its global setup runs only when one of
- * its files is selected.
+ * TEST_DATABASE_URL is set, hostile input on real sockets, rendered pages from the built
+ * site) and `browser` (the built site in Chromium). The last two start the production build
+ * as `npm start` does: their global setup builds dist/ first when it is not current.
  */
 export default defineConfig({
   test: {
@@ -20,12 +20,12 @@ export default defineConfig({
         test: {
           name: "integration",
           include: ["tests/integration/**/*.test.ts", "tests/content/**/*.test.ts", "tests/reliability/**/*.test.ts"],
+          globalSetup: ["tests/support/built-site-setup.ts"],
         },
       },
       {
         extends: true,
-        // The browser suites run against the built site; it is built once per run that includes them.
-        test: { name: "browser", include: ["tests/browser/**/*.test.ts"], globalSetup: ["tests/browser/global-setup.ts"] },
+        test: { name: "browser", include: ["tests/browser/**/*.test.ts"], globalSetup: ["tests/support/built-site-setup.ts"] },
       },
     ],
   },

@@ -5,7 +5,7 @@
  */
 import { renderToString } from "react-dom/server";
 import type { RenderInput, RenderResult } from "../shared/page-state.ts";
-import { BASE_PATH } from "../shared/routes.ts";
+import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
 import { loadLaterParts } from "./hydration/later-part.tsx";
 import { loadMessages, MESSAGES_EN_FILE } from "./i18n/messages.ts";
@@ -13,7 +13,8 @@ import { translatorFor } from "./i18n/use-t.ts";
 import { loadPage, pageModuleFile } from "./pages/registry.ts";
 import { documentHead } from "./server-head/document-head.ts";
 
-export async function render({ path, search, match, state }: RenderInput): Promise<RenderResult> {
+export async function render({ path, search, state }: RenderInput): Promise<RenderResult> {
+  const match = matchPage(path, new URLSearchParams(search));
   await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
   // The parts the browser hydrates later are rendered whole here (the page's own are defined once its module has loaded).
   await loadLaterParts();

@@ -45,13 +45,15 @@ export function isLang(value: unknown): value is Lang {
   return value === "zh-CN" || value === "en";
 }
 
-/** What the server asks of the page renderer (client/entry-server.tsx). */
+/**
+ * What the server asks of the page renderer (client/entry-server.tsx): data only. The
+ * renderer matches the route itself, from its own copy of the route table.
+ */
 export interface RenderInput {
-  /** Path under /portal, e.g. /message/news/12 */
+  /** The page's address: path under /portal, e.g. /message/news/12 */
   path: string;
-  /** Query without "?". */
+  /** The address's query, without "?". */
   search: string;
-  match: import("./routes.ts").RouteMatch | null;
   state: PageState;
 }
 

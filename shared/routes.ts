@@ -41,7 +41,8 @@ export const PAGES = Object.fromEntries(PAGE_ROUTES.map((route) => [route.id, ro
   [Id in PageId]: Extract<(typeof PAGE_ROUTES)[number], { id: Id }>;
 };
 
-export const isHome = (route: PageRoute): boolean => route === home;
+/** By id, not by identity: the server and the SSR bundle each hold their own copy of the route modules. */
+export const isHome = (route: PageRoute): boolean => route.id === home.id;
 
 export interface RouteMatch {
   route: PageRoute;

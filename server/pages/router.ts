@@ -133,7 +133,7 @@ export function createPagesRouter({
     observeStage("data", secondsSince(dataStarted));
     const renderStarted = performance.now();
     const [rendered, template] = await Promise.all([
-      renderer.render({ path: page.path, search: page.search, match, state }),
+      renderer.render({ path: page.path, search: page.search, state }),
       renderer.template(BASE_PATH + page.path),
     ]);
     const script = homeScriptOf(match, state);

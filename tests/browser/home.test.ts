@@ -5,15 +5,11 @@
  * markup and `useEval|` script against a stand-in upstream.
  */
 import { readFile } from "node:fs/promises";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import type { Browser, Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
-import { createApp } from "../../server/app.ts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
-import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
-import { testConfig } from "../support/config.ts";
+import { startBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
 import { startDemoSite, type TestSite } from "./support/site.ts";
@@ -347,17 +343,12 @@ interface StandInSite {
 /** The built site over a stand-in upstream, for content the demo does not have. */
 async function startStandInSite(routes: Record<string, unknown>, env: Record<string, string> = {}): Promise<StandInSite> {
   const upstream = await startStandInUpstream(routes);
-  const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createProdRenderer(inject("testDist")) });
-  const server: Server = await new Promise((resolve) => {
-    const listening = createServer(app).listen(0, "127.0.0.1", () => resolve(listening));
-  });
+  const site = await startBuiltSite({ API_BASE_URL: upstream.url, ...env });
   return {
-    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    origin: site.origin,
     upstream,
     async close() {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
-      app.portal.close();
+      await site.close();
       await upstream.close();
     },
   };

@@ -80,8 +80,6 @@ describeInBrowser("images from an http content API on another port", () => {
   });
 
   it.each(PAGES)("$page at $width px shows every image through the endpoint", async ({ page: pagePath, width }) => {
-    // Resizes the last page started (its lazy images) finish first: one visitor at a time, as the queue is sized for.
-    while (env.site.app.portal.images.queue.busy > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     try {
       expect((await page.goto(`${env.site.origin}${pagePath}`))?.status()).toBe(200);

@@ -1,25 +1,17 @@
 /**
- * The home page as the server renders it, from source, against a stand-in upstream
- * with known content and against the embedded demo site: every section's content is
- * in the HTML, with the caps, column rule, partner rows and both layout modes.
+ * The home page as the built site serves it, against a stand-in upstream with known
+ * content and against the embedded demo site: its title and structured data, every
+ * section's content in the HTML, with the caps, column rule, partner rows and both layouts.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import type { Document, Element } from "domhandler";
 import { DomUtils, parseDocument } from "htmlparser2";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
-import { createApp } from "../../server/app.ts";
-import { startContentApi } from "../../server/content/api.ts";
-import { openContentDb } from "../../server/content/db.ts";
-import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
-import { getClassifyMenus } from "../../server/content/store.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { STATE_ELEMENT_ID } from "../../shared/page-state.ts";
-import { testConfig } from "../support/config.ts";
+import { startBuiltSite } from "../support/built-site.ts";
 import { sourceOf } from "../support/image-markup.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SLIDES = Array.from({ length: 12 }, (_, i) => ({
@@ -78,12 +70,12 @@ async function renderHome(
   url = "/portal/index.html",
 ): Promise<Rendered> {
   const upstream = await startStandInUpstream(routes);
-  const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createSourceRenderer() });
+  const site = await startBuiltSite({ API_BASE_URL: upstream.url, ...env });
   try {
-    const res = await request(app).get(url);
+    const res = await request(site.origin).get(url);
     return { status: res.status, text: res.text, doc: parseDocument(res.text) };
   } finally {
-    app.portal.close();
+    await site.close();
     await upstream.close();
   }
 }
@@ -99,7 +91,21 @@ const byId = (root: Document | Element, id: string) => one(root, (el) => el.attr
 const text = (el: Element) => DomUtils.textContent(el).trim();
 const tag = (name: string) => (el: Element) => el.name === name;
 
+/** The JSON-LD blocks of the page's head, parsed. */
+const structuredData = (doc: Document) =>
+  all(doc, (el) => el.name === "script" && el.attribs.type === "application/ld+json").map(
+    (el) => JSON.parse(DomUtils.textContent(el)) as { "@type"?: string; name?: string; legalName?: string },
+  );
+
 describe("home page, default layout (themePortal 1,1)", () => {
+  it("is titled with the company's name and full name, and describes the company as an Organization", async () => {
+    const { status, doc } = await renderHome(siteRoutes("1,1", MARKUP));
+    expect(status).toBe(200);
+    expect(text(one(doc, tag("title")))).toBe("测试公司 - 测试科技有限公司");
+    const organization = structuredData(doc).find((data) => data["@type"] === "Organization");
+    expect(organization).toMatchObject({ name: "测试公司", legalName: "测试科技有限公司" });
+  });
+
   it("renders the carousel's first 10 slides, the first one complete and the others lazy", async () => {
     const { status, doc } = await renderHome(siteRoutes("1,1", MARKUP));
     expect(status).toBe(200);
@@ -361,43 +367,32 @@ describe("home page links from content", () => {
 
 describe("home page of the embedded demo site", () => {
   it("renders the demo content: 10 slides, 8 products in 4 columns, news, notices and partner rows", async () => {
-    const dir = await mkdtemp(path.join(tmpdir(), "portal-home-"));
-    const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
-    const api = await startContentApi(content);
+    const site = await startBuiltSite();
     try {
-      await loadSiteIfEmpty(content, DEMO_SITE_FILE);
-      const site = JSON.parse(await readFile(DEMO_SITE_FILE, "utf8"));
-      const config = testConfig();
-      const app = createApp(
-        { ...config, classify: await getClassifyMenus(content) },
-        { upstreamUrl: api.url, renderer: await createSourceRenderer() },
-      );
-      const res = await request(app).get("/portal/index.html");
-      app.portal.close();
+      const demo = JSON.parse(await readFile(DEMO_SITE_FILE, "utf8"));
+      const res = await request(site.origin).get("/portal/index.html");
       expect(res.status).toBe(200);
       const doc = parseDocument(res.text);
 
       const slides = all(one(doc, hasClass("carousel")), hasClass("carousel-slide"));
-      expect(slides).toHaveLength(Math.min(10, site.slides.length));
-      expect(all(slides[0] as Element, tag("img"))[0]?.attribs.alt).toBe(site.slides[0].title);
+      expect(slides).toHaveLength(Math.min(10, demo.slides.length));
+      expect(all(slides[0] as Element, tag("img"))[0]?.attribs.alt).toBe(demo.slides[0].title);
 
       const productGrid = one(byId(doc, "product-list"), hasClass("home-grid"));
-      expect(productGrid.attribs.class).toContain(site.products.length === 5 ? "home-grid-3" : "home-grid-4");
-      expect(all(productGrid, tag("a")).map(text)).toEqual(site.products.map((p: { name: string }) => p.name));
+      expect(productGrid.attribs.class).toContain(demo.products.length === 5 ? "home-grid-3" : "home-grid-4");
+      expect(all(productGrid, tag("a")).map(text)).toEqual(demo.products.map((p: { name: string }) => p.name));
 
       const messages = text(byId(doc, "message-list"));
       expect(all(byId(doc, "message-list"), tag("li"))).toHaveLength(8);
-      const newest = [...site.news].sort((a: { dateTime: string }, b: { dateTime: string }) => b.dateTime.localeCompare(a.dateTime))[0];
+      const newest = [...demo.news].sort((a: { dateTime: string }, b: { dateTime: string }) => b.dateTime.localeCompare(a.dateTime))[0];
       expect(messages).toContain(newest.title);
 
       const rows = all(one(doc, hasClass("home-partners")), hasClass("partner-row"));
-      const partnerCount = Math.min(50, site.partners.length);
+      const partnerCount = Math.min(50, demo.partners.length);
       expect(rows.map((row) => all(row, tag("img")).length).reduce((a, b) => a + b, 0)).toBe(partnerCount);
       expect(rows.every((row) => all(row, tag("img")).length >= 7 || rows.length === 1)).toBe(true);
     } finally {
-      await api.close();
-      await content.close();
-      await rm(dir, { recursive: true, force: true });
+      await site.close();
     }
   });
 });

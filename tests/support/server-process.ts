@@ -1,12 +1,25 @@
 /**
- * Runs the real server process (server/index.ts under tsx) with the given environment
- * and waits for its "listening" log line, for tests of what an operator sees.
+ * Runs the real server process with the given environment and waits for its "listening"
+ * log line: from source (server/index.ts under tsx), or the production build as `npm start`
+ * starts it (`built`, see built-site.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import path from "node:path";
 
 export const PROJECT_DIR = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(PROJECT_DIR, "node_modules/.bin/tsx");
+
+/** `npm start`'s command, word by word (its V8 flags included), from package.json. */
+function startCommand(): string[] {
+  const { scripts } = JSON.parse(readFileSync(path.join(PROJECT_DIR, "package.json"), "utf8")) as { scripts: { start: string } };
+  return scripts.start.split(/\s+/).filter(Boolean);
+}
+
+export interface ProcessOptions {
+  /** The production build in dist/, started as `npm start` starts it; else the source under tsx. */
+  built?: boolean;
+}
 
 export interface ServerProcess {
   child: ChildProcess;
@@ -18,8 +31,9 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
-export function runServerScript(env: Record<string, string>): ChildProcess {
-  return spawn(TSX, ["server/index.ts"], {
+export function runServerScript(env: Record<string, string>, { built = false }: ProcessOptions = {}): ChildProcess {
+  const [command, ...args] = built ? startCommand() : [TSX, "server/index.ts"];
+  return spawn(command as string, args, {
     cwd: PROJECT_DIR,
     env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
     stdio: ["ignore", "pipe", "pipe"],
@@ -42,8 +56,8 @@ export async function refusedStart(env: Record<string, string>): Promise<{ code:
   return { code, lines: stderr.trim().split("\n") };
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
-  const child = runServerScript({ HOST: "127.0.0.1", PORT: "0", ...env });
+export async function startServerProcess(env: Record<string, string>, options: ProcessOptions = {}): Promise<ServerProcess> {
+  const child = runServerScript({ HOST: "127.0.0.1", PORT: "0", ...env }, options);
   const logs: string[] = [];
   let stderr = "";
   child.stderr?.on("data", (chunk: Buffer) => {
@@ -57,6 +71,7 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       buffered = lines.pop() ?? "";
       for (const line of lines) {
         logs.push(line);
+        if (!line.startsWith("{")) continue;
         const entry = JSON.parse(line) as { msg?: string; port?: number };
         if (entry.msg === "listening" && entry.port) resolve(entry.port);
       }
