@@ -21,6 +21,7 @@ import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
 import { pageHydrated } from "./hydration/hydrate-apart.tsx";
 import { loadLaterParts } from "./hydration/later-part.tsx";
+import { replayLostPresses } from "./hydration/lost-press.ts";
 import { loadMessages } from "./i18n/messages.ts";
 import { loadPage } from "./pages/registry.ts";
 import "./styles/index.css";
@@ -65,6 +66,7 @@ async function hydrate(): Promise<void> {
   // Not in the task that ended parsing (DOMContentLoaded), which lays out the rest of the page.
   await nextTask();
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
+  replayLostPresses();
   const [{ hydrateRoot }] = await Promise.all([reactDom, pageCode, loadMessages(state.lang)]);
   // As a transition, React hydrates the root in 5 ms slices too, not in one task.
   startTransition(() => {
