@@ -2,9 +2,9 @@
  * Upstream answers whose strings come as other JSON types: every string field of every
  * call a page makes, at any depth, replaced by an array, a nested array, an object, a
  * string-like object, an own `__proto__` key, a number, a boolean or null, each carrying
- * a markup payload. Every page the built site serves still renders (never a 500), its HTML has no
- * payload in an executable position, and every HTML field the API answers is a string
- * or absent.
+ * a markup payload. Every page the built site serves still renders (never a 500), its
+ * HTML has no payload in an executable position, and every HTML field the API answers is
+ * a string or absent.
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
