@@ -20,7 +20,8 @@ let upstream: StandInUpstream;
 let app: PortalApp;
 const clock = { now: 5_000_000 };
 
-const SITE_ENV = (env: Record<string, string> = {}) => ({
+/** The variables of the site under test, as the process reads them. */
+const siteEnv = (env: Record<string, string> = {}) => ({
   API_BASE_URL: upstream.url,
   CACHE_TTL_MS: "10000",
   CACHE_STALE_MS: "60000",
@@ -28,7 +29,7 @@ const SITE_ENV = (env: Record<string, string> = {}) => ({
 });
 
 async function build(env: Record<string, string> = {}): Promise<PortalApp> {
-  app = createApp(testConfig(SITE_ENV(env)), {
+  app = createApp(testConfig(siteEnv(env)), {
     renderer: await createProdRenderer(),
     now: () => clock.now,
   });
@@ -254,7 +255,7 @@ describe("page cache", () => {
   });
 
   it("does not keep a page whose data failed", async () => {
-    const [failed, next] = await withBuiltSite(SITE_ENV(), async (site) => {
+    const [failed, next] = await withBuiltSite(siteEnv(), async (site) => {
       upstream.behaviour = "error";
       const failed = await request(site.origin).get(ABOUT);
       upstream.behaviour = "ok";
@@ -267,7 +268,7 @@ describe("page cache", () => {
   });
 
   it("can be switched off", async () => {
-    const again = await withBuiltSite(SITE_ENV({ PAGE_CACHE: "off" }), async (site) => {
+    const again = await withBuiltSite(siteEnv({ PAGE_CACHE: "off" }), async (site) => {
       await request(site.origin).get(ABOUT);
       return request(site.origin).get(ABOUT);
     });
