@@ -2,19 +2,17 @@
  * Upstream answers whose strings come as other JSON types: every string field of every
  * call a page makes, at any depth, replaced by an array, a nested array, an object, a
  * string-like object, an own `__proto__` key, a number, a boolean or null, each carrying
- * a markup payload. Every page still renders (never a 500), its server HTML has no
- * payload in an executable position, and every HTML field the API answers is a string
- * or absent.
+ * a markup payload. Every page the built site serves still renders (never a 500), its
+ * HTML has no payload in an executable position, and every HTML field the API answers is
+ * a string or absent.
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { executablePayloads, HOSTILE_SHAPES, reshapeStrings } from "../../harness/hostile-content.ts";
 import { type ListedItem, samplePages } from "../../harness/page-samples.ts";
-import { createApp, type PortalApp } from "../../server/app.ts";
 import { API_PREFIX, CALL_TABLE } from "../../shared/call-table.ts";
 import { pageHref } from "../../shared/routes.ts";
-import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const paged = (items: unknown[]) => ({ pageDataList: items, totalCount: items.length, totalPageCount: 1 });
@@ -121,28 +119,26 @@ function htmlFieldsOf(callPath: string, data: unknown): unknown[] {
 for (const layout of [1, 2] as const) {
   describe.each(HOSTILE_SHAPES)(`every string field as $name (home layout ${layout})`, (shape) => {
     let upstream: StandInUpstream;
-    let app: PortalApp;
+    let site: BuiltSite;
 
     beforeAll(async () => {
       const routes = Object.fromEntries(Object.entries(siteRoutes(layout)).map(([path, data]) => [path, reshapeStrings(data, shape.of)]));
       upstream = await startStandInUpstream(routes);
-      app = createApp(testConfig({ API_BASE_URL: upstream.url, PUBLIC_ORIGIN: "https://www.example.com" }), {
-        renderer: await createSourceRenderer(),
-      });
+      site = await startBuiltSite({ API_BASE_URL: upstream.url, PUBLIC_ORIGIN: "https://www.example.com" });
     });
 
     afterAll(async () => {
-      app?.portal.close();
+      await site?.close();
       await upstream?.close();
     });
 
     it("renders every page, with no payload in an executable position", async () => {
       const failures: string[] = [];
       for (const path of layout === 1 ? PAGES : PAGES.slice(0, 1)) {
-        const res = await request(app).get(path);
+        const res = await request(site.origin).get(path);
         const expected = path.endsWith("/99") ? 404 : 200;
         if (res.status !== expected) failures.push(`${path}: ${res.status} ${res.status >= 500 ? res.text.slice(0, 300) : ""}`);
-        const found = executablePayloads(res.text, { scriptRoot: "/client/" });
+        const found = executablePayloads(res.text);
         if (found.length > 0) failures.push(`${path}: ${found.slice(0, 3).join(" | ")}`);
       }
       expect(failures).toEqual([]);
@@ -152,7 +148,7 @@ for (const layout of [1, 2] as const) {
       const failures: string[] = [];
       for (const upstreamPath of upstream.routes.keys()) {
         const callPath = upstreamPath.replace("/api/portal", "");
-        const res = await request(app).get(upstreamPath + (upstreamPath.endsWith("/reader") ? "?type=2&pid=1" : ""));
+        const res = await request(site.origin).get(upstreamPath + (upstreamPath.endsWith("/reader") ? "?type=2&pid=1" : ""));
         expect(res.status, upstreamPath).toBe(200);
         for (const value of htmlFieldsOf(callPath, res.body.data)) {
           if (typeof value !== "string") failures.push(`${callPath}: ${JSON.stringify(value).slice(0, 60)}`);

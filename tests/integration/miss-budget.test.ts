@@ -8,9 +8,9 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { testConfig } from "../support/config.ts";
 import { settled } from "../support/settled.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const NEWS = { id: 1, title: "真实新闻", brief: "简介", img: "", dateTime: "20240101000000", detail: "<p>正文</p>" };
@@ -24,7 +24,7 @@ const clock = { now: 7_000_000 };
 
 async function build(env: Record<string, string>): Promise<PortalApp> {
   app = createApp(testConfig({ API_BASE_URL: upstream.url, TRUST_PROXY: "loopback", ...env }), {
-    renderer: await createSourceRenderer(),
+    renderer: await createProdRenderer(),
     now: () => clock.now,
   });
   return app;

@@ -1,15 +1,13 @@
 /**
  * The Mozilla HTTP Observatory's grading rules (tests/support/observatory.ts) applied to
- * what the real app sends when its public origin is https: the scan a site gets, made
- * against the app as the TLS proxy forwards it. The proxy's own part, sending
+ * what the built site sends when its public origin is https: the scan a site gets, made
+ * against the site as the TLS proxy forwards it. The proxy's own part, sending
  * http://host/path to https://host/path, is assumed; everything after it is the app's.
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
-import { testConfig } from "../support/config.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { type HeaderRecord, type ObservatoryScore, scoreObservatory } from "../support/observatory.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const ORIGIN = "https://www.example.com";
@@ -26,7 +24,7 @@ const NEWS = Array.from({ length: 3 }, (_, i) => ({
 }));
 
 let upstream: StandInUpstream;
-let app: PortalApp;
+let site: BuiltSite;
 
 beforeAll(async () => {
   upstream = await startStandInUpstream({
@@ -41,11 +39,11 @@ beforeAll(async () => {
     "/api/portal/crm/partner/list": [],
     "/api/portal/sys/indexhtml": { html: "useEval|container.dataset.ran = '1';" },
   });
-  app = createApp(testConfig({ API_BASE_URL: upstream.url, PUBLIC_ORIGIN: ORIGIN }), { renderer: await createSourceRenderer() });
+  site = await startBuiltSite({ API_BASE_URL: upstream.url, PUBLIC_ORIGIN: ORIGIN });
 });
 
 afterAll(async () => {
-  app.portal.close();
+  await site?.close();
   await upstream.close();
 });
 
@@ -67,22 +65,22 @@ interface Scan extends ObservatoryScore {
 async function scan(path: string): Promise<Scan> {
   const httpsRoute = [new URL(path, ORIGIN)];
   const cookies: string[] = [];
-  let res = await request(app).get(path);
+  let res = await request(site.origin).get(path);
   for (let hops = 0; res.status >= 300 && res.status < 400; hops++) {
     expect(hops, "redirect loop").toBeLessThan(5);
     cookies.push(...setCookies(res.headers));
     const next = new URL(res.headers.location ?? "", httpsRoute.at(-1));
     expect(next.origin, "the app's redirects stay on its own origin").toBe(ORIGIN);
     httpsRoute.push(next);
-    res = await request(app).get(next.pathname + next.search);
+    res = await request(site.origin).get(next.pathname + next.search);
   }
   const finalUrl = (httpsRoute.at(-1) as URL).href;
   const final = new URL(finalUrl);
-  const preflight = await request(app)
+  const preflight = await request(site.origin)
     .options(final.pathname + final.search)
     .set("Origin", SCANNER_ORIGIN)
     .set("Access-Control-Request-Method", "GET");
-  const robots = await request(app).get("/robots.txt");
+  const robots = await request(site.origin).get("/robots.txt");
   cookies.push(...setCookies(robots.headers));
 
   const result = scoreObservatory({

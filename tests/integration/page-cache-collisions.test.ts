@@ -15,9 +15,9 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { createPageKeyReader, pageRequestOf } from "../../server/pages/page-cache-key.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { PAGE_ROUTES, type PageRoute } from "../../shared/routes.ts";
 import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { type UrlSpace, urlPairArb } from "../support/url-variants.ts";
 
@@ -111,7 +111,7 @@ let paired: Site;
 async function startSite(env: Record<string, string>): Promise<Site> {
   // One client renders hundreds of pages here: no miss budget.
   const app = createApp(testConfig({ API_BASE_URL: upstream.url, MISS_RATE_PER_MIN: "0", ...env }), {
-    renderer: await createSourceRenderer(),
+    renderer: await createProdRenderer(),
   });
   const server = createServer(app).listen(0, "127.0.0.1");
   await new Promise((resolve) => server.once("listening", resolve));

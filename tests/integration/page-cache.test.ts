@@ -1,12 +1,18 @@
+/**
+ * The page cache. What needs the app's own state (its clock, stores under way, metrics, a
+ * counted renderer) runs it in the test's process with the production renderer from dist/;
+ * the rest is asked of the built site, started as `npm start` starts it.
+ */
 import { createServer, get, type IncomingHttpHeaders } from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
+import { withBuiltSite } from "../support/built-site.ts";
 import { testConfig } from "../support/config.ts";
 import { settled } from "../support/settled.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const ABOUT = "/portal/about/index.html";
@@ -14,9 +20,17 @@ let upstream: StandInUpstream;
 let app: PortalApp;
 const clock = { now: 5_000_000 };
 
+/** The variables of the site under test, as the process reads them. */
+const siteEnv = (env: Record<string, string> = {}) => ({
+  API_BASE_URL: upstream.url,
+  CACHE_TTL_MS: "10000",
+  CACHE_STALE_MS: "60000",
+  ...env,
+});
+
 async function build(env: Record<string, string> = {}): Promise<PortalApp> {
-  app = createApp(testConfig({ API_BASE_URL: upstream.url, CACHE_TTL_MS: "10000", CACHE_STALE_MS: "60000", ...env }), {
-    renderer: await createSourceRenderer(),
+  app = createApp(testConfig(siteEnv(env)), {
+    renderer: await createProdRenderer(),
     now: () => clock.now,
   });
   return app;
@@ -193,7 +207,7 @@ describe("page cache", () => {
   });
 
   it("renders a page once for a burst of concurrent requests, even with the page cache off", async () => {
-    const renderer = await createSourceRenderer();
+    const renderer = await createProdRenderer();
     let renders = 0;
     let arrived = 0;
     let burst = 0;
@@ -241,11 +255,12 @@ describe("page cache", () => {
   });
 
   it("does not keep a page whose data failed", async () => {
-    await build();
-    upstream.behaviour = "error";
-    const failed = await request(app).get(ABOUT);
-    upstream.behaviour = "ok";
-    const next = await request(app).get(ABOUT);
+    const [failed, next] = await withBuiltSite(siteEnv(), async (site) => {
+      upstream.behaviour = "error";
+      const failed = await request(site.origin).get(ABOUT);
+      upstream.behaviour = "ok";
+      return [failed, await request(site.origin).get(ABOUT)];
+    });
     expect(failed.status).toBe(502);
     expect(failed.headers["cache-control"]).toBe("no-store");
     expect(next.status).toBe(200);
@@ -253,9 +268,10 @@ describe("page cache", () => {
   });
 
   it("can be switched off", async () => {
-    await build({ PAGE_CACHE: "off" });
-    await request(app).get(ABOUT);
-    const again = await request(app).get(ABOUT);
+    const again = await withBuiltSite(siteEnv({ PAGE_CACHE: "off" }), async (site) => {
+      await request(site.origin).get(ABOUT);
+      return request(site.origin).get(ABOUT);
+    });
     expect(again.headers["x-page-cache"]).toBeUndefined();
     expect(again.headers["cache-control"]).toBe("no-cache");
   });

@@ -1,29 +1,20 @@
 /**
- * Every page (docs/behaviour.md#routes) except home, rendered by the server: the content is in
+ * Every page (docs/behaviour.md#routes) except home, as the built site serves it: the content is in
  * the HTML (so it works without JavaScript), the document title follows the rule, the
  * status is 200 (404 for an unknown id), and the list state comes from the query.
  * Once against the embedded demo content, once against a stand-in upstream whose
  * content and received requests the tests know exactly.
  */
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
-import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
-import { getClassifyMenus } from "../../server/content/store.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatDateTime, formatYearMonth } from "../../shared/dates.ts";
 import type { Author, CompanyIntro, Founder, Job, JobAddr, JobType, Message, Milestone, Product, Service } from "../../shared/entities.ts";
 import { MILESTONE_PAGE_SIZE } from "../../shared/page-data.ts";
 import { STATE_ELEMENT_ID } from "../../shared/page-state.ts";
-import { testConfig } from "../support/config.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { endpointSrc } from "../support/image-markup.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 // ---- reading the HTML the way a visitor (or a crawler) would ----
@@ -76,29 +67,15 @@ const jobsOf = (type: 1 | 2, typeIds: number[] = [], addrIds: number[] = []) =>
 const NAME = demo.sysauthor.name;
 
 describe("inner pages from the embedded demo content", () => {
-  let dir: string;
-  let content: ContentDb;
-  let api: StartedContentApi;
-  let app: PortalApp;
-  const get = (url: string) => request(app).get(url);
+  let site: BuiltSite;
+  const get = (url: string) => request(site.origin).get(url);
 
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "portal-pages-"));
-    content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
-    await loadSiteIfEmpty(content, DEMO_SITE_FILE);
-    api = await startContentApi(content);
-    const config = testConfig();
-    app = createApp(
-      { ...config, classify: await getClassifyMenus(content) },
-      { upstreamUrl: api.url, renderer: await createSourceRenderer() },
-    );
+    site = await startBuiltSite();
   });
 
   afterAll(async () => {
-    app?.portal.close();
-    await api?.close();
-    await content?.close();
-    await rm(dir, { recursive: true, force: true });
+    await site?.close();
   });
 
   it("renders the company introduction", async () => {
@@ -352,7 +329,7 @@ describe("inner pages from the embedded demo content", () => {
 
 describe("inner pages from a stand-in upstream", () => {
   let upstream: StandInUpstream;
-  let app: PortalApp;
+  let site: BuiltSite;
 
   const message = (id: number, extra: Partial<Message> = {}): Message => ({
     id,
@@ -450,15 +427,15 @@ describe("inner pages from a stand-in upstream", () => {
         },
       }),
     });
-    app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
+    site = await startBuiltSite({ API_BASE_URL: upstream.url });
   });
 
   afterAll(async () => {
-    app?.portal.close();
+    await site?.close();
     await upstream?.close();
   });
 
-  const get = (url: string) => request(app).get(url);
+  const get = (url: string) => request(site.origin).get(url);
   const upstreamQueries = (p: string) =>
     upstream.requests.filter((r) => r.url.split("?")[0] === p).map((r) => new URLSearchParams(r.url.split("?")[1] ?? ""));
 
@@ -567,7 +544,7 @@ describe("inner pages from a stand-in upstream", () => {
 
   it("answers 502 with the error state and a retry on every inner page when the upstream fails", async () => {
     upstream.behaviour = "error";
-    const fresh = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
+    const fresh = await startBuiltSite({ API_BASE_URL: upstream.url });
     try {
       for (const url of [
         "/portal/about/index.html",
@@ -576,13 +553,13 @@ describe("inner pages from a stand-in upstream", () => {
         "/portal/message/news/list.html",
         "/portal/job/society/index.html",
       ]) {
-        const res = await request(fresh).get(url);
+        const res = await request(fresh.origin).get(url);
         expect(res.status, url).toBe(502);
         expect(bodyOf(res.text), url).toMatch(/role="alert"[\s\S]*<button type="button" class="button">重试<\/button>/);
       }
     } finally {
       upstream.behaviour = "ok";
-      fresh.portal.close();
+      await fresh.close();
     }
   });
 });

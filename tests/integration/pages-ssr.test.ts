@@ -1,13 +1,12 @@
+/** Pages as the built site serves them over a stand-in upstream: the first head, the embedded state, 404 and 502. */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
 import { STATE_ELEMENT_ID } from "../../shared/page-state.ts";
-import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 let upstream: StandInUpstream;
-let app: PortalApp;
+let site: BuiltSite;
 
 const AUTHOR = { name: "测试公司", fname: "测试科技有限公司", logo: "/l.svg", phone: "1", email: "a@b.example" };
 const CONFIG = {
@@ -44,17 +43,17 @@ beforeAll(async () => {
     },
     "/api/portal/message/news/8": {},
   });
-  app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
+  site = await startBuiltSite({ API_BASE_URL: upstream.url });
 });
 
 afterAll(async () => {
-  app.portal.close();
+  await site?.close();
   await upstream.close();
 });
 
 describe("server-rendered pages", () => {
   it("puts the title rule, metas and verification tags in the first head", async () => {
-    const res = await request(app).get("/portal/message/news/7");
+    const res = await request(site.origin).get("/portal/message/news/7");
     expect(res.status).toBe(200);
     expect(res.text).toContain("<title>测试公司 - 标题&lt;/script&gt;&lt;!--x</title>");
     for (const tag of [
@@ -72,7 +71,7 @@ describe("server-rendered pages", () => {
   });
 
   it("embeds the data it rendered with as JSON that cannot close its script", async () => {
-    const res = await request(app).get("/portal/message/news/7");
+    const res = await request(site.origin).get("/portal/message/news/7");
     const scripts = res.text.match(/<\/script>/g) ?? [];
     const state = stateOf(res.text);
     expect(state.fallback["/message/news/7"].title).toBe("标题</script><!--x");
@@ -82,7 +81,7 @@ describe("server-rendered pages", () => {
 
   it("answers 404 for a detail the upstream does not have, an empty detail, or a malformed id", async () => {
     for (const path of ["/portal/message/news/999", "/portal/message/news/8", "/portal/message/news/abc", "/portal/message/news?id=0"]) {
-      const res = await request(app).get(path);
+      const res = await request(site.origin).get(path);
       expect(res.status, path).toBe(404);
       // Kept briefly by shared caches like any page (scans for ids cost nothing twice), never by browsers.
       expect(res.headers["cache-control"]).toMatch(/^(no-store|public, max-age=0, s-maxage=)/);
@@ -91,17 +90,20 @@ describe("server-rendered pages", () => {
 
   it("answers 502 with an error state when a call fails with nothing stale", async () => {
     upstream.behaviour = "error";
-    const fresh = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
-    const res = await request(fresh).get("/portal/about/index.html");
-    upstream.behaviour = "ok";
-    expect(res.status).toBe(502);
-    expect(res.text).toContain('role="alert"');
-    expect(Object.keys(stateOf(res.text).failures).length).toBeGreaterThan(0);
-    fresh.portal.close();
+    const fresh = await startBuiltSite({ API_BASE_URL: upstream.url });
+    try {
+      const res = await request(fresh.origin).get("/portal/about/index.html");
+      expect(res.status).toBe(502);
+      expect(res.text).toContain('role="alert"');
+      expect(Object.keys(stateOf(res.text).failures).length).toBeGreaterThan(0);
+    } finally {
+      upstream.behaviour = "ok";
+      await fresh.close();
+    }
   });
 
   it("renders the home title as name plus full name", async () => {
-    const res = await request(app).get("/portal/index.html");
+    const res = await request(site.origin).get("/portal/index.html");
     expect(res.text).toContain("<title>测试公司 - 测试科技有限公司</title>");
   });
 });

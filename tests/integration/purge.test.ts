@@ -7,10 +7,10 @@
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { testConfig } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { settled } from "../support/settled.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const NEWS_PAGE = "/portal/message/news/12";
@@ -27,7 +27,7 @@ const news = (title: string) => ({ id: 12, title, detail: `<p>${title} text</p>`
 async function build(env: Record<string, string> = {}): Promise<PortalApp> {
   app = createApp(
     testConfig({ API_BASE_URL: upstream.url, CACHE_TTL_MS: "600000", CACHE_STALE_MS: "600000", PURGE_SECRET: SECRET, ...env }),
-    { renderer: await createSourceRenderer() },
+    { renderer: await createProdRenderer() },
   );
   return app;
 }
@@ -243,7 +243,7 @@ describe("who may purge", () => {
   });
 
   it("does not exist without PURGE_SECRET", async () => {
-    app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
+    app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createProdRenderer() });
     const signed = signedPurge(SECRET, { all: true });
     expect((await request(app).post("/portal/_purge").set(signed.headers).send(signed.body)).status).toBe(404);
     expect((await request(app).get("/portal/_purge")).status).toBe(404);

@@ -1,17 +1,15 @@
+/** The security headers of the built site's pages, API answers and redirects, and the operator switches that change them. */
 import { createHash } from "node:crypto";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
-import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
+import { type BuiltSite, startBuiltSite, withBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SCRIPT_BODY = "container.dataset.ran = '1';";
 let upstream: StandInUpstream;
 
-const appWith = async (env: Record<string, string> = {}) =>
-  createApp(testConfig({ API_BASE_URL: upstream.url, ...env }), { renderer: await createSourceRenderer() });
+const siteWith = (env: Record<string, string> = {}) => startBuiltSite({ API_BASE_URL: upstream.url, ...env });
 
 function directives(policy: string | undefined): Map<string, string> {
   return new Map((policy ?? "").split(";").map((d) => d.trim().split(/\s+(.*)/) as [string, string]));
@@ -29,16 +27,16 @@ beforeAll(async () => {
 afterAll(() => upstream.close());
 
 describe("security headers", () => {
-  let app: PortalApp;
+  let site: BuiltSite;
   beforeAll(async () => {
-    app = await appWith();
+    site = await siteWith();
   });
-  afterAll(() => app.portal.close());
+  afterAll(() => site?.close());
 
   it.each(["/portal/about/index.html", "/api/portal/sys/syscfg", "/api/portal/nope", "/portal/healthz", "/somewhere"])(
     "sends a strict policy and the careful-site headers on %s",
     async (path) => {
-      const res = await request(app).get(path);
+      const res = await request(site.origin).get(path);
       const csp = directives(res.headers["content-security-policy"]);
       expect(csp.get("script-src")).toBeDefined();
       expect(csp.get("script-src")).not.toMatch(/unsafe-inline|unsafe-eval/);
@@ -54,7 +52,7 @@ describe("security headers", () => {
   );
 
   it("allows the home script by the hash of its exact text, and nothing else inline", async () => {
-    const res = await request(app).get("/portal/index.html");
+    const res = await request(site.origin).get("/portal/index.html");
     const hash = createHash("sha256").update(homeScriptSource(SCRIPT_BODY)).digest("base64");
     expect(directives(res.headers["content-security-policy"]).get("script-src")).toBe(`'self' 'sha256-${hash}'`);
     const inlineScripts = res.text.match(/<script(?![^>]*\bsrc=)(?![^>]*type="application\/(ld\+)?json")[^>]*>/g) ?? [];
@@ -64,17 +62,17 @@ describe("security headers", () => {
 
 describe("operator switches", () => {
   it("drops the script hash when PORTAL_HOME_SCRIPT=off", async () => {
-    const app = await appWith({ PORTAL_HOME_SCRIPT: "off" });
-    const res = await request(app).get("/portal/index.html");
+    const res = await withBuiltSite({ API_BASE_URL: upstream.url, PORTAL_HOME_SCRIPT: "off" }, (site) =>
+      request(site.origin).get("/portal/index.html"),
+    );
     expect(directives(res.headers["content-security-policy"]).get("script-src")).toBe("'self'");
-    app.portal.close();
   });
 
   it("sends HSTS only when the public origin is https", async () => {
-    const app = await appWith({ PUBLIC_ORIGIN: "https://www.example.com" });
-    const res = await request(app).get("/portal/healthz");
+    const res = await withBuiltSite({ API_BASE_URL: upstream.url, PUBLIC_ORIGIN: "https://www.example.com" }, (site) =>
+      request(site.origin).get("/portal/healthz"),
+    );
     expect(res.headers["strict-transport-security"]).toMatch(/max-age=63072000/);
     expect(res.headers["content-security-policy"]).toContain("upgrade-insecure-requests");
-    app.portal.close();
   });
 });

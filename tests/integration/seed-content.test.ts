@@ -1,21 +1,18 @@
 /**
  * SEED_CONTENT: what an empty embedded database is given at startup. With `none` it stays
  * empty, and the site says it has no content yet (in Chinese and English) instead of
- * showing the demo company; with `demo` (the default) it gets the demo site.
+ * showing the demo company (the built site's pages); with `demo` (the default) it gets the demo site.
  */
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
-import { startContentApi } from "../../server/content/api.ts";
 import { prepareContentDb } from "../../server/content/api-thread.ts";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { pageHref } from "../../shared/routes.ts";
-import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 
 const visibleText = (html: string) =>
   html
@@ -46,25 +43,18 @@ describe("SEED_CONTENT", () => {
 
   describe("none", () => {
     let content: ContentDb;
-    let api: Awaited<ReturnType<typeof startContentApi>>;
-    let app: PortalApp;
+    let site: BuiltSite;
 
     beforeAll(async () => {
       const url = `sqlite:${path.join(dir, "none.db")}`;
       expect(await prepareContentDb(url, "none")).toBe("empty");
+      site = await startBuiltSite({ DATABASE_URL: url, SEED_CONTENT: "none" });
       content = await openContentDb(url);
-      api = await startContentApi(content);
-      app = createApp(testConfig({ SEED_CONTENT: "none" }), {
-        upstreamUrl: api.url,
-        database: content,
-        renderer: await createSourceRenderer(),
-      });
     });
 
     afterAll(async () => {
-      app.portal.close();
-      await api.close();
-      await content.close();
+      await site?.close();
+      await content?.close();
     });
 
     it("leaves the database empty", async () => {
@@ -78,7 +68,7 @@ describe("SEED_CONTENT", () => {
       ["zh-CN", "网站还没有发布内容", "内容发布后会显示在这里。"],
       ["en", "No content has been published yet", "The site's content will appear here once it is published."],
     ])("shows the home page's no-content state in %s, and no demo company", async (lang, title, hint) => {
-      const res = await request(app).get(`${pageHref("home")}?lang=${lang}`);
+      const res = await request(site.origin).get(`${pageHref("home")}?lang=${lang}`);
       expect(res.status).toBe(200);
       const text = visibleText(res.text);
       expect(text).toContain(title);
@@ -92,7 +82,7 @@ describe("SEED_CONTENT", () => {
       ["jobSocietyList", "暂无内容"],
       ["founders", "暂无内容"],
     ] as const)("answers the %s page 200 with its empty state", async (page, empty) => {
-      const res = await request(app).get(pageHref(page));
+      const res = await request(site.origin).get(pageHref(page));
       expect(res.status).toBe(200);
       expect(visibleText(res.text)).toContain(empty);
       expect(res.text).not.toContain(demoCompany);

@@ -1,25 +1,19 @@
 /**
  * What search engines and feed readers get: robots.txt, the sitemap, the RSS feeds and
- * the search metadata in every page's server HTML. Once over the demo site as `npm
- * start` serves it (embedded content API, PUBLIC_ORIGIN set), once over a stand-in
- * upstream with more than 100 news (paging), awkward titles and failures, without
- * PUBLIC_ORIGIN.
+ * the search metadata in every page's server HTML. Once over the demo site as the built
+ * `npm start` serves it (embedded content API, PUBLIC_ORIGIN set), once (no pages, in the
+ * test's process) over a stand-in upstream with more than 100 news (paging), awkward
+ * titles and failures, without PUBLIC_ORIGIN.
  */
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import path from "node:path";
+import { readFile } from "node:fs/promises";
 import { Writable } from "node:stream";
 import { pino } from "pino";
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
-import { startContentApi } from "../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
-import { getClassifyMenus } from "../../server/content/store.ts";
+import { createApp } from "../../server/app.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 // --- A small strict XML reader: enough to prove well-formedness and to query the result.
@@ -123,34 +117,20 @@ interface DemoSite {
 const ORIGIN = "https://www.example.com";
 
 describe("search engines on the demo site", () => {
-  let dir: string;
-  let content: ContentDb;
-  let api: Awaited<ReturnType<typeof startContentApi>>;
-  let app: PortalApp;
+  let site: BuiltSite;
   let demo: DemoSite;
 
   beforeAll(async () => {
     demo = JSON.parse(await readFile(DEMO_SITE_FILE, "utf8"));
-    dir = await mkdtemp(path.join(tmpdir(), "portal-seo-"));
-    content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
-    await loadSiteIfEmpty(content, DEMO_SITE_FILE);
-    api = await startContentApi(content);
-    const config = testConfig({ PUBLIC_ORIGIN: ORIGIN, TRUST_PROXY: "loopback" });
-    app = createApp(
-      { ...config, classify: await getClassifyMenus(content) },
-      { upstreamUrl: api.url, renderer: await createSourceRenderer() },
-    );
+    site = await startBuiltSite({ PUBLIC_ORIGIN: ORIGIN, TRUST_PROXY: "loopback" });
   });
 
   afterAll(async () => {
-    app.portal.close();
-    await api.close();
-    await content.close();
-    await rm(dir, { recursive: true, force: true });
+    await site?.close();
   });
 
   it("serves robots.txt that allows the site, keeps out the API and names the absolute sitemap", async () => {
-    const res = await request(app).get("/robots.txt").set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
+    const res = await request(site.origin).get("/robots.txt").set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("text/plain; charset=utf-8");
     const lines = res.text.split("\n");
@@ -163,7 +143,7 @@ describe("search engines on the demo site", () => {
 
   it("lists every page and every detail the upstream knows, at absolute canonical URLs from PUBLIC_ORIGIN only", async () => {
     for (const url of ["/sitemap.xml", "/portal/sitemap.xml"]) {
-      const res = await request(app)
+      const res = await request(site.origin)
         .get(url)
         .set("Host", "evil.example")
         .set("X-Forwarded-Host", "evil.example")
@@ -199,7 +179,7 @@ describe("search engines on the demo site", () => {
   });
 
   it("dates each message in the sitemap from its dateTime, in China time", async () => {
-    const res = await request(app).get("/sitemap.xml");
+    const res = await request(site.origin).get("/sitemap.xml");
     const urls = findAll(parseXml(res.text), "url");
     const news = demo.news[0] as { id: number; dateTime: string };
     const entry = urls.find((u) => childText(u, "loc") === `${ORIGIN}/portal/message/news/${news.id}`) as XmlElement;
@@ -212,7 +192,7 @@ describe("search engines on the demo site", () => {
   });
 
   it("serves the news and notice feeds as RSS 2.0 with canonical links and RFC 822 China-time dates", async () => {
-    const res = await request(app).get("/portal/message/news/rss.xml").set("Host", "evil.example");
+    const res = await request(site.origin).get("/portal/message/news/rss.xml").set("Host", "evil.example");
     expect(res.status).toBe(200);
     expect(res.headers["content-type"]).toBe("application/rss+xml; charset=utf-8");
     const rss = parseXml(res.text);
@@ -244,7 +224,7 @@ describe("search engines on the demo site", () => {
     }
     expect(res.text).not.toContain("evil.example");
 
-    const notices = await request(app).get("/portal/message/notice/rss.xml");
+    const notices = await request(site.origin).get("/portal/message/notice/rss.xml");
     expect(notices.status).toBe(200);
     const noticeChannel = findAll(parseXml(notices.text), "channel")[0] as XmlElement;
     expect(childText(noticeChannel, "title")).toBe("青禾数智 - 通知公告");
@@ -256,7 +236,7 @@ describe("search engines on the demo site", () => {
   it("gives a detail one canonical URL for both its id forms, with language alternates", async () => {
     const id = (demo.news[0] as { id: number }).id;
     for (const url of [`/portal/message/news/${id}`, `/portal/message/news?id=${id}`]) {
-      const res = await request(app).get(url).set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
+      const res = await request(site.origin).get(url).set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
       expect(res.status).toBe(200);
       const canonical = `${ORIGIN}/portal/message/news/${id}`;
       expect(linkHref(res.text, 'rel="canonical"'), url).toBe(canonical);
@@ -267,7 +247,7 @@ describe("search engines on the demo site", () => {
       expect(res.text).not.toContain("evil.example");
     }
     // Each language version is its own canonical URL, as hreflang alternates must be.
-    const en = await request(app).get(`/portal/message/news?id=${id}&lang=en`);
+    const en = await request(site.origin).get(`/portal/message/news?id=${id}&lang=en`);
     expect(linkHref(en.text, 'rel="canonical"')).toBe(`${ORIGIN}/portal/message/news/${id}?lang=en`);
     expect(headOf(en.text)).toContain('<meta property="og:locale" content="en_US">');
   });
@@ -284,26 +264,26 @@ describe("search engines on the demo site", () => {
       ["/portal/about/index.html?from=menu", "/portal/about/index.html"],
     ];
     for (const [url, canonical] of cases) {
-      const res = await request(app).get(url);
+      const res = await request(site.origin).get(url);
       expect(res.status, url).toBe(200);
       expect(linkHref(res.text, 'rel="canonical"'), url).toBe(ORIGIN + canonical);
     }
   });
 
   it("announces the feeds from the list pages", async () => {
-    const news = await request(app).get("/portal/message/news/list.html");
+    const news = await request(site.origin).get("/portal/message/news/list.html");
     expect(headOf(news.text)).toContain(
       '<link rel="alternate" type="application/rss+xml" title="青禾数智 - 新闻动态" href="/portal/message/news/rss.xml">',
     );
-    const notices = await request(app).get("/portal/message/notice/list.html");
+    const notices = await request(site.origin).get("/portal/message/notice/list.html");
     expect(headOf(notices.text)).toContain('href="/portal/message/notice/rss.xml"');
-    const about = await request(app).get("/portal/about/index.html");
+    const about = await request(site.origin).get("/portal/about/index.html");
     expect(headOf(about.text)).not.toContain("application/rss+xml");
   });
 
   it("describes every page for sharing with Open Graph and Twitter card metas", async () => {
     const news = demo.news[0] as { id: number; dateTime: string; brief?: string; img?: string };
-    const res = await request(app).get(`/portal/message/news/${news.id}`);
+    const res = await request(site.origin).get(`/portal/message/news/${news.id}`);
     const head = headOf(res.text);
     expect(head).toContain('<meta property="og:type" content="article">');
     expect(head).toContain('<meta property="og:site_name" content="青禾数智">');
@@ -314,7 +294,7 @@ describe("search engines on the demo site", () => {
     expect(head).toContain('<meta name="twitter:card" content="summary_large_image">');
     expect(head).toMatch(/<meta property="og:title" content="青禾数智 - [^"]+">/);
 
-    const home = headOf((await request(app).get("/portal/index.html")).text);
+    const home = headOf((await request(site.origin).get("/portal/index.html")).text);
     expect(home).toContain('<meta property="og:type" content="website">');
     expect(home).toMatch(new RegExp(`<meta property="og:image" content="${ORIGIN}/portal/media/[^"]+">`));
   });
@@ -331,13 +311,13 @@ describe("search engines on the demo site", () => {
       ["/portal/job/society/index.html", ["BreadcrumbList"]],
     ];
     for (const [url, types] of cases) {
-      const res = await request(app).get(url);
+      const res = await request(site.origin).get(url);
       expect(res.status, url).toBe(200);
       expect(typesOf(res.text), url).toEqual(types);
       for (const block of jsonLdOf(res.text)) expect(block["@context"]).toBe("https://schema.org");
     }
 
-    const [organization] = jsonLdOf((await request(app).get("/portal/index.html")).text) as [Record<string, unknown>];
+    const [organization] = jsonLdOf((await request(site.origin).get("/portal/index.html")).text) as [Record<string, unknown>];
     expect(organization).toMatchObject({ name: "青禾数智", legalName: "杭州青禾数智科技有限公司", url: `${ORIGIN}/portal/index.html` });
     expect(organization.logo).toMatch(new RegExp(`^${ORIGIN}/portal/media/`));
     expect(organization.email).toBeTruthy();
@@ -345,7 +325,7 @@ describe("search engines on the demo site", () => {
     expect((organization.address as unknown[]).length).toBeGreaterThan(0);
 
     const news = demo.news[0] as { id: number; dateTime: string };
-    const [article, crumbs] = jsonLdOf((await request(app).get(`/portal/message/news?id=${news.id}`)).text) as [
+    const [article, crumbs] = jsonLdOf((await request(site.origin).get(`/portal/message/news?id=${news.id}`)).text) as [
       Record<string, unknown>,
       Record<string, unknown>,
     ];
@@ -358,7 +338,7 @@ describe("search engines on the demo site", () => {
       [3, `${ORIGIN}/portal/message/news/${news.id}`],
     ]);
 
-    const [posting] = jsonLdOf((await request(app).get(`/portal/job/school/${job.id}`)).text) as Record<string, unknown>[];
+    const [posting] = jsonLdOf((await request(site.origin).get(`/portal/job/school/${job.id}`)).text) as Record<string, unknown>[];
     expect(posting).toMatchObject({
       title: job.name,
       employmentType: "INTERN",
@@ -370,20 +350,20 @@ describe("search engines on the demo site", () => {
     });
     expect(posting).not.toHaveProperty("datePosted");
     const society = demo.jobs.find((j) => j.type === 1) as DemoSite["jobs"][number];
-    const [fullTime] = jsonLdOf((await request(app).get(`/portal/job/society?id=${society.id}`)).text) as Record<string, unknown>[];
+    const [fullTime] = jsonLdOf((await request(site.origin).get(`/portal/job/society?id=${society.id}`)).text) as Record<string, unknown>[];
     expect(fullTime?.employmentType).toBe("FULL_TIME");
   });
 
   it("marks a not-found page noindex, and only that", async () => {
     for (const url of ["/portal/message/news/999999", "/portal/message/notice?id=abc", "/portal/job/society/0"]) {
-      const res = await request(app).get(url);
+      const res = await request(site.origin).get(url);
       expect(res.status, url).toBe(404);
       expect(headOf(res.text), url).toContain('<meta name="robots" content="noindex">');
       expect(headOf(res.text), url).not.toContain('rel="canonical"');
       expect(jsonLdOf(res.text), url).toEqual([]);
     }
     for (const url of ["/portal/index.html", `/portal/message/news/${demo.news[0]?.id}`, "/portal/message/news/list.html"]) {
-      const res = await request(app).get(url);
+      const res = await request(site.origin).get(url);
       expect(res.status, url).toBe(200);
       expect(res.text, url).not.toContain('name="robots"');
     }

@@ -1,14 +1,12 @@
 /**
- * The site shell as the server renders it (no JavaScript involved): the top menu from
+ * The site shell as the built site renders it (no JavaScript involved): the top menu from
  * the upstream's menu list and classify data, the footer from the author and site
  * config, the theme class, and the interface language from ?lang= or the cookie.
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
-import { testConfig } from "../support/config.ts";
+import { type BuiltSite, startBuiltSite, withBuiltSite } from "../support/built-site.ts";
 import { endpointSrc } from "../support/image-markup.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const MENUS = [
@@ -108,27 +106,28 @@ function topItems(html: string): string[] {
 const textOf = (markup: string) => markup.replace(/<[^>]+>/g, "");
 
 let upstream: StandInUpstream;
-let app: PortalApp;
+let site: BuiltSite;
 
-async function startApp(env: Record<string, string> = {}): Promise<PortalApp> {
-  return createApp(testConfig({ API_BASE_URL: upstream.url, PORTAL_CLASSIFY: JSON.stringify(CLASSIFY), ...env }), {
-    renderer: await createSourceRenderer(),
-  });
-}
+const startSite = (env: Record<string, string> = {}) =>
+  startBuiltSite({ API_BASE_URL: upstream.url, PORTAL_CLASSIFY: JSON.stringify(CLASSIFY), ...env });
+
+/** The about page from a site of its own over another upstream. */
+const aboutPageFrom = (other: StandInUpstream) =>
+  withBuiltSite({ API_BASE_URL: other.url }, (fresh) => request(fresh.origin).get("/portal/about/index.html"));
 
 beforeAll(async () => {
   upstream = await startStandInUpstream(portalRoutes(CONFIG, FULL_AUTHOR));
-  app = await startApp();
+  site = await startSite();
 });
 
 afterAll(async () => {
-  app.portal.close();
+  await site?.close();
   await upstream.close();
 });
 
 describe("the top menu in the server HTML", () => {
   it("is a tree by pid without deleted items or the children of deleted items", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     expect(res.status).toBe(200);
     const items = topItems(res.text);
     expect(items.map((item) => textOf(item.split('<div class="submenu')[0] ?? ""))).toEqual([
@@ -148,7 +147,7 @@ describe("the top menu in the server HTML", () => {
   });
 
   it("links route paths as pages, content keys and anchors to the home anchors, and marks the current page", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const [home, products, about] = topItems(res.text);
     expect(home).toContain('<a href="/portal/index.html" class="menu-link">首页</a>');
     expect(products).toMatch(/<a href="\/portal\/index\.html#product-list" class="menu-link">产品中心/);
@@ -159,14 +158,14 @@ describe("the top menu in the server HTML", () => {
   });
 
   it("renders a no-link item with a submenu as a button that controls it", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const info = topItems(res.text)[4] ?? "";
     expect(info).toMatch(/^<li class="menu-item has-submenu">/);
     expect(info).toMatch(/<button type="button" class="menu-link menu-trigger" aria-expanded="false" aria-controls="submenu-9">资讯中心/);
   });
 
   it("opens external items in a new window without an opener, and never links a non-web url", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const [, , , shop, , bad] = topItems(res.text);
     expect(shop).toMatch(/<a href="https:\/\/shop\.example\/" class="menu-link" target="_blank" rel="noopener noreferrer">在线商城/);
     expect(bad).toContain('<span class="menu-link menu-text">坏链接</span>');
@@ -174,7 +173,7 @@ describe("the top menu in the server HTML", () => {
   });
 
   it("builds a classify menu's entries from its call, grouped by type, linking to path?id=", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const products = element(res.text, 'id="submenu-2"');
     expect(products).toMatch(/^<div class="submenu" id="submenu-2">/);
     const groups = products.match(/<ul class="submenu-list submenu-group" data-type="\d+">.*?<\/ul>/g) ?? [];
@@ -185,7 +184,7 @@ describe("the top menu in the server HTML", () => {
   });
 
   it("lays out a submenu of more than 6 entries as a grid", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const solutions = topItems(res.text)[6] ?? "";
     expect(solutions).toMatch(/^<li class="menu-item has-submenu has-grid">/);
     expect(solutions).toContain('<div class="submenu submenu-grid" id="submenu-13">');
@@ -194,7 +193,7 @@ describe("the top menu in the server HTML", () => {
   });
 
   it("has the landmarks, the skip link, the logo linking home and a script-free toggle for the narrow menu", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     expect(res.text).toContain('<a class="skip-link" href="#main-content">跳到主要内容</a>');
     expect(res.text).toContain('<header class="site-header">');
     expect(res.text).toContain('<nav class="site-nav" aria-label="主导航">');
@@ -213,7 +212,7 @@ describe("the top menu in the server HTML", () => {
 
 describe("the footer in the server HTML", () => {
   it("has the four link groups pointing at the home anchors and the list pages", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const footer = element(res.text, 'class="site-footer"');
     const groups = footer.match(/<details class="footer-group">.*?<\/details>/g) ?? [];
     expect(groups.map((group) => /<h2 class="footer-title">(.*?)<\/h2>/.exec(group)?.[1])).toEqual([
@@ -231,7 +230,7 @@ describe("the footer in the server HTML", () => {
   });
 
   it("lists the phone, email, 5 QQ, 5 WeChat and 5 addresses, and 5 QR codes that link to their images", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const footer = element(res.text, 'class="site-footer"');
     expect(footer).toContain('<a href="tel:01012345678">010-1234 5678</a>');
     expect(footer).toContain('<a href="mailto:hi@test.example">hi@test.example</a>');
@@ -249,7 +248,7 @@ describe("the footer in the server HTML", () => {
   });
 
   it("has the copyright with the full name, the ICP record, the EDI licence and the police record", async () => {
-    const res = await request(app).get("/portal/about/index.html");
+    const res = await request(site.origin).get("/portal/about/index.html");
     const footer = element(res.text, 'class="site-footer"');
     expect(footer).toContain('<p class="footer-copyright">© 2020-2026 测试科技有限公司 版权所有</p>');
     expect(footer).toContain('<a href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer">京ICP备12345678号-1<');
@@ -264,9 +263,7 @@ describe("the footer in the server HTML", () => {
         { name: "小公司", fname: "小公司有限公司", qq2: "20002", addr1: "一个地址" },
       ),
     );
-    const sparseApp = createApp(testConfig({ API_BASE_URL: sparse.url }), { renderer: await createSourceRenderer() });
-    const res = await request(sparseApp).get("/portal/about/index.html");
-    sparseApp.portal.close();
+    const res = await aboutPageFrom(sparse);
     await sparse.close();
     const footer = element(res.text, 'class="site-footer"');
     const contact = (footer.match(/<li class="contact-item">.*?<\/li>/g) ?? []).map(textOf);
@@ -293,9 +290,7 @@ describe("QR code links", () => {
         },
       ),
     );
-    const app = createApp(testConfig({ API_BASE_URL: upstream.url }), { renderer: await createSourceRenderer() });
-    const res = await request(app).get("/portal/about/index.html");
-    app.portal.close();
+    const res = await aboutPageFrom(upstream);
     await upstream.close();
     const footer = element(res.text, 'class="site-footer"');
     expect([...footer.matchAll(/class="qr-link" href="([^"]*)"/g)].map((m) => m[1])).toEqual(["/portal/media/qr-5.svg"]);
@@ -311,9 +306,7 @@ describe("the theme", () => {
     ["", "theme-default"],
   ])("themePortal %j puts the page in %s on the server", async (themePortal, theme) => {
     const themed = await startStandInUpstream(portalRoutes({ ...CONFIG, themePortal }, FULL_AUTHOR));
-    const themedApp = createApp(testConfig({ API_BASE_URL: themed.url }), { renderer: await createSourceRenderer() });
-    const res = await request(themedApp).get("/portal/about/index.html");
-    themedApp.portal.close();
+    const res = await aboutPageFrom(themed);
     await themed.close();
     expect(res.text).toMatch(new RegExp(`<div id="root">(<link [^>]+>)*<div class="site ${theme}">`));
   });
@@ -321,7 +314,7 @@ describe("the theme", () => {
 
 describe("the interface language", () => {
   it("is Chinese by default, with a switch to the English version of the same URL", async () => {
-    const res = await request(app).get("/portal/message/news/list.html?page=2");
+    const res = await request(site.origin).get("/portal/message/news/list.html?page=2");
     expect(res.text).toContain('<html lang="zh-CN">');
     expect(res.text).toContain(
       '<a class="lang-switch" href="/portal/message/news/list.html?page=2&amp;lang=en" hrefLang="en"><span class="visually-hidden">切换语言：</span><span lang="en">English</span></a>',
@@ -329,7 +322,7 @@ describe("the interface language", () => {
   });
 
   it("is English with ?lang=en: shell strings, links that keep the language, and a switch back", async () => {
-    const res = await request(app).get("/portal/about/index.html?lang=en");
+    const res = await request(site.origin).get("/portal/about/index.html?lang=en");
     expect(res.text).toContain('<html lang="en">');
     expect(res.text).toContain('<a class="skip-link" href="#main-content">Skip to main content</a>');
     expect(res.text).toContain('<nav class="site-nav" aria-label="Main navigation">');
@@ -342,7 +335,7 @@ describe("the interface language", () => {
   });
 
   it("is English with the portal_lang cookie, without putting the language in links", async () => {
-    const res = await request(app).get("/portal/about/index.html").set("Cookie", "portal_lang=en");
+    const res = await request(site.origin).get("/portal/about/index.html").set("Cookie", "portal_lang=en");
     expect(res.text).toContain('<html lang="en">');
     expect(res.text).toContain('<span class="visually-hidden">Switch language: </span><span lang="zh-CN">中文</span>');
     expect(res.text).toContain('<a href="/portal/about/member/index.html">Founders</a>');
@@ -350,9 +343,9 @@ describe("the interface language", () => {
   });
 
   it("follows PORTAL_LANG as the default", async () => {
-    const english = await startApp({ PORTAL_LANG: "en" });
-    const res = await request(english).get("/portal/about/index.html");
-    english.portal.close();
+    const english = await startSite({ PORTAL_LANG: "en" });
+    const res = await request(english.origin).get("/portal/about/index.html");
+    await english.close();
     expect(res.text).toContain('<html lang="en">');
     expect(res.text).toContain("Skip to main content");
   });

@@ -1,11 +1,11 @@
 /**
- * Hostile input against the whole app on a real socket: a property-based fuzzer over
- * methods, paths, queries, headers and bodies (never a 5xx, never a crash, never an
- * upstream request outside the allowlist), request smuggling on raw sockets, and cache
- * poisoning through headers. The fuzzed requests, the smuggling attempts and their
- * judgement are the reliability run's (harness/hostile-requests.ts).
+ * Hostile input against the built site (started as `npm start` starts it) on a real
+ * socket: a property-based fuzzer over methods, paths, queries, headers and bodies (never
+ * a 5xx, never a crash, never an upstream request outside the allowlist), request
+ * smuggling on raw sockets, and cache poisoning through headers. The fuzzed requests, the
+ * smuggling attempts and their judgement are the reliability run's (harness/hostile-requests.ts).
  */
-import { createServer, request as httpRequest, type Server } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -17,15 +17,17 @@ import {
   rawExchange,
   SMUGGLING,
 } from "../../harness/hostile-requests.ts";
-import { createApp, type PortalApp } from "../../server/app.ts";
+import { createApp } from "../../server/app.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { testConfig } from "../support/config.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 let upstream: StandInUpstream;
-let app: PortalApp;
-let server: Server;
+let site: BuiltSite;
 let port: number;
+/** One client sends every fuzzed request: no limit, so each one reaches the code it aims at instead of a 429. */
+const UNLIMITED = { READER_RATE_PER_MIN: "100000", MISS_RATE_PER_MIN: "0" };
 
 beforeAll(async () => {
   const message = { id: 1, title: "t", brief: "b", img: "", dateTime: "20240101000000", detail: "<p>d</p>" };
@@ -40,19 +42,12 @@ beforeAll(async () => {
     "/api/portal/message/notice/1": message,
     "/api/portal/reader/reader": 3,
   });
-  // One client sends every fuzzed request: no limit, so each one reaches the code it aims at instead of a 429.
-  app = createApp(testConfig({ API_BASE_URL: upstream.url, READER_RATE_PER_MIN: "100000", MISS_RATE_PER_MIN: "0" }), {
-    renderer: await createSourceRenderer(),
-  });
-  server = createServer(app);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  port = (server.address() as AddressInfo).port;
+  site = await startBuiltSite({ API_BASE_URL: upstream.url, ...UNLIMITED });
+  port = Number(new URL(site.origin).port);
 });
 
 afterAll(async () => {
-  server.closeAllConnections();
-  await new Promise((resolve) => server.close(resolve));
-  app.portal.close();
+  await site?.close();
   await upstream.close();
 });
 
@@ -62,13 +57,13 @@ interface Answer {
   body: string;
 }
 
-function send(method: string, path: string, headers: Record<string, string>, body?: string): Promise<Answer | undefined> {
+function send(method: string, path: string, headers: Record<string, string>, body?: string, to = port): Promise<Answer | undefined> {
   return new Promise((resolve, reject) => {
     let req: ReturnType<typeof httpRequest>;
     try {
       // A connection per request, so a failure reproduces from its own input alone (and because
       // Node's client sends a DELETE or OPTIONS body without framing, which would corrupt a reused connection).
-      req = httpRequest({ host: "127.0.0.1", port, method, path, headers, agent: false }, (res) => {
+      req = httpRequest({ host: "127.0.0.1", port: to, method, path, headers, agent: false }, (res) => {
         let text = "";
         res.setEncoding("utf8");
         res.on("data", (chunk) => {
@@ -146,12 +141,22 @@ describe("cache poisoning and deception", () => {
   });
 
   it("never stores a page under a static-looking key", async () => {
-    const before = app.portal.pageCache?.stats().entries;
-    for (const path of ["/portal/message/news/1/x.css", "/portal/message/news/1/..%2Fx.js", "/portal/index.html/style.css"]) {
-      const answer = await send("GET", path, {});
-      expect(answer?.status, path).toBe(302);
-      expect(answer?.headers["cache-control"], path).toBe("no-store");
+    // Counted in the page cache itself: the app in the test's process, with the production renderer.
+    const app = createApp(testConfig({ API_BASE_URL: upstream.url, ...UNLIMITED }), { renderer: await createProdRenderer() });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const before = app.portal.pageCache?.stats().entries;
+      for (const path of ["/portal/message/news/1/x.css", "/portal/message/news/1/..%2Fx.js", "/portal/index.html/style.css"]) {
+        const answer = await send("GET", path, {}, undefined, (server.address() as AddressInfo).port);
+        expect(answer?.status, path).toBe(302);
+        expect(answer?.headers["cache-control"], path).toBe("no-store");
+      }
+      expect(app.portal.pageCache?.stats().entries).toBe(before);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+      app.portal.close();
     }
-    expect(app.portal.pageCache?.stats().entries).toBe(before);
   });
 });

@@ -61,3 +61,13 @@ export async function startBuiltSite(env: Record<string, string> = {}): Promise<
     },
   };
 }
+
+/** Runs `use` against a site of its own, started with `env`, and stops the site afterwards. */
+export async function withBuiltSite<T>(env: Record<string, string>, use: (site: BuiltSite) => Promise<T>): Promise<T> {
+  const site = await startBuiltSite(env);
+  try {
+    return await use(site);
+  } finally {
+    await site.close();
+  }
+}
