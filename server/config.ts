@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { trustedProxiesProblem } from "./http/trust-proxy.ts";
 
 const integer = (min: number, max: number, what: string) =>
   z
@@ -100,10 +101,17 @@ const databaseUrl = z
   .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), "must be sqlite:PATH or postgres://...");
 
 const TRUST_PROXY_FORMS = "a hop count (such as 1), loopback, or the proxies' addresses/subnets joined by commas";
+/**
+ * Hops believed at most. A real chain (CDN, load balancer, ingress) is 1 to 3; a count
+ * longer than the chain makes the client's own X-Forwarded-For entries believed, so a
+ * large one is a mistake, never a need.
+ */
+const MAX_TRUSTED_HOPS = 10;
 
 /**
- * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets.
- * `true` (trust every hop) is refused: any client could then name its own address in
+ * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets, checked
+ * as Express will compile it (http/trust-proxy.ts). `true`, or subnets that together hold
+ * every address, are refused: any client could then name its own address in
  * X-Forwarded-For and step past the per-client limits.
  */
 const trustProxy = z
@@ -111,16 +119,23 @@ const trustProxy = z
   .trim()
   .transform((raw, ctx): false | number | string => {
     if (raw === "false") return false;
-    if (/^\d{1,2}$/.test(raw)) return Number(raw);
-    if (/^[0-9a-fA-F:.,/\s]+$|^(loopback|linklocal|uniquelocal)(,\s*(loopback|linklocal|uniquelocal))*$/.test(raw)) return raw;
-    ctx.addIssue({
-      code: "custom",
-      message:
-        raw.toLowerCase() === "true"
-          ? `must not be true (that trusts every hop, so any client could spoof its address): give ${TRUST_PROXY_FORMS}`
-          : `must be ${TRUST_PROXY_FORMS}`,
-    });
-    return z.NEVER;
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    };
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      return hops <= MAX_TRUSTED_HOPS ? hops : fail(`must be a hop count from 0 to ${MAX_TRUSTED_HOPS} (a proxy chain is rarely over 3)`);
+    }
+    if (raw.toLowerCase() === "true") {
+      return fail(`must not be true (that trusts every hop, so any client could spoof its address): give ${TRUST_PROXY_FORMS}`);
+    }
+    const problem = trustedProxiesProblem(raw);
+    if (problem && "everyone" in problem) {
+      return fail(`must not trust every ${problem.everyone} address (its subnets together cover them all, as true does)`);
+    }
+    if (problem) return fail(`must be ${TRUST_PROXY_FORMS} (${problem.unreadable})`);
+    return raw;
   });
 
 /** An http(s) URL; a path is kept as a prefix for every upstream call. */
