@@ -17,6 +17,9 @@ const integer = (min: number, max: number, what: string) =>
 
 const ms = (max = 86_400_000) => integer(0, max, `a whole number of milliseconds from 0 to ${max}`);
 
+/** ` (bad part "…")` for a message, unless the value may hold a URL's userinfo (a password may hold a comma). */
+const badPart = (raw: string, part: string) => (raw.includes("@") ? "" : ` (bad part "${part.trim()}")`);
+
 /** `/message/=10000,/sys/=300000`: the longest matching prefix wins. */
 const ttlOverrides = z
   .string()
@@ -28,7 +31,7 @@ const ttlOverrides = z
       if (!match) {
         ctx.addIssue({
           code: "custom",
-          message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000 (bad part "${part.trim()}")`,
+          message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000${badPart(raw, part)}`,
         });
         return z.NEVER;
       }
@@ -86,7 +89,7 @@ const origins = z
       if (!parsed.success) {
         ctx.addIssue({
           code: "custom",
-          message: `must be http(s) origins joined by commas, such as https://img.example.com (bad part "${part.trim()}")`,
+          message: `must be http(s) origins joined by commas, such as https://img.example.com${badPart(raw, part)}`,
         });
         return z.NEVER;
       }
@@ -285,16 +288,31 @@ export class ConfigError extends Error {}
 /** Variables whose values are never shown, whatever they hold. */
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/i;
 
-/** Text with the credentials of any URL in it (`scheme://user:password@`, up to the last @ of the authority, as URL parsers read it) replaced by `***`. */
+/** What may be kept of the start of a URL whose userinfo is hidden: punctuation before it, and a scheme with its slashes (`redis://`, `redis:/`, `postgres//`). */
+const SHOWN_SCHEME = /^[^A-Za-z0-9]*(?:[A-Za-z][A-Za-z0-9+.-]*(?::\/+|\/\/+))?/;
+
+/**
+ * `text` with everything before its last `@` replaced by `***`, but a leading scheme: a
+ * password may hold `/`, `#`, `?` or `@`, and a scheme be mistyped, so nothing short of
+ * that is sure to hide the userinfo, whatever the form.
+ */
+function withoutUserinfo(text: string): string {
+  const at = text.lastIndexOf("@");
+  if (at === -1) return text;
+  return `${SHOWN_SCHEME.exec(text)?.[0] ?? ""}***${text.slice(at)}`;
+}
+
+/** Text (a driver's error, say) with every word that holds an `@` cut to its scheme and what follows its last `@`. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/(\/\/)[^/?#\s]*@/g, "$1***@");
+  return text.replace(/\S*@\S*/g, withoutUserinfo);
 }
 
 /** A rejected value as the startup line may show it: never a secret variable's, never a URL's credentials, at most 60 characters. */
 export function shownValue(name: string, value: string | undefined): string {
   if (value === undefined) return "";
   if (SECRET_NAME.test(name)) return " (value not shown)";
-  const safe = withoutCredentials(value);
+  // The whole value as one: a password may hold a space.
+  const safe = withoutUserinfo(value);
   return ` (got "${safe.length > 60 ? `${safe.slice(0, 60)}…` : safe}")`;
 }
 
@@ -306,7 +324,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
+    const message = withoutCredentials(issue?.message ?? "is invalid");
+    throw new ConfigError(`${name} ${message}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
   }
   const e = parsed.data;
   return {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, shownValue } from "../../server/config.ts";
+import { ConfigError, parseConfig, shownValue, withoutCredentials } from "../../server/config.ts";
 
 describe("parseConfig", () => {
   it("gives the documented defaults for an empty environment", () => {
@@ -157,6 +157,14 @@ describe("parseConfig", () => {
       new RegExp(`^${name} .*\\(got "${shown.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"\\)$`),
     );
     expect(() => parseConfig({ [name]: value })).not.toThrow(/s3cr3t|r3t-pw|portal:|admin:|u:/);
+  });
+
+  it("never shows a URL's userinfo in other text, whatever the password holds or the scheme's form", () => {
+    const said = withoutCredentials(
+      'could not connect to "postgres://u:s3/cr#t?@x@db.internal/portal"; also redis:/user:s3cr3t@cache, tried s3cr3t:pw@host',
+    );
+    expect(said).toBe('could not connect to "postgres://***@db.internal/portal"; also redis:/***@cache, tried ***@host');
+    expect(withoutCredentials("listening on 127.0.0.1:3000")).toBe("listening on 127.0.0.1:3000");
   });
 
   it("reads PURGE_SECRET as a list of secrets, each with its HMAC key decoded", () => {
