@@ -18,7 +18,7 @@ import { IMAGE_PATH } from "../shared/image-url.ts";
 import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
-import { clientAddressReader } from "./http/client-address.ts";
+import { clientAddressReader, keepClientAddressesValid } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
 import { IdleRecompressor } from "./http/idle-recompressor.ts";
@@ -153,6 +153,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.trustProxy ?? false);
+  keepClientAddressesValid(app);
   // The client's address as Express would give it, for what runs before Express (the hot paths, the access line).
   const clientAddressOf = clientAddressReader(app);
   // Queries are parsed per call from the raw URL; Express's own parser is not needed.

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { trustedProxiesProblem } from "./http/trust-proxy.ts";
 
 const integer = (min: number, max: number, what: string) =>
   z
@@ -15,6 +16,9 @@ const integer = (min: number, max: number, what: string) =>
     .pipe(z.number().int().min(min, `must be ${what}`).max(max, `must be ${what}`));
 
 const ms = (max = 86_400_000) => integer(0, max, `a whole number of milliseconds from 0 to ${max}`);
+
+/** ` (bad part "…")` for a message, unless the value may hold a URL's userinfo (a password may hold a comma). */
+const badPart = (raw: string, part: string) => (raw.includes("@") ? "" : ` (bad part "${part.trim()}")`);
 
 /** `/message/=10000,/sys/=300000`: the longest matching prefix wins. */
 const ttlOverrides = z
@@ -27,7 +31,7 @@ const ttlOverrides = z
       if (!match) {
         ctx.addIssue({
           code: "custom",
-          message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000 (bad part "${part.trim()}")`,
+          message: `must be path=milliseconds pairs joined by commas, e.g. /message/=10000,/sys/=300000${badPart(raw, part)}`,
         });
         return z.NEVER;
       }
@@ -85,7 +89,7 @@ const origins = z
       if (!parsed.success) {
         ctx.addIssue({
           code: "custom",
-          message: `must be http(s) origins joined by commas, such as https://img.example.com (bad part "${part.trim()}")`,
+          message: `must be http(s) origins joined by commas, such as https://img.example.com${badPart(raw, part)}`,
         });
         return z.NEVER;
       }
@@ -100,10 +104,17 @@ const databaseUrl = z
   .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), "must be sqlite:PATH or postgres://...");
 
 const TRUST_PROXY_FORMS = "a hop count (such as 1), loopback, or the proxies' addresses/subnets joined by commas";
+/**
+ * Hops believed at most. A real chain (CDN, load balancer, ingress) is 1 to 3; a count
+ * longer than the chain makes the client's own X-Forwarded-For entries believed, so a
+ * large one is a mistake, never a need.
+ */
+const MAX_TRUSTED_HOPS = 10;
 
 /**
- * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets.
- * `true` (trust every hop) is refused: any client could then name its own address in
+ * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets, checked
+ * as Express will compile it (http/trust-proxy.ts). `true`, or subnets that together hold
+ * every address, are refused: any client could then name its own address in
  * X-Forwarded-For and step past the per-client limits.
  */
 const trustProxy = z
@@ -111,16 +122,23 @@ const trustProxy = z
   .trim()
   .transform((raw, ctx): false | number | string => {
     if (raw === "false") return false;
-    if (/^\d{1,2}$/.test(raw)) return Number(raw);
-    if (/^[0-9a-fA-F:.,/\s]+$|^(loopback|linklocal|uniquelocal)(,\s*(loopback|linklocal|uniquelocal))*$/.test(raw)) return raw;
-    ctx.addIssue({
-      code: "custom",
-      message:
-        raw.toLowerCase() === "true"
-          ? `must not be true (that trusts every hop, so any client could spoof its address): give ${TRUST_PROXY_FORMS}`
-          : `must be ${TRUST_PROXY_FORMS}`,
-    });
-    return z.NEVER;
+    const fail = (message: string) => {
+      ctx.addIssue({ code: "custom", message });
+      return z.NEVER;
+    };
+    if (/^\d+$/.test(raw)) {
+      const hops = Number(raw);
+      return hops <= MAX_TRUSTED_HOPS ? hops : fail(`must be a hop count from 0 to ${MAX_TRUSTED_HOPS} (a proxy chain is rarely over 3)`);
+    }
+    if (raw.toLowerCase() === "true") {
+      return fail(`must not be true (that trusts every hop, so any client could spoof its address): give ${TRUST_PROXY_FORMS}`);
+    }
+    const problem = trustedProxiesProblem(raw);
+    if (problem && "everyone" in problem) {
+      return fail(`must not trust every ${problem.everyone} address (its subnets together cover them all, as true does)`);
+    }
+    if (problem) return fail(`must be ${TRUST_PROXY_FORMS} (${problem.unreadable})`);
+    return raw;
   });
 
 /** An http(s) URL; a path is kept as a prefix for every upstream call. */
@@ -270,16 +288,31 @@ export class ConfigError extends Error {}
 /** Variables whose values are never shown, whatever they hold. */
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/i;
 
-/** Text with the credentials of any URL in it (`scheme://user:password@`, up to the last @ of the authority, as URL parsers read it) replaced by `***`. */
+/** What may be kept of the start of a URL whose userinfo is hidden: punctuation before it, and a scheme with its slashes (`redis://`, `redis:/`, `postgres//`). */
+const SHOWN_SCHEME = /^[^A-Za-z0-9]*(?:[A-Za-z][A-Za-z0-9+.-]*(?::\/+|\/\/+))?/;
+
+/**
+ * `text` with everything before its last `@` replaced by `***`, but a leading scheme: a
+ * password may hold `/`, `#`, `?` or `@`, and a scheme be mistyped, so nothing short of
+ * that is sure to hide the userinfo, whatever the form.
+ */
+function withoutUserinfo(text: string): string {
+  const at = text.lastIndexOf("@");
+  if (at === -1) return text;
+  return `${SHOWN_SCHEME.exec(text)?.[0] ?? ""}***${text.slice(at)}`;
+}
+
+/** Text (a driver's error, say) with every word that holds an `@` cut to its scheme and what follows its last `@`. */
 export function withoutCredentials(text: string): string {
-  return text.replace(/(\/\/)[^/?#\s]*@/g, "$1***@");
+  return text.replace(/\S*@\S*/g, withoutUserinfo);
 }
 
 /** A rejected value as the startup line may show it: never a secret variable's, never a URL's credentials, at most 60 characters. */
 export function shownValue(name: string, value: string | undefined): string {
   if (value === undefined) return "";
   if (SECRET_NAME.test(name)) return " (value not shown)";
-  const safe = withoutCredentials(value);
+  // The whole value as one: a password may hold a space.
+  const safe = withoutUserinfo(value);
   return ` (got "${safe.length > 60 ? `${safe.slice(0, 60)}…` : safe}")`;
 }
 
@@ -291,7 +324,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const name = String(issue?.path[0] ?? "environment");
-    throw new ConfigError(`${name} ${issue?.message ?? "is invalid"}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
+    const message = withoutCredentials(issue?.message ?? "is invalid");
+    throw new ConfigError(`${name} ${message}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
   }
   const e = parsed.data;
   return {

@@ -37,6 +37,7 @@ export function createResponseCache(options: ResponseCacheOptions): ResponseCach
   return new SwrCache({ ...options, sizeOf, tagsOfKey: cacheTagsOfKey, admission: true });
 }
 
+/** Weak: the answer is sent in three content codings, and a strong tag would have to differ per coding (RFC 9110 8.8.3). */
 export function etagOf(body: Buffer): string {
-  return `"${createHash("sha1").update(body).digest("base64url")}"`;
+  return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
 }

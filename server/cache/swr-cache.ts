@@ -110,9 +110,9 @@ export interface SwrCacheOptions<V> {
   secondLevel?: SecondLevel<V>;
   /**
    * Admission (TinyLFU): when storing a new key would push entries out, it is stored only
-   * if it was asked for lately at least as often as each entry it would push out, so keys
-   * seen once (a crawler's walk) replace each other but never flush the ones read again
-   * and again.
+   * if it was asked for lately more often than each entry it would push out (or as often,
+   * among keys seen once), so keys seen once (a crawler's walk) replace each other but
+   * never flush the ones read again and again.
    */
   admission?: boolean;
 }
@@ -297,7 +297,7 @@ export class SwrCache<V> {
     if (store.peek(key) === entry) this.index(key, tags);
   }
 
-  /** True when `entry` may go into the main bound: there is room, or it is asked for at least as often as each entry it would push out. */
+  /** True when `entry` may go into the main bound: there is room, or it is asked for more often than each entry it would push out (see the tie below). */
   private admits(key: string, entry: Entry<V>): boolean {
     if (!this.sketch || this.main.has(key)) return true;
     const size = this.options.sizeOf(entry.value, key);
@@ -305,8 +305,10 @@ export class SwrCache<V> {
     if (size <= room) return true;
     const wanted = this.sketch.estimate(key);
     for (const victim of this.main.rkeys()) {
-      // A tie goes to the newcomer: among keys as popular, the least recently used goes, as in any LRU.
-      if (this.sketch.estimate(victim) > wanted) return false;
+      // A tie goes to the entry in place, as nothing says the newcomer is read more; among keys
+      // seen about once (a crawler's walk) it goes to the newcomer, so that they take turns as in an LRU.
+      const held = this.sketch.estimate(victim);
+      if (held > wanted || (held === wanted && held > 1)) return false;
       room += this.main.info(victim)?.size ?? 0;
       if (size <= room) return true;
     }

@@ -7,7 +7,7 @@
  * fails changes nothing. Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { ConfigError, parseConfig } from "../config.ts";
+import { ConfigError, parseConfig, withoutCredentials } from "../config.ts";
 import { openContentDb } from "./db.ts";
 import { exportSite, importSite } from "./site-io.ts";
 import { parseSiteText, serialiseSite } from "./site-text.ts";
@@ -102,9 +102,10 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
+/** An error's message on one line; a driver's may quote the connection string, so never its credentials. */
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
-  return message.replace(/\s+/g, " ").trim();
+  return withoutCredentials(message.replace(/\s+/g, " ").trim());
 }
 
 process.exitCode = await runContentCli(process.argv.slice(2));

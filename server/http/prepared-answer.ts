@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { matchesIfNoneMatch } from "./etag-match.ts";
 
 const gzipInPool = promisify(zlib.gzip);
 const brotliInPool = promisify(zlib.brotliCompress);
@@ -54,16 +55,6 @@ function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined):
     if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.gzip;
   }
   return answer.identity;
-}
-
-/** True when If-None-Match names this entity tag (weak comparison, as RFC 9110 asks for GET and HEAD). */
-export function matchesEtag(ifNoneMatch: string | undefined, etag: string): boolean {
-  if (!ifNoneMatch) return false;
-  const opaque = etag.replace(/^W\//, "");
-  return ifNoneMatch.split(",").some((tag) => {
-    const candidate = tag.trim();
-    return candidate === "*" || candidate.replace(/^W\//, "") === opaque;
-  });
 }
 
 /**
@@ -121,7 +112,7 @@ export async function prepareAnswer(
  * response already carries are kept unless the answer names them too.
  */
 export function sendPrepared(req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, perResponse: string[]): void {
-  if (answer.status === 200 && matchesEtag(req.headers["if-none-match"], answer.etag)) {
+  if (answer.status === 200 && matchesIfNoneMatch(req.headers["if-none-match"], answer.etag)) {
     res.writeHead(304, answer.notModified.concat(perResponse));
     res.end();
     return;

@@ -1,12 +1,13 @@
 /**
  * Who may purge (docs/behaviour.md#purging): a Standard Webhooks signature (HMAC-SHA256 of
  * `id.timestamp.body` under the base64 part of a `whsec_` secret, in `webhook-signature`
- * as `v1,<base64>`, several space-separated) or `Authorization: Bearer <secret>`, with
- * any of the configured secrets. Every comparison takes the same time whatever it
+ * as `v1,<base64>`, several space-separated) or `Authorization: Bearer <secret>` (over
+ * https, or from this machine), with any of the configured secrets. Every comparison takes the same time whatever it
  * compares, so timing tells an attacker nothing.
  */
 import { createHash, createHmac, timingSafeEqual } from "node:crypto";
 import type { IncomingHttpHeaders } from "node:http";
+import { isIPv4 } from "node:net";
 import type { PurgeSecret } from "../config.ts";
 
 /** How far a signed timestamp may be from our clock, either way. */
@@ -20,6 +21,17 @@ function sameText(given: string, expected: string): boolean {
   const a = createHash("sha256").update(given).digest();
   const b = createHash("sha256").update(expected).digest();
   return timingSafeEqual(a, b);
+}
+
+/**
+ * True when a bearer token may be taken from this request: over https (as Express reads it,
+ * X-Forwarded-Proto counting only from a trusted proxy) or from a client on this machine.
+ * Anywhere else, plain http has shown the secret to every hop on the way.
+ */
+export function bearerMaySend(secure: boolean, clientAddress: string | undefined): boolean {
+  if (secure) return true;
+  const address = clientAddress?.replace(/^::ffff:(?=\d+\.)/i, "") ?? "";
+  return address === "::1" || (isIPv4(address) && address.startsWith("127."));
 }
 
 /** True when the Authorization header is `Bearer <one of the secrets>`. */

@@ -9,7 +9,7 @@ import express, { type Request, type Response, Router } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import type { PurgeSecret } from "../config.ts";
 import { describeError } from "../http/errors.ts";
-import { bearerMatches, signatureMatches, type WebhookHeaders, webhookHeadersOf } from "./purge-auth.ts";
+import { bearerMatches, bearerMaySend, signatureMatches, type WebhookHeaders, webhookHeadersOf } from "./purge-auth.ts";
 import { parsePurgeBody } from "./purge-request.ts";
 import type { Purger } from "./purger.ts";
 
@@ -38,6 +38,9 @@ export function createPurgeRouter({ secrets, purger, now = Date.now }: PurgeRout
     let webhook: WebhookHeaders | undefined;
     // A signed request is judged by its signature, whatever Authorization it also carries.
     if (req.headers["webhook-signature"] === undefined && req.headers.authorization !== undefined) {
+      if (!bearerMaySend(req.secure, req.ip)) {
+        return refuse(res, 403, "a bearer token is taken only over https or from this machine: send it over https, or sign the request");
+      }
       if (!bearerMatches(req.headers.authorization, secrets)) return refuse(res, 401, "the bearer token is not a purge secret");
     } else {
       const checked = webhookHeadersOf(req.headers, now());

@@ -67,6 +67,14 @@ describe("content cli usage", () => {
     expect(run.stderr).toMatch(/^DATABASE_URL must be sqlite:PATH or postgres:\/\/\.\.\./);
     expectOneLine(run.stderr);
   });
+
+  it("never shows the userinfo of a bad DATABASE_URL, however mistyped", async () => {
+    const run = await runCli(["export", "-"], { DATABASE_URL: "postgres:/portal:s3cr3t#pw@db.internal/portal" });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toMatch(/^DATABASE_URL must be .*\(got "postgres:\/\*\*\*@db.internal\/portal"\)$/m);
+    expect(run.stderr).not.toMatch(/s3cr3t|portal:/);
+    expectOneLine(run.stderr);
+  });
 });
 
 // Each run starts a TypeScript process (about a second), so the runs are few and checks

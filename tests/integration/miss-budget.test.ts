@@ -108,6 +108,17 @@ describe("the miss budget of /api/portal", () => {
     expect((await get(portal, "/api/portal/message/news/1007", ATTACKER)).status).toBe(429);
   });
 
+  it("counts a client whose trusted proxy passes on an X-Forwarded-For that is no address as the proxy, not as a new client each time", async () => {
+    // 60 a minute: a burst of 6.
+    const portal = await build({ MISS_RATE_PER_MIN: "60" });
+    const statuses: number[] = [];
+    for (let id = 1000; id < 1008; id++) statuses.push((await get(portal, `/api/portal/message/news/${id}`, `client-${id}`)).status);
+    expect(statuses.slice(0, 6)).toEqual(Array(6).fill(404));
+    expect(statuses.slice(6)).toEqual([429, 429]);
+    // A client the proxy names by its address keeps a budget of its own.
+    expect((await get(portal, "/api/portal/message/news/2", VISITOR)).status).toBe(200);
+  });
+
   it("charges readiness checks, and MISS_RATE_PER_MIN=0 sets no limit", async () => {
     const limited = await build({ MISS_RATE_PER_MIN: "20" });
     expect((await get(limited, "/portal/readyz", ATTACKER)).status).toBe(200);

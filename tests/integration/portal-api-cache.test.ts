@@ -122,7 +122,7 @@ describe("/api/portal cache", () => {
     build();
     const first = await request(app).get(PARTNERS);
     const etag = first.headers.etag as string;
-    expect(etag).toMatch(/^"[\w-]+"$/);
+    expect(etag).toMatch(/^W\/"[\w-]+"$/);
     const again = await request(app).get(PARTNERS).set("If-None-Match", `W/"other", ${etag}`);
     expect(again.status).toBe(304);
     expect(again.text).toBe("");
@@ -291,6 +291,38 @@ describe("/api/portal fresh hits before Express", () => {
     const head = await request(app).head(PARTNERS);
     expect(head.status).toBe(200);
     expect(head.headers["x-request-id"]).toBeUndefined();
+    expect(upstream.count(PARTNERS)).toBe(1);
+  });
+
+  it("tags the identity, gzip and brotli bodies with one weak ETag, and answers 304 to it from any coding, in a list, or *", async () => {
+    const items = Array.from({ length: 60 }, (_, i) => ({ id: i + 1, logo: `/logo-${i}.svg`, url: `https://partner-${i}.example` }));
+    upstream.routes.set(PARTNERS, items);
+    build();
+    const server = createServer(app).listen(0, "127.0.0.1");
+    await once(server, "listening");
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${PARTNERS}`;
+      const codings = ["br", "gzip", "identity"];
+      // The miss (through Express), then hits (before it, once prepared).
+      const answers = [];
+      for (const coding of [...codings, ...codings]) answers.push(await rawGet(url, { "accept-encoding": coding }));
+      expect(answers.map((a) => a.headers["content-encoding"] ?? "identity")).toEqual([...codings, ...codings]);
+      const tags = answers.map((a) => String(a.headers.etag));
+      // A strong tag must differ per coding (RFC 9110 8.8.3); these are one weak tag.
+      expect(tags.every((tag) => tag.startsWith('W/"') && tag === tags[0])).toBe(true);
+      const etag = tags[0] as string;
+      for (const coding of codings) {
+        for (const ifNoneMatch of [etag, etag.slice(2), `"other", ${etag}`, `W/"a,b", ${etag.slice(2)}`, "*"]) {
+          const revalidated = await rawGet(url, { "accept-encoding": coding, "if-none-match": ifNoneMatch });
+          expect([coding, ifNoneMatch, revalidated.status, revalidated.body.length]).toEqual([coding, ifNoneMatch, 304, 0]);
+          expect(revalidated.headers.etag).toBe(etag);
+        }
+        const changed = await rawGet(url, { "accept-encoding": coding, "if-none-match": 'W/"other", "a,b"' });
+        expect(changed.status).toBe(200);
+      }
+    } finally {
+      server.close();
+    }
     expect(upstream.count(PARTNERS)).toBe(1);
   });
 

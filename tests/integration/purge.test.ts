@@ -226,6 +226,35 @@ describe("who may purge", () => {
     expect(app.portal.cache.stats().entries).toBe(0);
   });
 
+  it("takes a bearer token only over https or from this machine; a signature from anywhere", async () => {
+    // Behind a proxy on this machine that names each client and the scheme it used.
+    await build({ TRUST_PROXY: "loopback" });
+    await warm();
+    const bearer = (token: string, headers: Record<string, string>) =>
+      request(app).post("/portal/_purge").set("Authorization", `Bearer ${token}`).set(headers).send({ all: true, mode: "hard" });
+    const plain = await bearer(SECRET, { "X-Forwarded-For": "203.0.113.9" });
+    expect(plain.status).toBe(403);
+    expect(plain.body.msg).toMatch(/^a bearer token is taken only over https or from this machine/);
+    expect(plain.headers["cache-control"]).toBe("no-store");
+    // Refused before it is compared: a wrong token sent in the clear is told the same.
+    expect((await bearer(`${SECRET}x`, { "X-Forwarded-For": "203.0.113.9" })).status).toBe(403);
+    expect((await request(app).get(NEWS_API)).headers["x-cache"]).toBe("HIT");
+
+    expect((await bearer(SECRET, { "X-Forwarded-For": "203.0.113.9", "X-Forwarded-Proto": "https" })).status).toBe(202);
+    // From this machine, plain http.
+    expect((await bearer(SECRET, {})).status).toBe(202);
+    expect((await bearer(SECRET, { "X-Forwarded-For": "127.0.0.1" })).status).toBe(202);
+    const signed = signedPurge(SECRET, { all: true });
+    expect(
+      (await request(app).post("/portal/_purge").set(signed.headers).set("X-Forwarded-For", "203.0.113.9").send(signed.body)).status,
+    ).toBe(202);
+    app.portal.close();
+
+    // With no proxy trusted, X-Forwarded-Proto and X-Forwarded-For are the client's word: the connection decides.
+    await build();
+    expect((await bearer(SECRET, { "X-Forwarded-For": "203.0.113.9" })).status).toBe(202);
+  });
+
   it("refuses a timestamp more than 5 minutes off with 400, and a replayed id with 409", async () => {
     await build();
     const old = signedPurge(SECRET, { all: true }, { timestampS: Math.floor(Date.now() / 1000) - 301 });

@@ -56,6 +56,25 @@ describe("startup with a bad environment", () => {
     expect(lines[0]).not.toMatch(/s3cr3t|portal:|admin:/);
   });
 
+  it.each([
+    ["IMAGE_HOSTS", "https://u:s3cr3t-pw@img.example.com"],
+    ["IMAGE_HOSTS", "https://img.example.com,https://u:s3cr3t,pw@img.example.com"],
+    ["REDIS_URL", "redis:/user:s3cr3t-pw@redis.internal"],
+    ["DATABASE_URL", "postgres:/u:s3cr3t-pw@db.internal/portal"],
+    ["REDIS_URL", "redis://u:s3cr3t/pw@redis.internal:6379"],
+    ["REDIS_URL", "redis://u:s3cr3t#pw@redis.internal"],
+    ["DATABASE_URL", "mysql://u:s3cr3t?pw@db.internal/portal"],
+    ["DATABASE_URL", "mysql://u:s3cr3t@pw@db.internal/portal"],
+    ["DATABASE_URL", "mysql://u:s3cr3t pw@db.internal/portal"],
+  ])("exits 1 naming %s=%s without any of its userinfo", async (name, value) => {
+    const { code, lines } = await refusedStart({ [name]: value });
+    expect(code).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(new RegExp(`^${name} must `));
+    expect(lines[0]).toContain("***@");
+    expect(lines[0]).not.toMatch(/s3cr3t|pw@|u:|user:/);
+  });
+
   it("refuses TRUST_PROXY=true with one line saying what to give instead", async () => {
     const { code, lines } = await refusedStart({ TRUST_PROXY: "true" });
     expect(code).toBe(1);

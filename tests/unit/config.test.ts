@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { ConfigError, parseConfig, shownValue } from "../../server/config.ts";
+import { ConfigError, parseConfig, shownValue, withoutCredentials } from "../../server/config.ts";
 
 describe("parseConfig", () => {
   it("gives the documented defaults for an empty environment", () => {
@@ -97,6 +97,15 @@ describe("parseConfig", () => {
       /^TRUST_PROXY must not be true .*: give a hop count \(such as 1\), loopback, or the proxies' addresses\/subnets/,
     ],
     ["TRUST_PROXY", " TRUE ", /^TRUST_PROXY must not be true/],
+    ["TRUST_PROXY", "0.0.0.0/1,128.0.0.0/1,::/1,8000::/1", /^TRUST_PROXY must not trust every IPv4 address \(its subnets together cover/],
+    ["TRUST_PROXY", "10.0.0.0/8,0.0.0.0/2,64.0.0.0/2,128.0.0.0/255.128.0.0,128.0.0.0/1", /^TRUST_PROXY must not trust every IPv4 address/],
+    ["TRUST_PROXY", "::ffff:0:0/96", /^TRUST_PROXY must not trust every IPv4 address/],
+    ["TRUST_PROXY", "loopback,::/1,8000::/2,c000::/2", /^TRUST_PROXY must not trust every IPv6 address/],
+    ["TRUST_PROXY", "0.0.0.0/0", /^TRUST_PROXY must be a hop count .*\(invalid range on address: 0\.0\.0\.0\/0\)/],
+    ["TRUST_PROXY", "10.0.0.0/255.0.255.0", /^TRUST_PROXY must be a hop count .*\(invalid range on address/],
+    ["TRUST_PROXY", "0/1,2147483648/1", /^TRUST_PROXY must be a hop count .*\(not a plain IPv4 or IPv6 address: 0\/1\)/],
+    ["TRUST_PROXY", "11", /^TRUST_PROXY must be a hop count from 0 to 10/],
+    ["TRUST_PROXY", "99", /^TRUST_PROXY must be a hop count from 0 to 10/],
     ["LOG_LEVEL", "loud", /^LOG_LEVEL must be one of/],
     [
       "IMAGE_HOSTS",
@@ -150,6 +159,14 @@ describe("parseConfig", () => {
     expect(() => parseConfig({ [name]: value })).not.toThrow(/s3cr3t|r3t-pw|portal:|admin:|u:/);
   });
 
+  it("never shows a URL's userinfo in other text, whatever the password holds or the scheme's form", () => {
+    const said = withoutCredentials(
+      'could not connect to "postgres://u:s3/cr#t?@x@db.internal/portal"; also redis:/user:s3cr3t@cache, tried s3cr3t:pw@host',
+    );
+    expect(said).toBe('could not connect to "postgres://***@db.internal/portal"; also redis:/***@cache, tried ***@host');
+    expect(withoutCredentials("listening on 127.0.0.1:3000")).toBe("listening on 127.0.0.1:3000");
+  });
+
   it("reads PURGE_SECRET as a list of secrets, each with its HMAC key decoded", () => {
     const first = `whsec_${Buffer.from("0123456789abcdef").toString("base64")}`;
     const second = `whsec_${Buffer.from("fedcba9876543210fedc").toString("base64")}`;
@@ -166,6 +183,14 @@ describe("parseConfig", () => {
       expect(shownValue(name, "s3cr3t-pw")).toBe(" (value not shown)");
     }
     expect(shownValue("PORT", "eighty")).toBe(' (got "eighty")');
+  });
+
+  it("reads TRUST_PROXY's forms as Express does: names, addresses, subnets and netmasks mixed, hop counts up to 10", () => {
+    for (const value of ["loopback, 10.0.0.0/8, fd00::/8", "10.0.0.0/255.0.0.0,192.168.1.7", "::ffff:10.0.0.1", "0.0.0.0/1"]) {
+      expect(parseConfig({ TRUST_PROXY: value }).trustProxy).toBe(value);
+    }
+    expect(parseConfig({ TRUST_PROXY: "10" }).trustProxy).toBe(10);
+    expect(parseConfig({ TRUST_PROXY: "false" }).trustProxy).toBe(false);
   });
 
   it("treats an empty variable as unset", () => {
