@@ -14,10 +14,12 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { scriptHashOf } from "../../server/http/security-headers.ts";
 import { clientKeyOf } from "../../server/portal-api/client-key.ts";
+import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { siteIdOf } from "../../server/shared-tier/redis-connection.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
 import { testConfig } from "../support/config.ts";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
+import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -211,5 +213,73 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
     expect(warnings(a, /^Redis unavailable/)).toEqual([]);
     expect(warnings(a, /^a shared limit's count read from Redis/)).toHaveLength(1);
     expect(Number(await redis.get(countKey))).toBeGreaterThan(0);
+  });
+
+  it("ignore messages on the purge channel that are not purges", async () => {
+    const a = await startInstance(redisUrl);
+    await a.app.portal.sharedPurges?.subscribed;
+    const applied: PurgeRequest[] = [];
+    const last = new Promise<void>((resolve) =>
+      a.app.portal.purger.onPurge((request, origin) => {
+        if (origin !== "remote") return;
+        applied.push(request);
+        if (request.tags.includes("news:1")) resolve();
+      }),
+    );
+    const channel = `portal:v1:${siteIdOf(upstream.url)}:channel:purge`;
+    for (const message of [
+      "not json",
+      "null",
+      JSON.stringify({ from: "x", request: { tags: "site", paths: [] } }),
+      JSON.stringify({ from: "x", request: { tags: ["with space"], paths: [] } }),
+      JSON.stringify({ from: "x", request: { tags: [], paths: ["/elsewhere"] } }),
+      JSON.stringify({ from: "x", request: { tags: ["x".repeat(1000)], paths: [] } }),
+      JSON.stringify({ from: "x", request: { tags: [], paths: [], all: false, mode: "hard" } }),
+      JSON.stringify({ from: "x", request: { tags: ["news:1"], paths: [], all: false, mode: "soft" } }),
+    ])
+      await redis.publish(channel, message);
+    await last;
+    expect(applied).toEqual([{ tags: ["news:1"], paths: [], all: false, mode: "soft" }]);
+    expect(warnings(a, /^a purge message read from Redis/)).toHaveLength(1);
+  });
+
+  it("refuse a signed purge replayed to an instance started after it was accepted", async () => {
+    const secret = newPurgeSecret();
+    const a = await startInstance(redisUrl, { PURGE_SECRET: secret });
+    const purge = signedPurge(secret, { tags: ["site"] });
+    const post = (instance: Instance) => send(instance, "/portal/_purge", { method: "POST", headers: purge.headers, body: purge.body });
+    expect((await post(a)).status).toBe(202);
+    // A restart: the new process has never heard of the purge.
+    const b = await startInstance(redisUrl, { PURGE_SECRET: secret });
+    expect((await post(b)).status).toBe(409);
+    expect((await post(a)).status).toBe(409);
+  });
+});
+
+describeWithRedis("instances whose Redis is away when a purge arrives", 0, () => {
+  let redis: RedisServer;
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    return () => redis.stop();
+  });
+
+  it("refuse a signed purge with 503 to be retried, and go on answering visitors", async () => {
+    const secret = newPurgeSecret();
+    const a = await startInstance(redis.url, { PURGE_SECRET: secret });
+    expect((await send(a, NEWS_PATH)).status).toBe(200);
+    await redis.stop();
+    const purge = signedPurge(secret, { tags: ["site"] });
+    const post = () => send(a, "/portal/_purge", { method: "POST", headers: purge.headers, body: purge.body });
+    const refused = await post();
+    expect(refused.status).toBe(503);
+    expect(Number(refused.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect((await send(a, NEWS_PATH)).status).toBe(200);
+    expect((await send(a, "/api/portal/sys/syscfg")).status).toBe(200);
+
+    // Once Redis is back the retry is accepted, and only once.
+    await redis.start();
+    while (a.app.portal.sharedTier?.state() !== "connected") await new Promise((resolve) => setTimeout(resolve, 50));
+    expect((await post()).status).toBe(202);
+    expect((await post()).status).toBe(409);
   });
 });
