@@ -18,7 +18,7 @@
  * can publish: a message or a record that is not a purge by the body's rules is ignored.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import { type Redis, ReplyError } from "ioredis";
 import type { Logger } from "../logger.ts";
 import type { PubSub } from "../shared-tier/pub-sub.ts";
 import type { SharedTier } from "../shared-tier/redis-connection.ts";
@@ -106,12 +106,23 @@ export function joinSharedPurges(purger: Purger, tier: SharedTier, pubsub: PubSu
     void pubsub.publish(CHANNEL, JSON.stringify({ from: self, request } satisfies PurgeNote));
   });
 
+  /** The members recorded since `from`; none when the record is not a sorted set (someone else wrote the key: it is dropped). */
+  const recordedSince = async (redis: Redis, from: number): Promise<string[]> => {
+    try {
+      return await redis.zrangebyscore(record, from, "+inf");
+    } catch (err) {
+      if (!(err instanceof ReplyError)) throw err;
+      tier.malformed("the purges' record", { key: record, err: (err as Error).message });
+      await redis.del(record);
+      return [];
+    }
+  };
+
   const catchUp = () => {
     latest = latest.then(async () => {
       const read = await tier.run(async (redis) => {
         const now = await redisNow(redis);
-        const members = await redis.zrangebyscore(record, since, "+inf");
-        return { now, members };
+        return { now, members: await recordedSince(redis, since) };
       }, undefined);
       // Still away: the next resumption tries again from the same time.
       if (!read) return;

@@ -243,6 +243,19 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
     expect(warnings(a, /^a purge message read from Redis/)).toHaveLength(1);
   });
 
+  it("catch up over a purges' record that is not one, without taking it for Redis failing", async () => {
+    const a = await startInstance(redisUrl);
+    await a.app.portal.sharedPurges?.subscribed;
+    await redis.set(`portal:v1:${siteIdOf(upstream.url)}:purges`, "not a sorted set");
+    // Subscriptions cut: once made again, the instance reads the record for what it missed.
+    await redis.call("CLIENT", "KILL", "TYPE", "pubsub");
+    const outcome = /^the purges' record read from Redis|^Redis unavailable/;
+    while (!a.logs.some((line) => outcome.test(line.msg))) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(warnings(a, /^Redis unavailable/)).toEqual([]);
+    expect(a.app.portal.sharedTier?.state()).toBe("connected");
+    expect(await redis.exists(`portal:v1:${siteIdOf(upstream.url)}:purges`)).toBe(0);
+  });
+
   it("refuse a signed purge replayed to an instance started after it was accepted", async () => {
     const secret = newPurgeSecret();
     const a = await startInstance(redisUrl, { PURGE_SECRET: secret });
