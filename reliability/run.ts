@@ -3,11 +3,12 @@
  * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
  * proves, section by section, what the README's "Reliability" section lists: faults
  * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
- * miss flood, shutdown, no lost writes on PostgreSQL, several instances on one Redis. Prints one table; exits 1 on any failure
+ * miss flood, shutdown, no lost writes on PostgreSQL, several instances on one Redis, hostile
+ * entries in that Redis. Prints one table; exits 1 on any failure
  * (2 when it cannot run at all).
  *
  * Options: --short (the CI form: 20 s load, fewer fuzz cases, shorter fault phases),
- * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, flood, shutdown, writes, instances),
+ * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, flood, shutdown, writes, instances, trust),
  * --load-seconds=N (override the load duration), --keep-logs (keep the server logs and
  * memory samples even when everything passed; they are always kept on a failure).
  */
@@ -30,6 +31,7 @@ import { runLoad } from "./load.ts";
 import { runPoisoning } from "./poisoning.ts";
 import { crashed, formatTable, passed, type SectionResult } from "./report.ts";
 import { runShutdown } from "./shutdown.ts";
+import { runTierTrust } from "./tier-trust.ts";
 import { runWrites } from "./writes.ts";
 import { runXss } from "./xss.ts";
 
@@ -43,6 +45,7 @@ const SECTIONS: { id: string; title: string; run: (ctx: RunContext) => Promise<S
   { id: "shutdown", title: "shutdown", run: runShutdown },
   { id: "writes", title: "no lost writes", run: runWrites },
   { id: "instances", title: "several instances on one Redis", run: runInstances },
+  { id: "trust", title: "hostile entries in the shared tier", run: runTierTrust },
 ];
 
 const { values: argv } = parseArgs({

@@ -219,7 +219,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify });
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
-  app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, now: deps.now }));
+  app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
   const { renderer } = deps;
   const pages = renderer

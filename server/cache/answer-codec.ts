@@ -1,22 +1,39 @@
 /**
  * How a cached API answer travels through the shared tier (shared-tier/shared-cache-level.ts):
- * its status, entity tag and body only. The instance that reads it parses the body and
- * lays it out for HTTP with its own headers, as it does an upstream answer.
+ * its status, entity tag and body only. Whoever can write to Redis can write an entry, so
+ * what comes back is judged as an upstream answer is (portal-api/api-reader.ts), its HTML
+ * sanitised again: it is kept only when it is an answer this server stores (a 200 or a 404)
+ * and comes out of that judgement byte for byte as it went in. The instance then lays it
+ * out for HTTP with its own headers and entity tag, as it does an upstream answer.
  */
+import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
 import { ownBytes, prepareAnswer } from "../http/prepared-answer.ts";
+import { answerHeadersOf, classifyUpstreamAnswer } from "../portal-api/api-reader.ts";
 import type { SharedCodec } from "../shared-tier/shared-cache-level.ts";
 import type { CachedAnswer } from "./response-cache.ts";
 
+/** Any JSON string that starts with the marker, whatever field holds it. */
+const SCRIPT_IN_JSON = Buffer.from(JSON.stringify(HOME_SCRIPT_MARKER).slice(0, -1));
+
+/**
+ * The home script runs as the upstream sent it (its hash goes into the page's CSP), and
+ * sanitising cannot tell an upstream's from one written into Redis: an answer holding one
+ * is never shared, and an entry holding one is refused.
+ */
+const holdsHomeScript = (body: Buffer) => body.includes(SCRIPT_IN_JSON);
+
 export function answerCodec(answerHeaders: readonly (readonly [string, string])[]): SharedCodec<CachedAnswer> {
   return {
-    encode: (answer) => ({ meta: { status: answer.status, etag: answer.etag }, body: answer.body }),
-    async decode(meta, reply) {
+    encode: (answer) =>
+      holdsHomeScript(answer.body) ? undefined : { meta: { status: answer.status, etag: answer.etag }, body: answer.body },
+    async decode(meta, reply, key) {
+      const { status } = meta;
+      if ((status !== 200 && status !== 404) || holdsHomeScript(reply)) return undefined;
       // A view into the whole reply: kept, it would keep the reply.
       const body = ownBytes(reply);
-      const status = Number(meta.status);
-      const etag = String(meta.etag);
-      const json: unknown = JSON.parse(body.toString("utf8"));
-      return { status, body, etag, json, ready: await prepareAnswer(status, body, etag, answerHeaders) };
+      const { answer, cacheable } = classifyUpstreamAnswer({ status, headers: {}, body }, key.split("?")[0] as string);
+      if (!cacheable || !answer.body.equals(body)) return undefined;
+      return { ...answer, ready: await prepareAnswer(answer.status, answer.body, answer.etag, answerHeadersOf(answerHeaders, key)) };
     },
   };
 }

@@ -51,7 +51,7 @@ function parseEnvelope(body: Buffer): { code: number } | undefined {
 const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
 
 /** An upstream answer as the cache keeps it (not yet laid out for HTTP), and whether it may be kept. */
-interface ClassifiedAnswer {
+export interface ClassifiedAnswer {
   answer: Omit<CachedAnswer, "ready">;
   cacheable: boolean;
 }
@@ -62,7 +62,7 @@ interface ClassifiedAnswer {
  * for unknown ids do not each reach the upstream), anything else or a body that is not
  * an envelope is a failure.
  */
-function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): ClassifiedAnswer {
+export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): ClassifiedAnswer {
   if (res.status === 404) {
     const envelope = parseEnvelope(res.body);
     const body = envelope ? ownBytes(res.body) : NOT_FOUND_BODY;
@@ -93,6 +93,11 @@ export function httpErrorOf(err: unknown): unknown {
   return err;
 }
 
+/** The headers an answer of `key` carries: every answer's, and its cache tags. */
+export function answerHeadersOf(answerHeaders: readonly (readonly [string, string])[], key: string): (readonly [string, string])[] {
+  return [...answerHeaders, ...cacheTagHeaders(cacheTagsOfKey(key))];
+}
+
 /** The TTL of a call path: the longest configured prefix that matches, else the default. */
 export function ttlFor(path: string, cache: Config["cache"]): number {
   return cache.ttlOverrides.find((o) => path.startsWith(o.prefix))?.ttlMs ?? cache.ttlMs;
@@ -117,7 +122,7 @@ export function createApiReader(
       throw httpErrorOf(err);
     }
     const { answer, cacheable } = classified;
-    const ready = await prepareAnswer(answer.status, answer.body, answer.etag, [...answerHeaders, ...cacheTagHeaders(cacheTagsOfKey(key))]);
+    const ready = await prepareAnswer(answer.status, answer.body, answer.etag, answerHeadersOf(answerHeaders, key));
     return { value: { ...answer, ready }, freshForMs: cacheable ? ttlFor(key, cacheConfig) : undefined };
   };
   return {

@@ -12,7 +12,7 @@ import type { PurgeSecret } from "../config.ts";
 
 /** How far a signed timestamp may be from our clock, either way. */
 export const TIMESTAMP_TOLERANCE_S = 5 * 60;
-const MAX_ID_LENGTH = 256;
+export const MAX_ID_LENGTH = 256;
 /** More signatures than anyone rotating keys would send are not all tried. */
 const MAX_SIGNATURES = 8;
 

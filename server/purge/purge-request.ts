@@ -6,6 +6,7 @@
  */
 import { z } from "zod";
 import type { PurgeMode } from "../cache/swr-cache.ts";
+import { MAX_ID_LENGTH } from "./purge-auth.ts";
 
 export const MAX_PURGE_TAGS = 256;
 export const MAX_PURGE_PATHS = 64;
@@ -49,6 +50,29 @@ const body = z
     if (value.all && named > 0) ctx.addIssue({ code: "custom", message: 'give either "all": true or tags and paths, not both' });
     if (!value.all && named === 0) ctx.addIssue({ code: "custom", message: 'name tags or paths to purge, or give "all": true' });
   });
+
+export const isPurgeTag = (value: unknown): value is string => tag.safeParse(value).success;
+export const isPurgePath = (value: unknown): value is string => path.safeParse(value).success;
+
+const id = z.string().min(1).max(MAX_ID_LENGTH);
+
+/**
+ * A purge another instance sent (shared-purges.ts), held to the rules of a purge body, or
+ * undefined: whoever can write to Redis can publish.
+ */
+export function checkedPurgeRequest(value: unknown): PurgeRequest | undefined {
+  if (value === null || typeof value !== "object") return undefined;
+  const { tags, paths, all, mode, id: given } = value as Record<string, unknown>;
+  const parsed = body.safeParse({ tags, paths, mode, ...(all === true ? { all } : {}) });
+  if (!parsed.success || (given !== undefined && !id.safeParse(given).success)) return undefined;
+  const request: PurgeRequest = {
+    tags: parsed.data.tags ?? [],
+    paths: parsed.data.paths ?? [],
+    all: all === true,
+    mode: parsed.data.mode ?? "soft",
+  };
+  return typeof given === "string" ? { ...request, id: given } : request;
+}
 
 export type ParsedPurge = { ok: true; request: PurgeRequest } | { ok: false; error: string };
 

@@ -3,7 +3,9 @@
  * (404, whatever the method). Unauthenticated requests cost a few header checks and, for
  * a signed one, one HMAC over a body of at most PURGE_BODY_LIMIT: never a cache lookup,
  * an upstream request or a render, so they are not charged to the miss budget. Nothing it
- * answers is cached.
+ * answers is cached. With REDIS_URL a signed purge's id is claimed in Redis before it is
+ * applied; while Redis cannot say whether the id was seen, the purge is refused (503) for
+ * its sender to retry, rather than applied where a replay could not be told.
  */
 import express, { type Request, type Response, Router } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
@@ -12,6 +14,7 @@ import { describeError } from "../http/errors.ts";
 import { bearerMatches, bearerMaySend, signatureMatches, type WebhookHeaders, webhookHeadersOf } from "./purge-auth.ts";
 import { parsePurgeBody } from "./purge-request.ts";
 import type { Purger } from "./purger.ts";
+import type { IdClaim } from "./shared-purges.ts";
 
 export const PURGE_PATH = "/portal/_purge";
 const PURGE_BODY_LIMIT = "64kb";
@@ -19,13 +22,18 @@ const PURGE_BODY_LIMIT = "64kb";
 export interface PurgeRouteDeps {
   secrets: readonly PurgeSecret[];
   purger: Purger;
+  /** Claims a webhook id across instances (REDIS_URL); without it, the process's own record decides. */
+  claimId?: (id: string) => Promise<IdClaim>;
   now?: () => number;
 }
+
+/** How long a sender waits before retrying a purge refused while Redis is away (its probe runs each second). */
+const RETRY_AFTER_S = 5;
 
 const refuse = (res: Response, status: number, message: string) =>
   res.status(status).set("Cache-Control", "no-store").json(errorEnvelope(status, message));
 
-export function createPurgeRouter({ secrets, purger, now = Date.now }: PurgeRouteDeps): Router {
+export function createPurgeRouter({ secrets, purger, claimId, now = Date.now }: PurgeRouteDeps): Router {
   const router = Router();
   const readBody = express.raw({ limit: PURGE_BODY_LIMIT, type: () => true });
 
@@ -47,7 +55,7 @@ export function createPurgeRouter({ secrets, purger, now = Date.now }: PurgeRout
       if (!checked.ok) return refuse(res, checked.status, checked.error);
       webhook = checked.headers;
     }
-    readBody(req, res, (err?: unknown) => {
+    const answer = async (err?: unknown) => {
       if (err) {
         const { status, message } = describeError(err);
         return status < 500 ? refuse(res, status, message) : next(err);
@@ -59,11 +67,22 @@ export function createPurgeRouter({ secrets, purger, now = Date.now }: PurgeRout
       }
       const parsed = parsePurgeBody(body);
       if (!parsed.ok) return refuse(res, 400, parsed.error);
+      if (webhook && claimId) {
+        const claim = await claimId(webhook.id);
+        if (claim === "seen") return refuse(res, 409, "this webhook-id was already received");
+        if (claim === "unknown") {
+          res.set("Retry-After", String(RETRY_AFTER_S));
+          return refuse(res, 503, "cannot tell whether this webhook-id was already received (Redis is away); retry later");
+        }
+      }
       const request = webhook ? { ...parsed.request, id: webhook.id } : parsed.request;
       res
         .status(202)
         .set("Cache-Control", "no-store")
         .json({ purged: purger.purge(request, "local") });
+    };
+    readBody(req, res, (err?: unknown) => {
+      answer(err).catch(next);
     });
   });
   return router;

@@ -47,7 +47,7 @@ export interface PurgerDeps {
 }
 
 /** Ids are remembered for the whole window a timestamp may fall in, either side of now. */
-const SEEN_FOR_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
+export const SEEN_FOR_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
 /** A bound on the ids remembered: only signed purges are remembered, so it is never reached by accident. */
 const MAX_SEEN_IDS = 10_000;
 

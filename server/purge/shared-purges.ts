@@ -12,17 +12,22 @@
  * a missed message cannot leave a page stale. While Redis is away a purge still applies
  * here and to the other workers of this process group; the records kept a day bound the
  * set, well past any entry's life.
+ *
+ * Signed purges' ids are claimed in Redis too (SET NX for the replay window), so a replay
+ * is refused by every instance, one started since included. Whoever can write to Redis
+ * can publish: a message or a record that is not a purge by the body's rules is ignored.
  */
 import { randomUUID } from "node:crypto";
-import type { Redis } from "ioredis";
+import { type Redis, ReplyError } from "ioredis";
 import type { Logger } from "../logger.ts";
 import type { PubSub } from "../shared-tier/pub-sub.ts";
 import type { SharedTier } from "../shared-tier/redis-connection.ts";
-import type { PurgeRequest } from "./purge-request.ts";
-import type { Purger } from "./purger.ts";
+import { checkedPurgeRequest, isPurgePath, isPurgeTag, type PurgeRequest } from "./purge-request.ts";
+import { type Purger, SEEN_FOR_MS } from "./purger.ts";
 
 const CHANNEL = "purge";
 const RECORD = "purges";
+const SEEN_ID = "purge-id";
 const KEEP_MS = 24 * 3_600_000;
 const CLOCK_MARGIN_MS = 5_000;
 
@@ -31,7 +36,12 @@ interface PurgeNote {
   request: PurgeRequest;
 }
 
+/** A webhook id claimed by this purge (`new`), by an earlier one (`seen`), or Redis could not tell (`unknown`). */
+export type IdClaim = "new" | "seen" | "unknown";
+
 export interface SharedPurges {
+  /** Claims a signed purge's webhook id for the replay window, across instances. */
+  claimId(id: string): Promise<IdClaim>;
   /** Resolves once this process receives the other instances' purges. */
   subscribed: Promise<void>;
   /** Resolves once the latest catch-up has been applied (for tests and readiness to wait on). */
@@ -48,8 +58,8 @@ function requestOf(members: string[]): PurgeRequest {
   const request: PurgeRequest = { tags: [], paths: [], all: false, mode: "soft" };
   for (const member of members) {
     if (member === "all") request.all = true;
-    else if (member.startsWith("tag:")) request.tags.push(member.slice(4));
-    else if (member.startsWith("path:")) request.paths.push(member.slice(5));
+    else if (member.startsWith("tag:") && isPurgeTag(member.slice(4))) request.tags.push(member.slice(4));
+    else if (member.startsWith("path:") && isPurgePath(member.slice(5))) request.paths.push(member.slice(5));
   }
   // "all" covers everything; a purge names either it or tags and paths.
   if (request.all) return { ...request, tags: [], paths: [] };
@@ -58,20 +68,9 @@ function requestOf(members: string[]): PurgeRequest {
 
 function noteOf(message: string): PurgeNote | undefined {
   try {
-    const note = JSON.parse(message) as Partial<PurgeNote>;
-    const request = note.request;
-    if (typeof note.from !== "string" || !request || !Array.isArray(request.tags) || !Array.isArray(request.paths)) return undefined;
-    if (!request.tags.every((t) => typeof t === "string") || !request.paths.every((p) => typeof p === "string")) return undefined;
-    return {
-      from: note.from,
-      request: {
-        tags: request.tags,
-        paths: request.paths,
-        all: request.all === true,
-        mode: request.mode === "hard" ? "hard" : "soft",
-        ...(typeof request.id === "string" ? { id: request.id } : {}),
-      },
-    };
+    const note = JSON.parse(message) as Partial<PurgeNote> | null;
+    const request = checkedPurgeRequest(note?.request);
+    return typeof note?.from === "string" && request ? { from: note.from, request } : undefined;
   } catch {
     return undefined;
   }
@@ -107,12 +106,23 @@ export function joinSharedPurges(purger: Purger, tier: SharedTier, pubsub: PubSu
     void pubsub.publish(CHANNEL, JSON.stringify({ from: self, request } satisfies PurgeNote));
   });
 
+  /** The members recorded since `from`; none when the record is not a sorted set (someone else wrote the key: it is dropped). */
+  const recordedSince = async (redis: Redis, from: number): Promise<string[]> => {
+    try {
+      return await redis.zrangebyscore(record, from, "+inf");
+    } catch (err) {
+      if (!(err instanceof ReplyError)) throw err;
+      tier.malformed("the purges' record", { key: record, err: (err as Error).message });
+      await redis.del(record);
+      return [];
+    }
+  };
+
   const catchUp = () => {
     latest = latest.then(async () => {
       const read = await tier.run(async (redis) => {
         const now = await redisNow(redis);
-        const members = await redis.zrangebyscore(record, since, "+inf");
-        return { now, members };
+        return { now, members: await recordedSince(redis, since) };
       }, undefined);
       // Still away: the next resumption tries again from the same time.
       if (!read) return;
@@ -128,7 +138,12 @@ export function joinSharedPurges(purger: Purger, tier: SharedTier, pubsub: PubSu
 
   const subscribed = pubsub.subscribe(CHANNEL, (message) => {
     const note = noteOf(message);
-    if (note && note.from !== self) purger.purge(note.request, "remote");
+    if (!note) tier.malformed("a purge message", { message: message.slice(0, 200) });
+    else if (note.from !== self) purger.purge(note.request, "remote");
   });
-  return { subscribed, caughtUp: () => latest };
+  const claimId = async (id: string): Promise<IdClaim> => {
+    const claimed = await tier.run((redis) => redis.set(tier.key(SEEN_ID, id), "1", "PX", SEEN_FOR_MS, "NX"), "unknown" as const);
+    return claimed === "unknown" ? "unknown" : claimed === "OK" ? "new" : "seen";
+  };
+  return { claimId, subscribed, caughtUp: () => latest };
 }

@@ -36,6 +36,11 @@ export interface SharedTier {
   readonly redis: Redis;
   /** A connection of its own for subscriptions (pub-sub.ts), resubscribing after each reconnection. */
   openSubscriber(): Redis;
+  /**
+   * Says that something read from Redis was not as this server writes it (someone else
+   * wrote the key, or garbage): the caller treats it as absent. Logged once per `what`.
+   */
+  malformed(what: string, detail: Record<string, unknown>): void;
   close(): void;
 }
 
@@ -115,6 +120,7 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
   });
   redis.on("ready", probe);
   const prober = setInterval(probe, PROBE_EVERY_MS).unref();
+  const malformedSeen = new Set<string>();
 
   return {
     redis,
@@ -147,6 +153,11 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
       subscriber.on("error", () => {});
       subscribers.push(subscriber);
       return subscriber;
+    },
+    malformed(what, detail) {
+      if (malformedSeen.has(what)) return;
+      malformedSeen.add(what);
+      logger.warn(detail, `${what} read from Redis is not as this server writes it: ignored (further ones are not logged)`);
     },
     close() {
       closing = true;

@@ -14,15 +14,23 @@
  *
  * An entry is stored as `<freshUntil, 15 digits><JSON header>\n<body>`, so the read-or-lock
  * script below can tell a fresh entry from a stale one without parsing the rest.
+ *
+ * Whoever can write to Redis can write these keys, so what is read back is judged as
+ * input: an entry too large, of another type, with a header out of shape or a value its
+ * codec refuses is no entry (a miss, logged once), and a lock without an expiry is no lock.
  */
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import type { Load, Loaded, SecondLevel } from "../cache/swr-cache.ts";
 import type { SharedTier } from "./redis-connection.ts";
 
+export type SharedMeta = Record<string, string | number>;
+
 /** How a value travels: a small header and a body. `encode` gives undefined for a value not to share. */
 export interface SharedCodec<V> {
-  encode(value: V): { meta: Record<string, string | number>; body: Buffer } | undefined;
-  decode(meta: Record<string, string | number>, body: Buffer): Promise<V>;
+  encode(value: V): { meta: SharedMeta; body: Buffer } | undefined;
+  /** The value of `key` an entry holds, or undefined when it is not one `encode` could have made. */
+  decode(meta: SharedMeta, body: Buffer, key: string): Promise<V | undefined>;
 }
 
 export interface SharedCacheLevelOptions<V> {
@@ -38,24 +46,56 @@ export interface SharedCacheLevelOptions<V> {
 
 /** Larger bodies are not shared: one instance's upstream answer should not fill the tier. */
 export const MAX_SHARED_BYTES = 1024 * 1024;
+/** An entry is its body, its freshness and a small header: anything longer is not read at all. */
+const MAX_HEADER_BYTES = 4096;
+const MAX_ENTRY_BYTES = MAX_SHARED_BYTES + MAX_HEADER_BYTES;
 const FRESH_DIGITS = 15;
+/** The longest freshness an entry may claim: the longest TTL the configuration takes. */
+const MAX_FRESH_MS = 999_999_999;
+/** How far ahead of this instance's clock another's may be when it stamps an entry. */
+const CLOCK_AHEAD_MS = 60_000;
 /** Waiters poll this often at first, backing off to POLL_MAX_MS. */
 const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 50;
 
-/** The entry if it is fresh at ARGV[3]; else the lock is tried too: {entry or nil, 1 taken / 0 held by another}. */
-const READ_OR_LOCK = `
-local entry = redis.call('GET', KEYS[1])
-if entry and tonumber(string.sub(entry, 1, ${FRESH_DIGITS})) > tonumber(ARGV[3]) then return {entry, 2} end
+/** The entry at a key: a string of at most ARGV max bytes, else false (nothing there, too long, another type). */
+const ENTRY_AT = `
+local function entryAt(key, max)
+  local length = redis.pcall('STRLEN', key)
+  if type(length) ~= 'number' or length == 0 or length > tonumber(max) then return false end
+  return redis.call('GET', key)
+end`;
+
+/** The entry if it is fresh at ARGV[3]; else the lock is tried too: {entry or false, 1 taken / 0 held by another}. */
+const READ_OR_LOCK = `${ENTRY_AT}
+local entry = entryAt(KEYS[1], ARGV[4])
+local freshUntil = entry and tonumber(string.sub(entry, 1, ${FRESH_DIGITS}))
+if freshUntil and freshUntil > tonumber(ARGV[3]) then return {entry, 2} end
+-- Every lock is taken with an expiry: one without is not ours, and would hold the key for ever.
+if redis.call('PTTL', KEYS[2]) == -1 then redis.call('DEL', KEYS[2]) end
 local taken = redis.call('SET', KEYS[2], ARGV[1], 'PX', ARGV[2], 'NX')
-if taken then return {entry or false, 1} end
-return {entry or false, 0}`;
+if taken then return {entry, 1} end
+return {entry, 0}`;
+
+/** The entry, and 1 while a lock (with an expiry) is held on it. */
+const READ_AND_LOCK_STATE = `${ENTRY_AT}
+return {entryAt(KEYS[1], ARGV[1]), redis.call('PTTL', KEYS[2]) > 0 and 1 or 0}`;
+
+const READ = `${ENTRY_AT}
+return entryAt(KEYS[1], ARGV[1])`;
 
 /** Stores the entry (when one is given) and releases the lock if it is still ours. */
 const STORE_AND_UNLOCK = `
 if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
-if redis.call('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
+if redis.pcall('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 return 1`;
+
+/** The header an entry's writer puts before its body. */
+const entryHeader = z.object({
+  madeAt: z.number().min(0).max(Number.MAX_SAFE_INTEGER),
+  freshForMs: z.number().min(0).max(MAX_FRESH_MS),
+  meta: z.record(z.string(), z.union([z.string(), z.number()])),
+});
 
 interface SharedEntry<V> {
   value: V;
@@ -78,17 +118,25 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return Buffer.concat([Buffer.from(`${freshUntil}${header}\n`), encoded.body]);
   };
 
-  /** The entry, or undefined when it cannot be read (whatever wrote it). */
-  const decode = async (bytes: Buffer | null | undefined): Promise<SharedEntry<V> | undefined> => {
-    if (!bytes) return undefined;
-    try {
-      const newline = bytes.indexOf(10);
-      const header = JSON.parse(bytes.subarray(FRESH_DIGITS, newline).toString("utf8"));
-      const value = await codec.decode(header.meta, bytes.subarray(newline + 1));
-      return { value, madeAt: Number(header.madeAt), freshForMs: Number(header.freshForMs) };
-    } catch {
-      return undefined;
-    }
+  /** The entry `bytes` hold, or undefined when they hold none this server could have written. */
+  const read = async (key: string, bytes: Buffer): Promise<SharedEntry<V> | undefined> => {
+    const newline = bytes.indexOf(10, FRESH_DIGITS);
+    if (bytes.length > MAX_ENTRY_BYTES || newline === -1 || newline > FRESH_DIGITS + MAX_HEADER_BYTES) return undefined;
+    const freshUntil = bytes.subarray(0, FRESH_DIGITS).toString("latin1");
+    const parsed = entryHeader.safeParse(JSON.parse(bytes.subarray(FRESH_DIGITS, newline).toString("utf8")));
+    if (!parsed.success || !/^\d+$/.test(freshUntil)) return undefined;
+    const { madeAt, freshForMs, meta } = parsed.data;
+    if (Number(freshUntil) !== madeAt + freshForMs || madeAt > now() + CLOCK_AHEAD_MS) return undefined;
+    const value = await codec.decode(meta, bytes.subarray(newline + 1), key);
+    return value === undefined ? undefined : { value, madeAt, freshForMs };
+  };
+
+  /** The entry, or undefined when there is none or it cannot be one of ours (whoever wrote it): a miss, never an error. */
+  const decode = async (key: string, bytes: Buffer | null | undefined): Promise<SharedEntry<V> | undefined> => {
+    if (!bytes || bytes.length === 0) return undefined;
+    const entry = await read(key, bytes).catch(() => undefined);
+    if (!entry) tier.malformed("a shared cache entry", { cache: options.namespace, key });
+    return entry;
   };
 
   const loadedOf = (entry: SharedEntry<V>): Loaded<V> => ({ value: entry.value, freshForMs: entry.freshForMs, madeAt: entry.madeAt });
@@ -98,14 +146,18 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     entry !== undefined && entry.madeAt + entry.freshForMs + staleMs > now();
 
   /** The winner's answer once it is stored; undefined when the lock went without one, or outlived its time. */
-  const answerOfLockHolder = async (entryKey: string, lockKey: string): Promise<SharedEntry<V> | undefined> => {
+  const answerOfLockHolder = async (key: string, entryKey: string, lockKey: string): Promise<SharedEntry<V> | undefined> => {
     const giveUpAt = performance.now() + lockMs;
     for (let wait = POLL_FIRST_MS; performance.now() < giveUpAt; wait = Math.min(wait * 2, POLL_MAX_MS)) {
       await sleep(wait);
-      const [bytes, holder] = await tier.run((redis) => redis.mgetBuffer(entryKey, lockKey), [null, null]);
-      const entry = await decode(bytes);
+      const [bytes, held] = await tier.run(
+        (redis) =>
+          redis.callBuffer("EVAL", [READ_AND_LOCK_STATE, 2, entryKey, lockKey, MAX_ENTRY_BYTES]) as Promise<[Buffer | null, number]>,
+        [null, 0] as const,
+      );
+      const entry = await decode(key, bytes);
       if (isFresh(entry)) return entry;
-      if (!holder) return undefined;
+      if (held !== 1) return undefined;
     }
     return undefined;
   };
@@ -132,7 +184,11 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
 
   return {
     async fresh(key) {
-      const entry = await decode(await tier.run((redis) => redis.getBuffer(entryKeyOf(key)), null));
+      const bytes = await tier.run(
+        (redis) => redis.callBuffer("EVAL", [READ, 1, entryKeyOf(key), MAX_ENTRY_BYTES]) as Promise<Buffer | null>,
+        null,
+      );
+      const entry = await decode(key, bytes);
       return isFresh(entry) ? loadedOf(entry) : undefined;
     },
     forget(keys) {
@@ -144,13 +200,16 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
       const lockKey = tier.key("lock", options.namespace, key);
       const token = randomUUID();
       const reply = await tier.run(
-        (redis) => redis.callBuffer("EVAL", [READ_OR_LOCK, 2, entryKey, lockKey, token, lockMs, now()]) as Promise<[Buffer | null, number]>,
+        (redis) =>
+          redis.callBuffer("EVAL", [READ_OR_LOCK, 2, entryKey, lockKey, token, lockMs, now(), MAX_ENTRY_BYTES]) as Promise<
+            [Buffer | null, number]
+          >,
         undefined,
       );
-      const shared = await decode(reply?.[0]);
+      const shared = await decode(key, reply?.[0]);
       if (reply?.[1] === 2 && isFresh(shared)) return loadedOf(shared);
       if (reply?.[1] === 0) {
-        const theirs = await answerOfLockHolder(entryKey, lockKey);
+        const theirs = await answerOfLockHolder(key, entryKey, lockKey);
         if (theirs) return loadedOf(theirs);
       }
       return loadAndShare(entryKey, lockKey, load, reply?.[1] === 1 ? token : "", shared);

@@ -4,8 +4,11 @@
  * one atomic script per request). It answers undefined when Redis is away or slow, and its
  * callers then ask their own instance's limiter (the tier's deadline and fallback, rather
  * than the library's insurance limiter, so one failure turns sharing off for every user
- * of the tier at once, with one log line).
+ * of the tier at once, with one log line). A count that is not a number (written by
+ * someone else) is Redis answering, not failing: the count is dropped, and the instance's
+ * own limiter decides this once.
  */
+import { ReplyError } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { Admission } from "../http/miss-budget.ts";
 import type { SharedTier } from "./redis-connection.ts";
@@ -20,11 +23,17 @@ export function createSharedLimit(tier: SharedTier, limit: { name: string; point
     duration: limit.durationS,
   });
   return (client) =>
-    tier.run(async (): Promise<Admission> => {
+    tier.run(async (redis): Promise<Admission | undefined> => {
       try {
         await limiter.consume(client);
         return { ok: true };
       } catch (refusal) {
+        if (refusal instanceof ReplyError) {
+          const key = limiter.getKey(client);
+          tier.malformed("a shared limit's count", { key, err: (refusal as Error).message });
+          await redis.del(key);
+          return undefined;
+        }
         // Over the limit is a refusal carrying the time left; anything else is Redis failing.
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
         return { ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };

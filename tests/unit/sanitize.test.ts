@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HOSTILE_SHAPES } from "../../harness/hostile-content.ts";
+import { HOSTILE_SHAPES, htmlPayload } from "../../harness/hostile-content.ts";
 import { sanitizeHtml } from "../../server/sanitize/sanitize-html.ts";
 import { sanitizePayload } from "../../server/sanitize/sanitize-payload.ts";
 import { DETAIL_IMAGE_SIZES, imageSrcSet, imageUrl } from "../../shared/image-url.ts";
@@ -46,6 +46,24 @@ describe("sanitizeHtml", () => {
     ['<img src="//evil.example/x.png">', ""],
   ])("makes %s safe", (input, output) => {
     expect(sanitizeHtml(input)).toBe(output);
+  });
+
+  // What another instance sanitised is checked by sanitising it again (server/cache/answer-codec.ts).
+  it.each([
+    ['<p><img src="/x.png" alt="a&amp;b" loading="eager" decoding="sync" width="3"></p>'],
+    ['<img src="https://cms.example/a.jpg?x=1&amp;y=2" srcset="https://evil.example/b.jpg 2x">'],
+    ['<img src="/portal/_img?url=https%3A%2F%2Fcms.example%2Fa.jpg&amp;w=64&amp;q=50">'],
+    ['<img src="/portal/_img?w=64">'],
+    ['<p>a &lt; b &amp; "c" \'d\' &nbsp; é</p><a href="https://e.example/?a=1&amp;b=2" target="_blank">x</a>'],
+    [htmlPayload("twice")],
+  ])("gives %s back unchanged when sanitised a second time", (input) => {
+    const once = sanitizeHtml(input);
+    expect(sanitizeHtml(once)).toBe(once);
+  });
+
+  it("takes an image endpoint address as the image it names", () => {
+    const endpoint = imageUrl("https://cms.example/a.jpg", 64, 50);
+    expect(sanitizeHtml(`<img src="${endpoint.replaceAll("&", "&amp;")}">`)).toBe(sanitizeHtml('<img src="https://cms.example/a.jpg">'));
   });
 });
 
