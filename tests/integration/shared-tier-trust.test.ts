@@ -15,12 +15,12 @@ import { createApp, type PortalApp } from "../../server/app.ts";
 import { scriptHashOf } from "../../server/http/security-headers.ts";
 import { clientKeyOf } from "../../server/portal-api/client-key.ts";
 import type { PurgeRequest } from "../../server/purge/purge-request.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { siteIdOf } from "../../server/shared-tier/redis-connection.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
 import { testConfig } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
-import { createSourceRenderer } from "../support/source-renderer.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const NEWS_PATH = "/api/portal/message/news/1";
@@ -70,7 +70,7 @@ async function startInstance(redisUrl: string, env: Record<string, string> = {},
     { write: (line: string) => logs.push(JSON.parse(line)) },
   );
   const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env });
-  const app = createApp(config, { logger, renderer: pages ? await createSourceRenderer() : undefined });
+  const app = createApp(config, { logger, renderer: pages ? await createProdRenderer() : undefined });
   await app.portal.sharedTier?.connected();
   const server = http.createServer(app).listen(0, "127.0.0.1");
   await once(server, "listening");
