@@ -221,6 +221,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: options.logLevel,
     // wrk is one client standing for many visitors: the rendering rows would otherwise measure its miss budget.
     MISS_RATE_PER_MIN: "0",
+    // No balancer waits on its readiness: a stop need not drain.
+    SHUTDOWN_DRAIN_MS: "0",
     DATABASE_URL: `sqlite:${path.join(dir, `${name}.db`)}`,
     ...extra,
   });

@@ -20,7 +20,7 @@ import { createResponseCache, type ResponseCache } from "./cache/response-cache.
 import type { Config } from "./config.ts";
 import { clientAddressReader, keepClientAddressesValid } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
-import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
+import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./http/health.ts";
 import { IdleRecompressor } from "./http/idle-recompressor.ts";
 import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
@@ -67,6 +67,8 @@ export interface AppDeps {
   imageResizeWaiting?: number;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
+  /** Where the process is in its life, for readiness (index.ts: draining once SIGTERM came); serving by default. */
+  phase?: () => Phase;
 }
 
 export interface PortalServices {
@@ -146,7 +148,15 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget,
     { now: deps.now, countRefusal: () => localMissBudget.countRefusal() },
   );
-  const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
+  const readiness = createReadiness({
+    upstream,
+    database: deps.database,
+    sharedTier,
+    phase: deps.phase,
+    // What can still be answered while the upstream cannot: both caches serve stale entries on its errors.
+    cachedEntries: () => cache.stats().entries + (pageCache?.stats().entries ?? 0),
+    now: deps.now,
+  });
   const activity = trackActivity(deps.now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now: deps.now });
 

@@ -6,7 +6,8 @@
  *
  * A worker that dies unexpectedly is replaced, after a delay that doubles while
  * replacements keep dying young. SIGTERM/SIGINT are forwarded to every worker, which
- * finish their requests in flight; the primary exits once all have exited. A worker
+ * drain (SIGTERM) and finish their requests in flight; the primary's readiness is 503
+ * from the signal on, and it exits once all workers have exited. A worker
  * that fails before any worker has listened (a port in use, say) stops the start: the
  * primary stops the others and exits 1.
  *
@@ -23,7 +24,7 @@ export interface PrimaryOptions {
   logger: Logger;
   /** Runs once before the first fork (e.g. migrate and load the embedded database). */
   prepare?: () => Promise<void>;
-  /** How long workers get to finish after a stop signal before they are killed. */
+  /** How long workers get to drain and finish after a stop signal before they are killed. */
   stopGraceMs: number;
   /** First replacement delay; doubles per young death up to maxRestartDelayMs. */
   minRestartDelayMs?: number;
@@ -92,7 +93,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     for (const slot of slots) {
       clearTimeout(slot.timer);
       slot.timer = undefined;
-      slot.worker?.process.kill("SIGTERM");
+      slot.worker?.process.kill(signal);
     }
     setTimeout(() => {
       for (const slot of slots) slot.worker?.process.kill("SIGKILL");
@@ -140,7 +141,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         metrics: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
         health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000), workers: alive() }),
         // Each worker's own readiness (its upstream, its database) is its public /portal/readyz.
-        readiness: async () => ({ ready: listening.size === workers, workers, listening: listening.size }),
+        readiness: async () => {
+          const status = stopping ? "draining" : listening.size === workers ? "ready" : "starting";
+          return { ready: status === "ready", status, workers, listening: listening.size };
+        },
       },
     }).catch((err: unknown) => {
       logger.fatal({ err }, "cannot listen on METRICS_PORT");

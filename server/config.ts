@@ -227,6 +227,8 @@ const envSchema = z.object({
   METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
   METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
+  SHUTDOWN_DRAIN_MS: ms(600_000).default(5000),
+  SHUTDOWN_GRACE_MS: ms(600_000).default(10_000),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -281,6 +283,8 @@ export interface Config {
   metrics?: { port: number; host: string };
   /** What an empty embedded database is loaded with: the demo site, or nothing. */
   seedContent: "demo" | "none";
+  /** On SIGTERM: readiness 503 but still serving for drainMs, then requests in flight get graceMs to finish. */
+  shutdown: { drainMs: number; graceMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -361,5 +365,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
+    shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
   };
 }
