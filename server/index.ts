@@ -132,6 +132,11 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
         logger.fatal({ err }, "the content API thread stopped");
         process.exit(1);
       },
+      // An import replaces the whole site: everything cached is out of date. Hard, so the next visitor gets the new content.
+      onContentChanged: () => {
+        life.app?.portal.purger.purge({ all: true, tags: [], paths: [], mode: "hard" }, "content");
+        logger.info("the content database got an import: purged the caches");
+      },
     });
     upstreamUrl = contentApi.url;
     classify ??= contentApi.classify;

@@ -7,8 +7,11 @@
  */
 import type { JobKind, MessageKind, UrlType } from "../../shared/entities.ts";
 
-/** Keys of the `setting` table; each value is one JSON document. */
-export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify";
+/**
+ * Keys of the `setting` table; each value is one JSON document. `imported` is not the
+ * site file's: each import writes a new one, which running servers poll to purge their caches.
+ */
+export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify" | "imported";
 
 export interface SettingTable {
   key: SettingKey;

@@ -4,6 +4,7 @@
  * export rebuilds the file exactly (order, fields), so export → import → export is
  * byte-identical.
  */
+import { randomUUID } from "node:crypto";
 import type { Insertable, Transaction } from "kysely";
 import { MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
 import type { ContentDb } from "./db.ts";
@@ -38,11 +39,11 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
   const valid = validateSite(site);
   await content.db.transaction().execute(async (trx) => {
     for (const table of CONTENT_TABLES) await trx.deleteFrom(table).execute();
-    await insertRows(
-      trx,
-      "setting",
-      SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(valid[key]) })),
-    );
+    await insertRows(trx, "setting", [
+      ...SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(valid[key]) })),
+      // A mark of this import: a running server that sees it change purges its caches (content/api-thread-main.ts).
+      { key: "imported" as const, value: JSON.stringify({ id: randomUUID(), at: new Date().toISOString() }) },
+    ]);
     await insertRows(
       trx,
       "menus",

@@ -4,7 +4,8 @@
  *
  * Its origin says where it came from: `local` (this process's /portal/_purge), `cluster`
  * (another worker of the process group, through the primary) or `remote` (another
- * instance). Fan-out channels subscribe with `onPurge` and pass on what they did not
+ * instance), or `content`: the embedded database got an import, which every process
+ * sees itself (server/content/api-thread-main.ts). Fan-out channels subscribe with `onPurge` and pass on what they did not
  * bring: the cluster relay (cluster-relay.ts) sends `local` purges to the other workers;
  * a channel between instances would publish `local` ones and apply what it receives as
  * `remote` in each process (each worker subscribing itself, so it never relays those).
@@ -21,7 +22,7 @@ import { classifyPathsOf, resolveApiRequest } from "../portal-api/resolve-reques
 import { TIMESTAMP_TOLERANCE_S } from "./purge-auth.ts";
 import type { PurgeRequest } from "./purge-request.ts";
 
-export type PurgeOrigin = "local" | "cluster" | "remote";
+export type PurgeOrigin = "local" | "cluster" | "remote" | "content";
 
 /** Entries purged in this process, per tag and per path (an entry holding two purged tags counts under both). */
 export interface PurgeResult {
