@@ -160,6 +160,8 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
   let stopping = false;
+  /** Past the drain: no longer accepting. */
+  let closing = false;
   // Each connection's latest answer, so that a stop can make an answer under way the last of
   // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.
   const sockets = new Set<Socket>();
@@ -167,11 +169,12 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   const closeAfter = (res: ServerResponse) => res.on("finish", () => setImmediate(() => server.closeIdleConnections()));
   const handle: RequestListener = (req, res) => {
     if (stopping) {
-      // Once stopping, every answer closes its connection, and a connection left idle is closed at once:
-      // keep-alive clients reconnect (to another instance, once the balancer has read readiness), and
-      // cannot keep the process serving until the grace period cuts them off.
+      // Once stopping, every answer closes its connection: keep-alive clients reconnect, to another
+      // instance once the balancer has read readiness. Past the drain a connection left idle is closed
+      // at once too, so none can keep the process serving until the grace period cuts it off. (Not
+      // during the drain: a balancer may be reusing an idle connection at that very moment.)
       res.setHeader("Connection", "close");
-      closeAfter(res);
+      if (closing) closeAfter(res);
     } else {
       latest.set(req.socket, res);
     }
@@ -197,7 +200,12 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
 
   /** Stops accepting, and exits 0 once the requests in flight are done (or cut off after the grace period). */
   const close = () => {
+    closing = true;
     logger.info({ graceMs: config.shutdown.graceMs }, "stopping: finishing requests in flight");
+    for (const socket of sockets) {
+      const res = latest.get(socket);
+      if (res && !res.writableFinished) closeAfter(res);
+    }
     const force = setTimeout(() => server.closeAllConnections(), config.shutdown.graceMs).unref();
     // close() stops accepting at once and calls back when every request has finished.
     server.close(async () => {
@@ -223,11 +231,8 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     logger.info({ signal, drainMs }, "draining: readiness is 503, still serving");
     for (const socket of sockets) {
       const res = latest.get(socket);
-      if (!res || res.writableFinished) continue;
-      if (!res.headersSent) res.setHeader("Connection", "close");
-      closeAfter(res);
+      if (res && !res.writableFinished && !res.headersSent) res.setHeader("Connection", "close");
     }
-    server.closeIdleConnections();
     setTimeout(close, drainMs);
   };
   process.on("SIGTERM", () => stop("SIGTERM"));
