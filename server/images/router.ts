@@ -10,6 +10,7 @@ import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import type { MissGate } from "../http/miss-budget.ts";
 import { tooManyMisses } from "../http/miss-budget.ts";
+import { matchesEtag } from "../http/prepared-answer.ts";
 import type { Logger } from "../logger.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import { DiskCache } from "./disk-cache.ts";
@@ -85,7 +86,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
       ETag: value.etag,
       "X-Cache": status,
     });
-    if (req.headers["if-none-match"] === value.etag) {
+    if (matchesEtag(req.headers["if-none-match"], value.etag)) {
       res.status(304).end();
       return;
     }

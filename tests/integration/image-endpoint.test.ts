@@ -114,6 +114,22 @@ describe("resizing", () => {
       .set("If-None-Match", String(first.headers.etag));
     expect(again.status).toBe(304);
   });
+
+  it.each([
+    ["a list naming it", (etag: string) => `"other", ${etag}`],
+    ["its weak form", (etag: string) => `W/${etag}`],
+    ["a wildcard", () => "*"],
+  ])("answers 304 to If-None-Match with %s, 200 to a list without it", async (_what, header) => {
+    const app = build();
+    const first = await img(app, `${origin.url}/img/a.png`, 384, "image/webp");
+    const ask = (value: string) =>
+      request(app)
+        .get(imageUrl(`${origin.url}/img/a.png`, 384))
+        .set("Accept", "image/webp")
+        .set("If-None-Match", value);
+    expect((await ask(header(String(first.headers.etag)))).status).toBe(304);
+    expect((await ask(`"other", W/"another"`)).status).toBe(200);
+  });
 });
 
 describe("what is refused before anything is fetched", () => {
