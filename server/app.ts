@@ -168,7 +168,6 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
-    upstream,
     upstreamUrl,
     mediaDir: deps.mediaDir ?? DEMO_MEDIA_DIR,
     missBudget,
@@ -266,6 +265,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       readiness,
       close: () => {
         upstream.close();
+        images.close();
         sharedTier?.close();
       },
     },

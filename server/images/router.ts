@@ -12,17 +12,15 @@ import type { MissGate } from "../http/miss-budget.ts";
 import { tooManyMisses } from "../http/miss-budget.ts";
 import { matchesEtag } from "../http/prepared-answer.ts";
 import type { Logger } from "../logger.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
 import { DiskCache } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
-import { createSourceReader } from "./image-source.ts";
+import { createImageFetchers, createSourceReader } from "./image-source.ts";
 import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-variants.ts";
 import { outputChoiceFor } from "./output-format.ts";
 import { ResizeQueue } from "./resize-queue.ts";
 
 export interface ImageEndpointDeps {
   config: Config;
-  upstream: UpstreamClient;
   /** Where the upstream is (the embedded one's address when there is no API_BASE_URL). */
   upstreamUrl: string;
   mediaDir?: string;
@@ -39,6 +37,8 @@ export interface ImageEndpoint {
   memory: SwrCache<ImageVariant>;
   disk: DiskCache;
   queue: ResizeQueue;
+  /** Releases the image origins' connection pools. */
+  close(): void;
 }
 
 /** Long enough for a CDN to keep a variant between checks; stale copies may be served a week while it checks. */
@@ -49,7 +49,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
   const now = deps.now ?? Date.now;
   const upstreamOrigin = new URL(deps.upstreamUrl).origin;
   const allowed = new Set([...(config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : []), ...config.images.hosts]);
-  const origins = { allowed, site: config.publicOrigin };
+  const origins = { allowed, site: config.publicOrigin, upstream: upstreamOrigin, allowSvg: config.images.allowSvg };
   const onDiskError = (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image disk cache failed");
   const memory = new SwrCache<ImageVariant>({
     maxBytes: config.cache.maxBytes,
@@ -62,8 +62,9 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
   const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
   const cores = availableParallelism();
   const queue = new ResizeQueue({ slots: deps.resizeSlots ?? cores, maxWaiting: deps.resizeWaiting ?? cores * 4 });
+  const fetchers = createImageFetchers(config.upstreamTimeoutMs);
   const readSource = createSourceReader({
-    upstream: deps.upstream,
+    fetchers,
     upstreamOrigin,
     mediaDir: deps.mediaDir,
     maxBytes: config.images.maxSourceBytes,
@@ -92,5 +93,5 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     }
     res.type(value.contentType).set("Content-Length", String(value.body.length)).end(value.body);
   };
-  return { handler, memory, disk, queue };
+  return { handler, memory, disk, queue, close: fetchers.close };
 }

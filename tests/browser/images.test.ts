@@ -68,7 +68,13 @@ describeInBrowser("images from an http content API on another port", () => {
     // within a minute or two (the home page alone is 24 image variants at 375 px and 43 at
     // 1280), a crowd's worth of misses that the budget, tested on its own, rightly refuses
     // in part once a fast machine outruns its refill.
-    env.site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: env.imageDir, MISS_RATE_PER_MIN: "0" });
+    // The CMS serves the demo's SVG drawings as its own images: SVG from it is opted into.
+    env.site = await startDemoSite({
+      API_BASE_URL: env.cms.origin,
+      IMAGE_CACHE_DIR: env.imageDir,
+      MISS_RATE_PER_MIN: "0",
+      IMAGE_ALLOW_SVG: "on",
+    });
     env.browser = await launchChromium();
   });
   afterAll(async () => {
@@ -125,7 +131,7 @@ describeInBrowser("images from an http content API on another port", () => {
   it("lets one visitor's first view of the home page at 1280 px on a fresh deployment through the default miss budget", async () => {
     // The deployment as shipped: the default budget, no variant made yet.
     const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
-    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir });
+    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir, IMAGE_ALLOW_SVG: "on" });
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, 1280, 800);
     const made: string[] = [];
     page.on("response", (response) => {

@@ -5,6 +5,8 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, get as httpGet } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
@@ -15,7 +17,7 @@ import { FRESH_MS } from "../../server/images/image-variants.ts";
 import { MAX_INPUT_PIXELS } from "../../server/images/resize-image.ts";
 import { imageUrl } from "../../shared/image-url.ts";
 import { testConfig } from "../support/config.ts";
-import { type ImageOrigin, serveBytes, startImageOrigin } from "../support/image-origin.ts";
+import { type ImageHandler, type ImageOrigin, serveBytes, startImageOrigin } from "../support/image-origin.ts";
 
 let origin: ImageOrigin;
 let other: ImageOrigin;
@@ -167,6 +169,75 @@ describe("what is refused before anything is fetched", () => {
     const res = await img(build(), `${origin.url.replace("//", "//user:pw@")}/img/a.png`);
     expect(res.status).toBe(400);
     expect(origin.count()).toBe(0);
+  });
+});
+
+describe("sources on the site and the upstream's origin", () => {
+  it.each([
+    ["an API path on the site", "/api/portal/sys/syscfg", /must be an image file/],
+    ["an API path on the upstream's origin", "{origin}/api/portal/sys/syscfg", /must be an image file/],
+    ["a path that is no image file", "/img/a", /must be an image file/],
+    ["a query on a site image", "/img/a.png?v=1", /must not have a query/],
+    ["a query on the upstream's image", "{origin}/img/a.png?v=2", /must not have a query/],
+    ["an empty query", "/img/a.png?", /must not have a query/],
+    ["an SVG on the upstream", "/img/logo.svg", /IMAGE_ALLOW_SVG/],
+  ])("refuses %s with a 400 and fetches nothing", async (_what, src, message) => {
+    const res = await img(build(), src.replace("{origin}", origin.url));
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(message);
+    expect(origin.count()).toBe(0);
+  });
+
+  it("reads a site image file from the upstream's origin; a listed image host keeps its own paths and queries", async () => {
+    const app = build({ IMAGE_HOSTS: other.url });
+    expect((await img(app, "/img/a.png", 128)).status).toBe(200);
+    expect(origin.count("/img/a.png")).toBe(1);
+    expect((await img(app, `${other.url}/x.png?size=large`, 128)).status).toBe(200);
+    expect(other.count("/x.png")).toBe(1);
+  });
+});
+
+describe("image fetches beside the content API", () => {
+  it("answers a visitor's API miss while images from an origin that never answers fill their allowance, and serves the upstream's images", async () => {
+    // A listed image host that takes every request and answers none, until the end.
+    const stuck: import("node:http").ServerResponse[] = [];
+    const never: ImageHandler = (_req, res) => void stuck.push(res);
+    const sources = Array.from({ length: 330 }, (_, n) => `/stuck/${n}.png`);
+    for (const source of sources) other.routes.set(source, never);
+    origin.routes.set("/api/portal/sys/syscfg", (_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ code: 0, msg: "ok", data: { themePortal: "1,1" } })),
+    );
+    const app = build({ IMAGE_HOSTS: other.url, UPSTREAM_TIMEOUT_MS: "60000" });
+    const server = createServer(app);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const get = (target: string) =>
+      new Promise<number>((resolve, reject) =>
+        httpGet(`${base}${target}`, { agent: false }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        }).on("error", reject),
+      );
+    try {
+      let answered = 0;
+      const images = sources.map((source) =>
+        get(imageUrl(`${other.url}${source}`, 384)).then((status) => {
+          answered++;
+          return status;
+        }),
+      );
+      // The first answer is a refusal: every fetch the images may start is under way or waiting.
+      while (answered === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await get("/api/portal/sys/syscfg?imgScope=0")).toBe(200);
+      expect(await get(imageUrl("/img/a.png", 256))).toBe(200);
+      for (const source of sources) other.routes.delete(source);
+      for (const res of stuck.splice(0)) res.writeHead(404).end();
+      const statuses = await Promise.all(images);
+      expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    } finally {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 });
 
