@@ -18,7 +18,8 @@ export interface Validator {
   lastModified?: string;
 }
 
-export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator } | { changed: false };
+/** `embedded`: read from the embedded media folder, the site's own files. */
+export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator; embedded?: boolean } | { changed: false };
 
 export interface ImageSourceOptions {
   /** Where images of each origin are fetched (createImageFetchers). */
@@ -96,7 +97,7 @@ async function readMedia(dir: string, name: string, maxBytes: number, known?: Va
   if (info.size > maxBytes) throw tooLarge();
   const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   if (known?.etag === etag) return { changed: false };
-  return { changed: true, bytes: await readFile(file), validator: { etag } };
+  return { changed: true, bytes: await readFile(file), validator: { etag }, embedded: true };
 }
 
 async function fetchRemote(options: ImageSourceOptions, first: URL, known?: Validator): Promise<SourceAnswer> {

@@ -69,14 +69,14 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     mediaDir: deps.mediaDir,
     maxBytes: config.images.maxSourceBytes,
   });
-  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError });
+  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError, allowSvg: config.images.allowSvg });
 
   const handler: RequestHandler = async (req, res) => {
     const query = req.originalUrl.indexOf("?");
     const request = parseImageQuery(query === -1 ? "" : req.originalUrl.slice(query + 1), origins);
     const choice = outputChoiceFor(req.headers.accept);
     const key = variants.keyOf(request, choice);
-    if (variants.startsWork(key)) {
+    if (variants.startsWork(key, request)) {
       const admitted = await deps.missBudget.take(req.ip);
       if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
     }

@@ -13,7 +13,7 @@ import sharp from "sharp";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
-import { FRESH_MS } from "../../server/images/image-variants.ts";
+import { FAILURE_MS, FRESH_MS } from "../../server/images/image-variants.ts";
 import { MAX_INPUT_PIXELS } from "../../server/images/resize-image.ts";
 import { imageUrl } from "../../shared/image-url.ts";
 import { testConfig } from "../support/config.ts";
@@ -194,6 +194,57 @@ describe("sources on the site and the upstream's origin", () => {
     expect(origin.count("/img/a.png")).toBe(1);
     expect((await img(app, `${other.url}/x.png?size=large`, 128)).status).toBe(200);
     expect(other.count("/x.png")).toBe(1);
+  });
+});
+
+describe("SVG sources", () => {
+  const drawing = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#36c"/></svg>',
+  );
+
+  it("rasterises no SVG from the upstream or a listed host unless IMAGE_ALLOW_SVG=on, whatever its name says", async () => {
+    origin.routes.set("/drawing.svg", serveBytes(drawing, "image/svg+xml"));
+    origin.routes.set("/drawing.png", serveBytes(drawing, "image/png"));
+    other.routes.set("/drawing", serveBytes(drawing, "image/svg+xml"));
+    const sources = [`${origin.url}/drawing.png`, `${other.url}/drawing`];
+    const off = build({ IMAGE_HOSTS: other.url });
+    for (const src of sources) {
+      const res = await img(off, src, 128, "image/webp");
+      expect(res.status, src).toBe(502);
+      expect(res.text).toMatch(/IMAGE_ALLOW_SVG/);
+    }
+    expect((await img(off, `${origin.url}/drawing.svg`, 128)).status).toBe(400);
+
+    const on = build({ IMAGE_HOSTS: other.url, IMAGE_ALLOW_SVG: "on" });
+    for (const src of [...sources, `${origin.url}/drawing.svg`]) {
+      const res = await img(on, src, 128, "image/webp");
+      expect(res.status, src).toBe(200);
+      expect(await sharp(res.body).metadata()).toMatchObject({ format: "webp", width: 128 });
+    }
+  });
+});
+
+describe("a source that failed", () => {
+  it("answers its failure again for a minute without reading it, for every variant, without charging the client; then reads it again", async () => {
+    const clock = { now: 1_000_000 };
+    origin.routes.set("/broken.png", serveBytes(Buffer.from("<html>not an image</html>"), "image/png"));
+    const app = build({ MISS_RATE_PER_MIN: "60" }, { now: () => clock.now });
+    const as = (req: request.Test) => req.set("X-Forwarded-For", "203.0.113.9");
+    const src = `${origin.url}/broken.png`;
+    expect((await as(img(app, src, 640, "image/webp"))).status).toBe(502);
+    expect(origin.count("/broken.png")).toBe(1);
+    // Every width and format of it, more than the client's burst of misses: all answered from the failure.
+    for (const width of [64, 128, 256, 384, 640, 828, 1080, 1280, 1920]) {
+      for (const accept of ["image/avif", "image/webp", "image/png"]) {
+        expect((await as(img(app, src, width, accept))).status).toBe(502);
+      }
+    }
+    expect(origin.count("/broken.png")).toBe(1);
+    expect(app.portal.images.queue.started).toBe(1);
+
+    clock.now += FAILURE_MS + 1;
+    expect((await as(img(app, src, 384, "image/webp"))).status).toBe(502);
+    expect(origin.count("/broken.png")).toBe(2);
   });
 });
 
