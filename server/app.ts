@@ -62,9 +62,8 @@ export interface AppDeps {
   now?: () => number;
   /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
-  /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
+  /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
-  imageResizeWaiting?: number;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
 }
@@ -173,7 +172,6 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     missBudget,
     logger,
     resizeSlots: deps.imageResizeSlots,
-    resizeWaiting: deps.imageResizeWaiting,
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);

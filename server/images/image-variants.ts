@@ -53,7 +53,8 @@ export interface ImageVariants {
   keyOf(request: ImageRequest, choice: OutputChoice): string;
   /** True when answering `key` now would read the source: kept neither in memory nor on disk, and no load of it under way. */
   startsWork(key: string, request: ImageRequest): boolean;
-  get(key: string, request: ImageRequest, choice: OutputChoice): Promise<CacheOutcome<ImageVariant>>;
+  /** `client` (client-key.ts): whose line the resize waits in, if one is needed. */
+  get(key: string, request: ImageRequest, choice: OutputChoice, client: string): Promise<CacheOutcome<ImageVariant>>;
 }
 
 export function createImageVariants(options: ImageVariantsOptions): ImageVariants {
@@ -73,14 +74,20 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
   const keep = (key: string, variant: ImageVariant): Promise<void> => disk.write(key, variant).catch(options.onDiskError);
 
   /** The variant made again, or confirmed, from the source; the kept copy when the source fails. */
-  async function fromSource(key: string, request: ImageRequest, choice: OutputChoice, kept?: ImageVariant): Promise<Loaded<ImageVariant>> {
+  async function fromSource(
+    key: string,
+    request: ImageRequest,
+    choice: OutputChoice,
+    client: string,
+    kept?: ImageVariant,
+  ): Promise<Loaded<ImageVariant>> {
     const failed = failedRecently(request);
     if (failed) {
       if (kept) return { value: kept, freshForMs: 0 };
       throw failed;
     }
     try {
-      return await made(key, request, choice, kept);
+      return await made(key, request, choice, client, kept);
     } catch (err) {
       if (err instanceof HttpError && REMEMBERED.has(err.status)) {
         failures.set(sourceKey(request.source), { error: err, until: now() + FAILURE_MS });
@@ -90,7 +97,13 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
     }
   }
 
-  async function made(key: string, request: ImageRequest, choice: OutputChoice, kept?: ImageVariant): Promise<Loaded<ImageVariant>> {
+  async function made(
+    key: string,
+    request: ImageRequest,
+    choice: OutputChoice,
+    client: string,
+    kept?: ImageVariant,
+  ): Promise<Loaded<ImageVariant>> {
     const answer = await readSource(request.source, kept?.validator);
     if (!answer.changed && kept) {
       const confirmed = { ...kept, madeAt: now() };
@@ -100,7 +113,10 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
     if (!answer.changed) throw new Error("the source answered unchanged to an unconditional read");
     const { bytes, validator } = answer;
     const resize = { allowSvg: options.allowSvg || answer.embedded === true, deadlineS: options.resizeDeadlineS };
-    const resized = await queue.run(() => resizeImage(bytes, request.width, request.quality, choice, resize));
+    const resized = await queue.run(() => resizeImage(bytes, request.width, request.quality, choice, resize), {
+      client,
+      bytes: bytes.length,
+    });
     const variant = { body: resized.body, contentType: `image/${resized.format}`, etag: etagOf(resized.body), validator, madeAt: now() };
     await keep(key, variant);
     return fresh(variant);
@@ -110,12 +126,12 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
     keyOf: (request, choice) => `${sourceKey(request.source)}\n${request.width}\n${request.quality}\n${choice}`,
     // A source that failed lately answers its failure at no cost, so it is no work either.
     startsWork: (key, request) => memory.startsLoad(key) && !disk.has(key) && !failedRecently(request),
-    get: (key, request, choice) =>
+    get: (key, request, choice, client) =>
       memory.get(key, async () => {
         const stored = await disk.read(key);
         const kept = stored && { ...stored, etag: etagOf(stored.body) };
         if (kept && now() < kept.madeAt + FRESH_MS) return fresh(kept);
-        return fromSource(key, request, choice, kept);
+        return fromSource(key, request, choice, client, kept);
       }),
   };
 }

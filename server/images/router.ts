@@ -9,9 +9,10 @@ import type { RequestHandler } from "express";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import type { MissGate } from "../http/miss-budget.ts";
-import { tooManyMisses } from "../http/miss-budget.ts";
+import { burstOf, tooManyMisses } from "../http/miss-budget.ts";
 import { matchesEtag } from "../http/prepared-answer.ts";
 import type { Logger } from "../logger.ts";
+import { clientKeyOf } from "../portal-api/client-key.ts";
 import { DiskCache } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
 import { createImageFetchers, createSourceReader } from "./image-source.ts";
@@ -26,9 +27,8 @@ export interface ImageEndpointDeps {
   mediaDir?: string;
   missBudget: MissGate;
   logger: Logger;
-  /** Resizes at once and waiting; defaults: one per core, four per core. */
+  /** Resizes at once; default: one per core. */
   resizeSlots?: number;
-  resizeWaiting?: number;
   now?: () => number;
 }
 
@@ -40,6 +40,12 @@ export interface ImageEndpoint {
   /** Releases the image origins' connection pools. */
   close(): void;
 }
+
+/** A page's images and more (the home page at 1280 px is 43 variants on a cold cache). */
+const RESIZES_WAITING_PER_CLIENT = 64;
+/** The whole line: a crowd's first views at once. */
+const RESIZES_WAITING = 1024;
+const RESIZE_SOURCES_WAITING_BYTES = 256 * 1024 * 1024;
 
 /** Long enough for a CDN to keep a variant between checks; stale copies may be served a week while it checks. */
 const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
@@ -61,7 +67,13 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
   });
   const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
   const cores = availableParallelism();
-  const queue = new ResizeQueue({ slots: deps.resizeSlots ?? cores, maxWaiting: deps.resizeWaiting ?? cores * 4 });
+  const queue = new ResizeQueue({
+    slots: deps.resizeSlots ?? cores,
+    // Never fewer than one burst of the client's miss budget: the budget refuses a flood first.
+    maxWaitingPerClient: Math.max(RESIZES_WAITING_PER_CLIENT, burstOf(config.missRatePerMin)),
+    maxWaiting: RESIZES_WAITING,
+    maxWaitingBytes: RESIZE_SOURCES_WAITING_BYTES,
+  });
   const fetchers = createImageFetchers(config.upstreamTimeoutMs);
   const readSource = createSourceReader({
     fetchers,
@@ -80,7 +92,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
       const admitted = await deps.missBudget.take(req.ip);
       if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
     }
-    const { value, status } = await variants.get(key, request, choice);
+    const { value, status } = await variants.get(key, request, choice, clientKeyOf(req.ip));
     res.set({
       "Cache-Control": CACHE_CONTROL,
       Vary: "Accept",

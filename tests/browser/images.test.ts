@@ -86,8 +86,6 @@ describeInBrowser("images from an http content API on another port", () => {
   });
 
   it.each(PAGES)("$page at $width px shows every image through the endpoint", async ({ page: pagePath, width }) => {
-    // Resizes the last page started (its lazy images) finish first: one visitor at a time, as the queue is sized for.
-    while (env.site.app.portal.images.queue.busy > 0) await new Promise((resolve) => setTimeout(resolve, 20));
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     try {
       expect((await page.goto(`${env.site.origin}${pagePath}`))?.status()).toBe(200);
@@ -128,35 +126,46 @@ describeInBrowser("images from an http content API on another port", () => {
     }
   });
 
-  it("lets one visitor's first view of the home page at 1280 px on a fresh deployment through the default miss budget", async () => {
-    // The deployment as shipped: the default budget, no variant made yet.
-    const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
-    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir, IMAGE_ALLOW_SVG: "on" });
-    const { page, problems, failedRequests } = await openWatchedPage(env.browser, 1280, 800);
-    const made: string[] = [];
-    page.on("response", (response) => {
-      if (new URL(response.url()).pathname === IMAGE_PATH && response.headers()["x-cache"] === "MISS") made.push(response.url());
-    });
-    try {
-      await page.goto(`${site.origin}/portal/index.html`);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-      await page.evaluate(async () => {
-        for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
-          window.scrollTo(0, y);
-          await new Promise(requestAnimationFrame);
-        }
+  it.each([
+    { page: "/portal/index.html", width: 375 },
+    { page: "/portal/index.html", width: 1280 },
+    { page: "/portal/message/news/list.html", width: 375 },
+    { page: "/portal/message/news/list.html", width: 1280 },
+  ])(
+    "gives one visitor's first view of $page at $width px on a fresh deployment every image, on one core",
+    async ({ page: pagePath, width }) => {
+      // The deployment as shipped (the default budget, no variant made yet), with one resize at a time.
+      const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
+      const site = await startDemoSite(
+        { API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir, IMAGE_ALLOW_SVG: "on" },
+        { imageResizeSlots: 1 },
+      );
+      const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
+      const made: string[] = [];
+      page.on("response", (response) => {
+        if (new URL(response.url()).pathname === IMAGE_PATH && response.headers()["x-cache"] === "MISS") made.push(response.url());
       });
-      await page.waitForLoadState("networkidle");
-      // Most of a burst's worth of variants made for this one view, none refused.
-      expect(made.length).toBeGreaterThan(30);
-      expect(failedRequests).toEqual([]);
-      expect(problems).toEqual([]);
-    } finally {
-      await page.context().close();
-      await site.close();
-      await rm(imageDir, { recursive: true, force: true });
-    }
-  });
+      try {
+        await page.goto(`${site.origin}${pagePath}`);
+        await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await page.evaluate(async () => {
+          for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
+            window.scrollTo(0, y);
+            await new Promise(requestAnimationFrame);
+          }
+        });
+        await page.waitForLoadState("networkidle");
+        // Many variants made for this one view, none refused (no 503, no 429).
+        expect(made.length).toBeGreaterThan(5);
+        expect(failedRequests).toEqual([]);
+        expect(problems).toEqual([]);
+      } finally {
+        await page.context().close();
+        await site.close();
+        await rm(imageDir, { recursive: true, force: true });
+      }
+    },
+  );
 
   it("sends a phone the home page's images at a fraction of their sources' bytes", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 375, 800);

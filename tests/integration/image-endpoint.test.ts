@@ -258,17 +258,7 @@ describe("image fetches beside the content API", () => {
     origin.routes.set("/api/portal/sys/syscfg", (_req, res) =>
       res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ code: 0, msg: "ok", data: { themePortal: "1,1" } })),
     );
-    const app = build({ IMAGE_HOSTS: other.url, UPSTREAM_TIMEOUT_MS: "60000" });
-    const server = createServer(app);
-    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    const get = (target: string) =>
-      new Promise<number>((resolve, reject) =>
-        httpGet(`${base}${target}`, { agent: false }, (res) => {
-          res.resume();
-          res.on("end", () => resolve(res.statusCode ?? 0));
-        }).on("error", reject),
-      );
+    const { get, close } = await listening(build({ IMAGE_HOSTS: other.url, UPSTREAM_TIMEOUT_MS: "60000" }));
     try {
       let answered = 0;
       const images = sources.map((source) =>
@@ -286,8 +276,53 @@ describe("image fetches beside the content API", () => {
       const statuses = await Promise.all(images);
       expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
     } finally {
-      server.closeAllConnections();
-      await new Promise((resolve) => server.close(resolve));
+      await close();
+    }
+  });
+});
+
+describe("a page's images on a cold cache", () => {
+  /** `count` distinct variants: `count / 3` sources at three widths each, as a page's images. */
+  const variants = (prefix: string, count: number) => {
+    for (let n = 0; n < count / 3; n++) origin.routes.set(`/${prefix}/${n}.png`, serveBytes(png800, "image/png"));
+    return Array.from({ length: count }, (_, n) =>
+      imageUrl(`/${prefix}/${Math.floor(n / 3)}.png`, ([256, 384, 640] as const)[n % 3] ?? 256),
+    );
+  };
+
+  it("gives one visitor all of a page's 48 new variants at once on one core, with the default miss budget", async () => {
+    // One resize at a time, as on a one-core machine: all 48 wait their turn.
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "600" }, { imageResizeSlots: 1 }));
+    try {
+      const statuses = await Promise.all(variants("page", 48).map((target) => get(target, { "x-forwarded-for": "203.0.113.5" })));
+      expect(statuses).toEqual(Array(48).fill(200));
+    } finally {
+      await close();
+    }
+  });
+
+  it("refuses a client past its miss budget with 429, never with 503", async () => {
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "600" }, { imageResizeSlots: 1 }));
+    try {
+      const statuses = await Promise.all(variants("flood", 120).map((target) => get(target, { "x-forwarded-for": "203.0.113.6" })));
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("without a miss budget, refuses a flooding client past its share of the line (429) while another visitor's page all arrives", async () => {
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "0" }, { imageResizeSlots: 1 }));
+    try {
+      const flood = Promise.all(variants("flood", 150).map((target) => get(target, { "x-forwarded-for": "203.0.113.6" })));
+      const page = Promise.all(variants("page", 30).map((target) => get(target, { "x-forwarded-for": "198.51.100.7" })));
+      expect(await page).toEqual(Array(30).fill(200));
+      const flooded = await flood;
+      expect(flooded.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(flooded.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    } finally {
+      await close();
     }
   });
 });
@@ -487,6 +522,26 @@ describe("the miss budget", () => {
     expect((await img(app, `${origin.url}/img/a.png`, 1080).set("X-Forwarded-For", "198.51.100.20")).status).toBe(200);
   });
 });
+
+/** `app` on a real socket, and a GET of it on a connection of its own, resolving to the status. */
+async function listening(app: PortalApp) {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    get: (target: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve, reject) =>
+        httpGet(`${base}${target}`, { agent: false, headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        }).on("error", reject),
+      ),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 /** A real 1 × 1 PNG whose header claims `width` × `height`: what a decompression bomb's header looks like. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {

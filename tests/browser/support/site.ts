@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, inject } from "vitest";
-import { createApp, type PortalApp } from "../../../server/app.ts";
+import { type AppDeps, createApp, type PortalApp } from "../../../server/app.ts";
 import { startContentApi } from "../../../server/content/api.ts";
 import { openContentDb } from "../../../server/content/db.ts";
 import { loadSiteIfEmpty } from "../../../server/content/site-io.ts";
@@ -29,7 +29,8 @@ export interface TestSite {
   close(): Promise<void>;
 }
 
-export async function startDemoSite(env: Record<string, string> = {}): Promise<TestSite> {
+/** `deps`: what the app is given beside the config (e.g. fewer resize slots, as on a smaller machine). */
+export async function startDemoSite(env: Record<string, string> = {}, deps: Pick<AppDeps, "imageResizeSlots"> = {}): Promise<TestSite> {
   const dir = await mkdtemp(path.join(tmpdir(), "portal-browser-"));
   const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
   await loadSiteIfEmpty(content, DEMO_SITE_FILE);
@@ -38,7 +39,7 @@ export async function startDemoSite(env: Record<string, string> = {}): Promise<T
   const app = createApp(
     { ...config, classify: config.classify ?? (await getClassifyMenus(content)) },
     // With API_BASE_URL the site reads that upstream instead of its own content API.
-    { upstreamUrl: config.apiBaseUrl ?? api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
+    { ...deps, upstreamUrl: config.apiBaseUrl ?? api.url, database: content, renderer: await createProdRenderer(inject("testDist")) },
   );
   const server: Server = await new Promise((resolve) => {
     const listening = createServer(app).listen(0, "127.0.0.1", () => resolve(listening));
