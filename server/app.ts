@@ -29,6 +29,7 @@ import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
+import type { FolderKeeper } from "./images/disk-cache.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
@@ -64,6 +65,8 @@ export interface AppDeps {
   renderer?: PageRenderer;
   /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
+  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
+  imageFolderKeeper?: FolderKeeper;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
 }
@@ -172,6 +175,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     missBudget,
     logger,
     resizeSlots: deps.imageResizeSlots,
+    folderKeeper: deps.imageFolderKeeper,
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);

@@ -13,7 +13,7 @@ import { burstOf, tooManyMisses } from "../http/miss-budget.ts";
 import { matchesEtag } from "../http/prepared-answer.ts";
 import type { Logger } from "../logger.ts";
 import { clientKeyOf } from "../portal-api/client-key.ts";
-import { DiskCache } from "./disk-cache.ts";
+import { DiskCache, type FolderKeeper } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
 import { createImageFetchers, createSourceReader } from "./image-source.ts";
 import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-variants.ts";
@@ -27,6 +27,8 @@ export interface ImageEndpointDeps {
   mediaDir?: string;
   missBudget: MissGate;
   logger: Logger;
+  /** Keeps the image folder's bound when another process does (a cluster's primary); else this endpoint does. */
+  folderKeeper?: FolderKeeper;
   /** Resizes at once; default: one per core. */
   resizeSlots?: number;
   now?: () => number;
@@ -65,7 +67,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
   });
-  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
+  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError, deps.folderKeeper);
   const cores = availableParallelism();
   const queue = new ResizeQueue({
     slots: deps.resizeSlots ?? cores,
