@@ -95,7 +95,9 @@ export async function resizeImage(
 function refusal(err: unknown, deadlineS = RESIZE_DEADLINE_S): HttpError {
   const message = err instanceof Error ? err.message : "";
   if (/pixel limit/i.test(message)) return tooManyPixels();
-  if (/^timeout\b/i.test(message)) return new HttpError(502, `the image source took longer than ${deadlineS} s to resize`);
+  // Sharp says "timeout: N% complete", and libvips, stopped mid-way, may speak first of the image it killed.
+  if (/\btimeout\b|killed for image/i.test(message))
+    return new HttpError(502, `the image source took longer than ${deadlineS} s to resize`);
   return notAnImage();
 }
 
