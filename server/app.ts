@@ -29,6 +29,7 @@ import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
+import type { FolderKeeper } from "./images/disk-cache.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
@@ -62,9 +63,10 @@ export interface AppDeps {
   now?: () => number;
   /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
-  /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
+  /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
-  imageResizeWaiting?: number;
+  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
+  imageFolderKeeper?: FolderKeeper;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
 }
@@ -169,13 +171,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
-    upstream,
     upstreamUrl,
     mediaDir: deps.mediaDir ?? DEMO_MEDIA_DIR,
     missBudget,
     logger,
     resizeSlots: deps.imageResizeSlots,
-    resizeWaiting: deps.imageResizeWaiting,
+    folderKeeper: deps.imageFolderKeeper,
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);
@@ -267,6 +268,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       readiness,
       close: () => {
         upstream.close();
+        images.close();
         sharedTier?.close();
       },
     },

@@ -221,6 +221,7 @@ const envSchema = z.object({
   IMAGE_MAX_MB: integer(1, 1024, "a whole number of megabytes from 1 to 1024").default(20),
   IMAGE_CACHE_DIR: z.string().trim().min(1, "must be a folder path").default("./data/images"),
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
+  IMAGE_ALLOW_SVG: z.enum(["on", "off"], "must be on or off").default("off"),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
   REDIS_URL: redisUrl.optional(),
@@ -272,6 +273,8 @@ export interface Config {
     maxSourceBytes: number;
     cacheDir: string;
     cacheMaxBytes: number;
+    /** IMAGE_ALLOW_SVG=on: SVG sources from the upstream and IMAGE_HOSTS too (the embedded media's always are). */
+    allowSvg: boolean;
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
@@ -356,6 +359,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxSourceBytes: e.IMAGE_MAX_MB * 1024 * 1024,
       cacheDir: e.IMAGE_CACHE_DIR,
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+      allowSvg: e.IMAGE_ALLOW_SVG === "on",
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
     redisUrl: e.REDIS_URL,

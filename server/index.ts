@@ -18,6 +18,7 @@ import { createApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
+import { clusterFolderKeeper } from "./images/folder-keeper.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startInternalListener } from "./metrics/internal-listener.ts";
 import { joinClusterPurges } from "./purge/cluster-relay.ts";
@@ -77,6 +78,7 @@ async function main(): Promise<void> {
         // Workers get their own grace period, then a little more to close the database.
         stopGraceMs: SHUTDOWN_GRACE_MS + 5000,
         internal: config.metrics,
+        imageFolder: { dir: config.images.cacheDir, maxBytes: config.images.cacheMaxBytes },
       });
       return;
     }
@@ -115,7 +117,10 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metricsRegistry]);
   }
-  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry });
+  const app = createApp(
+    { ...config, classify },
+    { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry, imageFolderKeeper: clusterFolderKeeper() },
+  );
   joinClusterPurges(app.portal.purger);
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();

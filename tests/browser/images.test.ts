@@ -68,7 +68,13 @@ describeInBrowser("images from an http content API on another port", () => {
     // within a minute or two (the home page alone is 24 image variants at 375 px and 43 at
     // 1280), a crowd's worth of misses that the budget, tested on its own, rightly refuses
     // in part once a fast machine outruns its refill.
-    env.site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: env.imageDir, MISS_RATE_PER_MIN: "0" });
+    // The CMS serves the demo's SVG drawings as its own images: SVG from it is opted into.
+    env.site = await startDemoSite({
+      API_BASE_URL: env.cms.origin,
+      IMAGE_CACHE_DIR: env.imageDir,
+      MISS_RATE_PER_MIN: "0",
+      IMAGE_ALLOW_SVG: "on",
+    });
     env.browser = await launchChromium();
   });
   afterAll(async () => {
@@ -120,17 +126,22 @@ describeInBrowser("images from an http content API on another port", () => {
     }
   });
 
-  it("lets one visitor's first view of the home page at 1280 px on a fresh deployment through the default miss budget", async () => {
+  it.each([
+    { page: "/portal/index.html", width: 375 },
+    { page: "/portal/index.html", width: 1280 },
+    { page: "/portal/message/news/list.html", width: 375 },
+    { page: "/portal/message/news/list.html", width: 1280 },
+  ])("gives one visitor's first view of $page at $width px on a fresh deployment every image", async ({ page: pagePath, width }) => {
     // The deployment as shipped: the default budget, no variant made yet.
     const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
-    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir });
-    const { page, problems, failedRequests } = await openWatchedPage(env.browser, 1280, 800);
+    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir, IMAGE_ALLOW_SVG: "on" });
+    const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     const made: string[] = [];
     page.on("response", (response) => {
       if (new URL(response.url()).pathname === IMAGE_PATH && response.headers()["x-cache"] === "MISS") made.push(response.url());
     });
     try {
-      await page.goto(`${site.origin}/portal/index.html`);
+      await page.goto(`${site.origin}${pagePath}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       await page.evaluate(async () => {
         for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
@@ -139,8 +150,8 @@ describeInBrowser("images from an http content API on another port", () => {
         }
       });
       await page.waitForLoadState("networkidle");
-      // Most of a burst's worth of variants made for this one view, none refused.
-      expect(made.length).toBeGreaterThan(30);
+      // Many variants made for this one view, none refused (no 503, no 429).
+      expect(made.length).toBeGreaterThan(5);
       expect(failedRequests).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

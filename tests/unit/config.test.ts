@@ -18,7 +18,7 @@ describe("parseConfig", () => {
       logLevel: "info",
       webConcurrency: 1,
       pageCache: true,
-      images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
+      images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024, allowSvg: false },
       metrics: undefined,
       seedContent: "demo",
     });
@@ -56,6 +56,7 @@ describe("parseConfig", () => {
       IMAGE_MAX_MB: "5",
       IMAGE_CACHE_DIR: "/var/cache/portal-images",
       IMAGE_CACHE_MB: "64",
+      IMAGE_ALLOW_SVG: "on",
       REDIS_URL: "rediss://:pw@redis.internal:6380/2",
       SEED_CONTENT: "none",
     });
@@ -72,6 +73,7 @@ describe("parseConfig", () => {
       maxSourceBytes: 5 * 1024 * 1024,
       cacheDir: "/var/cache/portal-images",
       cacheMaxBytes: 64 * 1024 * 1024,
+      allowSvg: true,
     });
     expect(config.redisUrl).toBe("rediss://:pw@redis.internal:6380/2");
     expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0, seedContent: "none" });
@@ -115,6 +117,7 @@ describe("parseConfig", () => {
     ["IMAGE_HOSTS", "img.example.com", /^IMAGE_HOSTS must be http\(s\) origins/],
     ["IMAGE_MAX_MB", "0", /^IMAGE_MAX_MB must be a whole number of megabytes from 1 to 1024/],
     ["IMAGE_CACHE_MB", "lots", /^IMAGE_CACHE_MB must be a whole number of megabytes/],
+    ["IMAGE_ALLOW_SVG", "yes", /^IMAGE_ALLOW_SVG must be on or off/],
     ["WEB_CONCURRENCY", "0", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],
