@@ -15,7 +15,10 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
-import { DEMO_MEDIA_DIR } from "../../server/project-root.ts";
+import { startContentApi } from "../../server/content/api.ts";
+import { openContentDb } from "../../server/content/db.ts";
+import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
+import { DEMO_MEDIA_DIR, DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
 import { startDemoSite, type TestSite } from "./support/site.ts";
@@ -53,15 +56,37 @@ async function startHttpCms(contentApi: string): Promise<{ origin: string; close
   };
 }
 
+/** The demo content's own API (the embedded one, on a SQLite file of its own): the CMS's backend. */
+async function startDemoContentApi(): Promise<{ url: string; close(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "portal-cms-"));
+  const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
+  await loadSiteIfEmpty(content, DEMO_SITE_FILE);
+  const api = await startContentApi(content);
+  return {
+    url: api.url,
+    async close() {
+      await api.close();
+      await content.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 const demo = readDemoSite();
 const PAGES = samplePages(siteItems(demo)).flatMap(({ path: page }) => [375, 1280].map((width) => ({ page, width })));
 
 describeInBrowser("images from an http content API on another port", () => {
-  const env = {} as { demo: TestSite; cms: { origin: string; close(): Promise<void> }; site: TestSite; browser: Browser; imageDir: string };
+  const env = {} as {
+    demo: { url: string; close(): Promise<void> };
+    cms: { origin: string; close(): Promise<void> };
+    site: TestSite;
+    browser: Browser;
+    imageDir: string;
+  };
   beforeAll(async () => {
     // The demo site's own content API stands behind the CMS; the site under test reads the CMS.
-    env.demo = await startDemoSite();
-    env.cms = await startHttpCms(env.demo.contentApiUrl);
+    env.demo = await startDemoContentApi();
+    env.cms = await startHttpCms(env.demo.url);
     // A fresh deployment: no variant made yet, on disk or in memory.
     env.imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
     // No miss budget: the walk below is 28 page views of a cold deployment from one address
