@@ -27,12 +27,10 @@ import { createProdRenderer } from "./render/prod-renderer.ts";
 
 /**
  * V8 sizes its old generation for the machine's memory and, with collections this cheap,
- * lets render garbage pile up to about four times the live heap between full ones (a
- * worker near 260 MB under rendering load here). Growing the heap by at most half its
- * live size keeps the server under the reliability load (5 minutes, both caches at 16 MB)
- * at a 195 MB peak and 3,261 req/s, where three quarters let it reach 209 MB at 3,109 req/s
- * (docs/decisions/0006-heap-growing-percent.md). The flag is read at every collection, so
- * setting it at startup takes effect.
+ * lets render garbage pile up to several times the live heap between full ones. Growing
+ * the heap by at most half its live size keeps the server's peak under the reliability
+ * load within its target (figures in docs/decisions/0006-heap-growing-percent.md). The
+ * flag is read at every collection, so setting it at startup takes effect.
  */
 const HEAP_GROWING_PERCENT = 50;
 
