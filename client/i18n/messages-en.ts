@@ -108,6 +108,7 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.contact.subject": "Subject",
   "pages.contact.message": "Message",
   "pages.contact.messageHint": "At most 5000 characters.",
+  "pages.contact.consentShort": "Consent",
   "pages.contact.consent":
     "I agree that the company processes the personal data I give here (name, contact details and message) to answer this enquiry.",
   "pages.contact.trap": "Website (leave empty)",

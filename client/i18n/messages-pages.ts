@@ -28,6 +28,7 @@ export const PAGES_MESSAGES = {
   "pages.contact.subject": "主题",
   "pages.contact.message": "留言内容",
   "pages.contact.messageHint": "最多 5000 字。",
+  "pages.contact.consentShort": "同意声明",
   "pages.contact.consent": "我同意贵公司为回复本次咨询而处理我提交的个人信息（姓名、联系方式和留言）。",
   "pages.contact.trap": "网址（请勿填写）",
   "pages.contact.required": "必填",
