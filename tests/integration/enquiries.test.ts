@@ -3,6 +3,9 @@
  * spam checks, hostile input, the database away, and delivery to a real webhook
  * receiver and a real SMTP server on loopback, on SQLite and PostgreSQL.
  */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import request from "supertest";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
@@ -357,6 +360,31 @@ describe("enquiries with the database away", () => {
       await app.portal.close();
       await api.close();
       await content.close();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)("the hourly limit across instances", () => {
+  it("is one allowance for a client, whichever instance it reaches, with REDIS_URL", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-enquiry-limit-"));
+    // Each test run its own site on the shared Redis: its own limit keys.
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
+      FORM_SECRET,
+      ENQUIRY_RATE_PER_HOUR: "2",
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "",
+    };
+    const apps = [0, 1].map(() => createApp(testConfig(env), { upstreamUrl: "http://127.0.0.1:9" }));
+    try {
+      await Promise.all(apps.map((app) => app.portal.sharedTier?.connected()));
+      const [one, two] = apps as [PortalApp, PortalApp];
+      await request(one).post("/api/portal/enquiry").send(valid()).expect(202);
+      await request(two).post("/api/portal/enquiry").send(valid()).expect(202);
+      await request(one).post("/api/portal/enquiry").send(valid()).expect(429);
+      await request(two).post("/api/portal/enquiry").send(valid()).expect(429);
+    } finally {
+      await Promise.all(apps.map((app) => app.portal.close()));
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });
