@@ -8,7 +8,7 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import type { EnquiryConfig } from "../config.ts";
+import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { clientKeyOf } from "../portal-api/client-key.ts";
 import type { SharedTier } from "../shared-tier/redis-connection.ts";
@@ -91,7 +91,7 @@ export function createIntake({ config, store, deliverer, metrics, logger, shared
         );
       } catch (error) {
         logger.error(
-          { err: error instanceof Error ? error.message : String(error) },
+          { err: withoutCredentials(error instanceof Error ? error.message : String(error)) },
           "an enquiry could not be stored: the visitor was asked to try again",
         );
         return refuse("unavailable", { kind: "unavailable", read });
