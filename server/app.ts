@@ -18,6 +18,7 @@ import { IMAGE_PATH } from "../shared/image-url.ts";
 import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
+import { createEnquiries, type Enquiries } from "./enquiries/enquiries.ts";
 import { clientAddressReader, keepClientAddressesValid } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
@@ -69,6 +70,8 @@ export interface AppDeps {
   imageFolderKeeper?: FolderKeeper;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
+  /** The waits between enquiry delivery attempts and polls (tests shorten them). */
+  enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
 }
 
 export interface PortalServices {
@@ -89,8 +92,10 @@ export interface PortalServices {
   metrics: AppMetrics;
   /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
-  /** Releases the upstream connection pool (and the Redis connections). */
-  close(): void;
+  /** The contact form's enquiries: their store and their delivery. */
+  enquiries: Enquiries;
+  /** Releases the upstream connection pool (and the Redis connections), and stops enquiry delivery. */
+  close(): Promise<void>;
 }
 
 /** What production serves: fresh API and page cache hits first, then the Express app. */
@@ -110,7 +115,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
   const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
-  const metrics = createAppMetrics(deps.metricsRegistry ?? new Registry(), { missBudget: localMissBudget, readerGuard: localReaderGuard });
+  const registry = deps.metricsRegistry ?? new Registry();
+  const metrics = createAppMetrics(registry, { missBudget: localMissBudget, readerGuard: localReaderGuard });
   const upstream = createUpstreamClient({
     baseUrl: upstreamUrl,
     timeoutMs: config.upstreamTimeoutMs,
@@ -182,6 +188,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.get(IMAGE_PATH, images.handler);
   metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
+  const enquiries = createEnquiries(config, { logger, registry, sharedTier, now: deps.now, ...deps.enquiryDelivery });
+  // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
+  app.use(enquiries.router(() => pages?.sendOwnPage));
   const refuseEarly = (req: IncomingMessage) => missBudget.refuseEarly(clientAddressOf(req));
   const api = createPortalApiRouter({
     config,
@@ -235,6 +244,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         refusalHeaders: commonHeaders,
         recompressor,
         observeStage: metrics.observeRenderStage,
+        perRequestState: () => ({ form: { token: enquiries.intake.keys.issue((deps.now ?? Date.now)()) } }),
       })
     : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
@@ -266,9 +276,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       sharedTier,
       metrics,
       readiness,
-      close: () => {
+      enquiries,
+      close: async () => {
         upstream.close();
         images.close();
+        await enquiries.close();
         sharedTier?.close();
       },
     },

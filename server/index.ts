@@ -10,6 +10,7 @@
  * the shared port, each with its own caches and (embedded mode) its own content API.
  */
 import cluster from "node:cluster";
+import { randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import v8 from "node:v8";
@@ -69,6 +70,8 @@ async function main(): Promise<void> {
     if (config.dev) {
       logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
     } else {
+      // Workers inherit the environment: without FORM_SECRET they share one made here, so each accepts the others' tokens.
+      process.env.FORM_SECRET ??= randomBytes(32).toString("base64url");
       await runPrimary({
         workers: config.webConcurrency,
         logger,
@@ -120,6 +123,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry, imageFolderKeeper: clusterFolderKeeper() },
   );
   joinClusterPurges(app.portal.purger);
+  app.portal.enquiries.start();
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
   if (config.metrics && cluster.isPrimary) {
@@ -190,7 +194,7 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     // close() stops accepting at once and calls back when every request has finished.
     server.close(async () => {
       clearTimeout(force);
-      app.portal.close();
+      await app.portal.close();
       await renderer.close?.();
       await contentApi?.close();
       logger.info("stopped");
