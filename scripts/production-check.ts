@@ -36,6 +36,9 @@ async function check(copy: string): Promise<string[]> {
   const left = BUILD_TOOLS.filter((name) => existsSync(path.join(copy, "node_modules", name)));
   if (left.length > 0) return [`npm prune --omit=dev left the development tools ${left.join(", ")}`];
   console.log(`copied and pruned in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // The node on the PATH runs the copy: CI runs this check once on the Node.js of .nvmrc, once on the next LTS.
+  const { stdout: nodeVersion } = await run("node", ["--version"], { cwd: copy });
+  console.log(`the copy runs on Node ${nodeVersion.trim()}`);
 
   const failures: string[] = [];
   const databaseUrl = `sqlite:${path.join(copy, "data/portal.db")}`;

@@ -18,6 +18,7 @@ import { IMAGE_PATH } from "../shared/image-url.ts";
 import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
+import { createEnquiries, type Enquiries } from "./enquiries/enquiries.ts";
 import { clientAddressReader, keepClientAddressesValid } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
 import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./http/health.ts";
@@ -29,6 +30,7 @@ import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
+import type { FolderKeeper } from "./images/disk-cache.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
@@ -62,13 +64,16 @@ export interface AppDeps {
   now?: () => number;
   /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
-  /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
+  /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
-  imageResizeWaiting?: number;
+  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
+  imageFolderKeeper?: FolderKeeper;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
   /** Where the process is in its life, for readiness (index.ts: draining once SIGTERM came); serving by default. */
   phase?: () => Phase;
+  /** The waits between enquiry delivery attempts and polls (tests shorten them). */
+  enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
 }
 
 export interface PortalServices {
@@ -89,8 +94,10 @@ export interface PortalServices {
   metrics: AppMetrics;
   /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
-  /** Releases the upstream connection pool (and the Redis connections). */
-  close(): void;
+  /** The contact form's enquiries: their store and their delivery. */
+  enquiries: Enquiries;
+  /** Releases the upstream connection pool (and the Redis connections), and stops enquiry delivery. */
+  close(): Promise<void>;
 }
 
 /** What production serves: fresh API and page cache hits first, then the Express app. */
@@ -110,7 +117,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
   const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
-  const metrics = createAppMetrics(deps.metricsRegistry ?? new Registry(), { missBudget: localMissBudget, readerGuard: localReaderGuard });
+  const registry = deps.metricsRegistry ?? new Registry();
+  const metrics = createAppMetrics(registry, { missBudget: localMissBudget, readerGuard: localReaderGuard });
   const upstream = createUpstreamClient({
     baseUrl: upstreamUrl,
     timeoutMs: config.upstreamTimeoutMs,
@@ -179,18 +187,20 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
-    upstream,
     upstreamUrl,
     mediaDir: deps.mediaDir ?? DEMO_MEDIA_DIR,
     missBudget,
     logger,
     resizeSlots: deps.imageResizeSlots,
-    resizeWaiting: deps.imageResizeWaiting,
+    folderKeeper: deps.imageFolderKeeper,
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);
   metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
+  const enquiries = createEnquiries(config, { logger, registry, sharedTier, now: deps.now, ...deps.enquiryDelivery });
+  // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
+  app.use(enquiries.router(() => pages?.sendOwnPage));
   const refuseEarly = (req: IncomingMessage) => missBudget.refuseEarly(clientAddressOf(req));
   const api = createPortalApiRouter({
     config,
@@ -244,6 +254,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         refusalHeaders: commonHeaders,
         recompressor,
         observeStage: metrics.observeRenderStage,
+        perRequestState: () => ({ form: { token: enquiries.intake.keys.issue((deps.now ?? Date.now)()) } }),
       })
     : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
@@ -275,8 +286,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       sharedTier,
       metrics,
       readiness,
-      close: () => {
+      enquiries,
+      close: async () => {
         upstream.close();
+        images.close();
+        await enquiries.close();
         sharedTier?.close();
       },
     },

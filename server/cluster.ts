@@ -11,10 +11,12 @@
  * that fails before any worker has listened (a port in use, say) stops the start: the
  * primary stops the others and exits 1.
  *
- * The primary also relays each purge a worker received to every other worker.
+ * The primary also relays each purge a worker received to every other worker, and keeps
+ * the image folder's one index, which the workers tell what they stored and read.
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
+import { isFolderMessage, keepImageFolder } from "./images/folder-keeper.ts";
 import type { Logger } from "./logger.ts";
 import { startInternalListener } from "./metrics/internal-listener.ts";
 import { isPurgeMessage } from "./purge/cluster-relay.ts";
@@ -33,6 +35,8 @@ export interface PrimaryOptions {
   stableAfterMs?: number;
   /** The internal listener: its /metrics sums every worker's figures. */
   internal?: { host: string; port: number };
+  /** The image folder (IMAGE_CACHE_DIR, IMAGE_CACHE_MB) the workers share: its bound is kept here. */
+  imageFolder?: { dir: string; maxBytes: number };
 }
 
 interface Slot {
@@ -49,6 +53,13 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const stableAfter = options.stableAfterMs ?? 30_000;
 
   await options.prepare?.();
+
+  const imageFolder = options.imageFolder;
+  const keepFolder = imageFolder
+    ? keepImageFolder(imageFolder.dir, imageFolder.maxBytes, (err) =>
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image folder index failed"),
+      )
+    : undefined;
 
   const slots: Slot[] = Array.from({ length: workers }, () => ({ startedAt: 0, delayMs: minDelay }));
   const slotOf = new Map<Worker, Slot>();
@@ -68,6 +79,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       // A purge one worker received reaches all the others (server/purge/cluster-relay.ts).
       if (isPurgeMessage(message)) {
         for (const other of slots) if (other.worker && other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
+        return;
+      }
+      if (isFolderMessage(message)) {
+        keepFolder?.(message);
         return;
       }
       if (!isListeningMessage(message) || listening.has(worker)) return;

@@ -198,6 +198,50 @@ const redisUrl = z
     }
   }, "must be a redis:// or rediss:// URL such as redis://redis.internal:6379");
 
+/** An absolute http(s) URL to POST to. */
+const postUrl = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === "http:" || url.protocol === "https:") && !url.hash) return url.href;
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be an absolute http(s) URL such as https://hooks.example.com/enquiries" });
+    return z.NEVER;
+  });
+
+/** `smtp://` or `smtps://` (TLS from the start), with a host; credentials as userinfo. */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((raw) => {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465");
+
+/** One mailbox as an address alone (no display name, nothing a header could be built from). */
+const MAILBOX = /^[^\s@<>()",;:]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+const mailbox = z.string().trim().regex(MAILBOX, "must be an email address such as website@example.com");
+const mailboxes = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const list = raw
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+    if (list.length === 0 || !list.every((address) => MAILBOX.test(address))) {
+      ctx.addIssue({ code: "custom", message: "must be email addresses joined by commas, such as sales@example.com" });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
@@ -221,6 +265,7 @@ const envSchema = z.object({
   IMAGE_MAX_MB: integer(1, 1024, "a whole number of megabytes from 1 to 1024").default(20),
   IMAGE_CACHE_DIR: z.string().trim().min(1, "must be a folder path").default("./data/images"),
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
+  IMAGE_ALLOW_SVG: z.enum(["on", "off"], "must be on or off").default("off"),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
   REDIS_URL: redisUrl.optional(),
@@ -229,6 +274,14 @@ const envSchema = z.object({
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
   SHUTDOWN_DRAIN_MS: ms(600_000).default(5000),
   SHUTDOWN_GRACE_MS: ms(600_000).default(10_000),
+  FORM_SECRET: z.string().trim().min(16, "must be at least 16 characters of random text").optional(),
+  ENQUIRY_RATE_PER_HOUR: integer(1, 10_000, "a whole number from 1 to 10000").default(5),
+  ENQUIRY_RETENTION_DAYS: integer(1, 36_500, "a whole number of days from 1 to 36500").default(180),
+  ENQUIRY_WEBHOOK_URL: postUrl.optional(),
+  ENQUIRY_WEBHOOK_SECRET: purgeSecrets.optional(),
+  SMTP_URL: smtpUrl.optional(),
+  ENQUIRY_TO: mailboxes.optional(),
+  ENQUIRY_FROM: mailbox.optional(),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -274,6 +327,8 @@ export interface Config {
     maxSourceBytes: number;
     cacheDir: string;
     cacheMaxBytes: number;
+    /** IMAGE_ALLOW_SVG=on: SVG sources from the upstream and IMAGE_HOSTS too (the embedded media's always are). */
+    allowSvg: boolean;
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
@@ -285,6 +340,19 @@ export interface Config {
   seedContent: "demo" | "none";
   /** On SIGTERM: readiness 503 but still serving for drainMs, then requests in flight get graceMs to finish. */
   shutdown: { drainMs: number; graceMs: number };
+  /** The contact form and the delivery of what it receives (server/enquiries/). */
+  enquiries: EnquiryConfig;
+}
+
+export interface EnquiryConfig {
+  /** Signs form tokens and keys the client-address hash (FORM_SECRET); undefined: a random one per start. */
+  formSecret?: string;
+  ratePerHour: number;
+  retentionDays: number;
+  /** A Standard Webhooks signed POST per enquiry (one signature per secret, for rotation); undefined: none. */
+  webhook?: { url: string; secrets: PurgeSecret[] };
+  /** A mail per enquiry; undefined: none. */
+  mail?: { smtpUrl: string; to: string[]; from: string };
 }
 
 export class ConfigError extends Error {}
@@ -332,6 +400,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name} ${message}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
   }
   const e = parsed.data;
+  const needs = (name: string, other: string) => {
+    throw new ConfigError(`${name} needs ${other} as well`);
+  };
+  if (e.ENQUIRY_WEBHOOK_URL && !e.ENQUIRY_WEBHOOK_SECRET) needs("ENQUIRY_WEBHOOK_URL", "ENQUIRY_WEBHOOK_SECRET");
+  if (e.SMTP_URL && !e.ENQUIRY_TO) needs("SMTP_URL", "ENQUIRY_TO");
+  if (e.SMTP_URL && !e.ENQUIRY_FROM) needs("SMTP_URL", "ENQUIRY_FROM");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -360,11 +434,20 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxSourceBytes: e.IMAGE_MAX_MB * 1024 * 1024,
       cacheDir: e.IMAGE_CACHE_DIR,
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+      allowSvg: e.IMAGE_ALLOW_SVG === "on",
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
+    enquiries: {
+      formSecret: e.FORM_SECRET,
+      ratePerHour: e.ENQUIRY_RATE_PER_HOUR,
+      retentionDays: e.ENQUIRY_RETENTION_DAYS,
+      webhook:
+        e.ENQUIRY_WEBHOOK_URL && e.ENQUIRY_WEBHOOK_SECRET ? { url: e.ENQUIRY_WEBHOOK_URL, secrets: e.ENQUIRY_WEBHOOK_SECRET } : undefined,
+      mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
+    },
   };
 }

@@ -12,6 +12,7 @@
  * SHUTDOWN_DRAIN_MS, then requests in flight get SHUTDOWN_GRACE_MS to finish.
  */
 import cluster from "node:cluster";
+import { randomBytes } from "node:crypto";
 import { createServer, type RequestListener, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import v8 from "node:v8";
@@ -21,6 +22,7 @@ import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import type { Phase } from "./http/health.ts";
+import { clusterFolderKeeper } from "./images/folder-keeper.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { startInternalListener } from "./metrics/internal-listener.ts";
 import { joinClusterPurges } from "./purge/cluster-relay.ts";
@@ -29,12 +31,10 @@ import { createProdRenderer } from "./render/prod-renderer.ts";
 
 /**
  * V8 sizes its old generation for the machine's memory and, with collections this cheap,
- * lets render garbage pile up to about four times the live heap between full ones (a
- * worker near 260 MB under rendering load here). Growing the heap by at most half its
- * live size keeps the server under the reliability load (5 minutes, both caches at 16 MB)
- * at a 195 MB peak and 3,261 req/s, where three quarters let it reach 209 MB at 3,109 req/s
- * (docs/decisions/0006-heap-growing-percent.md). The flag is read at every collection, so
- * setting it at startup takes effect.
+ * lets render garbage pile up to several times the live heap between full ones. Growing
+ * the heap by at most half its live size keeps the server's peak under the reliability
+ * load within its target (figures in docs/decisions/0006-heap-growing-percent.md). The
+ * flag is read at every collection, so setting it at startup takes effect.
  */
 const HEAP_GROWING_PERCENT = 50;
 
@@ -77,6 +77,8 @@ async function main(): Promise<void> {
     if (config.dev) {
       logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
     } else {
+      // Workers inherit the environment: without FORM_SECRET they share one made here, so each accepts the others' tokens.
+      process.env.FORM_SECRET ??= randomBytes(32).toString("base64url");
       await runPrimary({
         workers: config.webConcurrency,
         logger,
@@ -84,6 +86,7 @@ async function main(): Promise<void> {
         // Workers get their drain and grace periods, then a little more to close the database.
         stopGraceMs: config.shutdown.drainMs + config.shutdown.graceMs + 5000,
         internal: config.metrics,
+        imageFolder: { dir: config.images.cacheDir, maxBytes: config.images.cacheMaxBytes },
       });
       return;
     }
@@ -153,10 +156,19 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   }
   const app = createApp(
     { ...config, classify },
-    { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry, phase: () => life.phase },
+    {
+      upstreamUrl,
+      logger,
+      database: contentApi,
+      renderer,
+      metricsRegistry,
+      imageFolderKeeper: clusterFolderKeeper(),
+      phase: () => life.phase,
+    },
   );
   life.app = app;
   joinClusterPurges(app.portal.purger);
+  app.portal.enquiries.start();
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
   let stopping = false;
@@ -210,7 +222,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     // close() stops accepting at once and calls back when every request has finished.
     server.close(async () => {
       clearTimeout(force);
-      app.portal.close();
+      await app.portal.close();
       await renderer.close?.();
       await contentApi?.close();
       logger.info("stopped");

@@ -68,6 +68,8 @@ export interface PageRoute<Id extends string = string> {
   sitemapLastmodFrom?: () => PageRoute;
   /** Its heading (and title) is the company's full name followed by the page's name. */
   headingWithFullName?: boolean;
+  /** Rendered for each request and never kept by any cache (it holds a form token). */
+  perRequest?: boolean;
   /** The kind of job a job page shows (1 experienced hires, 2 campus). */
   jobKind?: 1 | 2;
 }

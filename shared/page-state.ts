@@ -3,6 +3,7 @@
  * with (SWR fallback, by key), the keys that failed or named no item, and the public
  * subset of the configuration. Serialised into the page as a JSON data block.
  */
+import type { EnquiryFormState } from "./enquiry.ts";
 import type { ClassifyMenu } from "./entities.ts";
 
 export type Lang = "zh-CN" | "en";
@@ -27,6 +28,8 @@ export interface PageState {
   fallback: Record<string, unknown>;
   /** Keys whose call failed on the server, with the status the page was given. */
   failures: Record<string, 502 | 504>;
+  /** The contact form's token, and after a refused post its values and mistakes (pages rendered per request only). */
+  form?: EnquiryFormState;
 }
 
 export const STATE_ELEMENT_ID = "portal-state";

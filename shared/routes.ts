@@ -6,6 +6,7 @@
 
 import type { PageRoute } from "./page-route.ts";
 import { about, founders, milestones } from "./pages/about-pages.ts";
+import { contact } from "./pages/contact-page.ts";
 import { home } from "./pages/home.ts";
 import { jobSchoolDetail, jobSchoolList, jobSocietyDetail, jobSocietyList } from "./pages/job-pages.ts";
 import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
@@ -32,6 +33,7 @@ export const PAGE_ROUTES = [
   jobSchoolList,
   jobSocietyDetail,
   jobSchoolDetail,
+  contact,
 ] as const;
 
 export type PageId = (typeof PAGE_ROUTES)[number]["id"];

@@ -6,6 +6,7 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import { AskLink } from "../components/ask-link.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
@@ -53,6 +54,7 @@ export default function JobDetailPage({ match }: PageProps) {
                 </section>
               ) : null,
             )}
+            <AskLink subject={textOf(job.name)} />
           </article>
         ))}
       <p className="detail-back">

@@ -6,6 +6,7 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
+import { AskLink } from "../components/ask-link.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
@@ -50,6 +51,7 @@ export default function OfferingDetailPage({ match }: PageProps) {
               />
             )}
             <RichHtml html={item.detail} className="detail-body" />
+            <AskLink subject={name} />
           </article>
         ))}
       <p className="detail-back">

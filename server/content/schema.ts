@@ -114,6 +114,38 @@ export interface ReaderTable {
   count: number;
 }
 
+export type ChannelState = "pending" | "delivered" | "failed" | "off";
+
+/** One enquiry (server/enquiries/): times in milliseconds since 1970. */
+export interface EnquiryTable {
+  id: string;
+  created_at: number;
+  lang: string;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  subject: string;
+  message: string;
+  consent_at: number;
+  consent_version: string;
+  /** HMAC of the client's address: the same client is recognisable, its address is not. */
+  client_hash: string;
+  webhook_state: ChannelState;
+  mail_state: ChannelState;
+  attempts: number;
+  /** When delivery is next tried; null once nothing is pending. */
+  next_attempt_at: number | null;
+  /** An instance delivering it holds it until then. */
+  lease_until: number | null;
+  last_error: string | null;
+}
+
+export interface EnquiryTokenTable {
+  nonce: string;
+  expires_at: number;
+}
+
 export interface Database {
   setting: SettingTable;
   menus: MenuTable;
@@ -128,4 +160,6 @@ export interface Database {
   job_addrs: NamedTable;
   jobs: JobTable;
   readers: ReaderTable;
+  enquiries: EnquiryTable;
+  enquiry_tokens: EnquiryTokenTable;
 }

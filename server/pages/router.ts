@@ -49,7 +49,12 @@ export interface PagesDeps {
   recompressor?: IdleRecompressor;
   /** Told how long each stage of a render took (metrics). */
   observeStage?: (stage: RenderStage, seconds: number) => void;
+  /** What a page rendered per request (its route says `perRequest`) adds to its state: a form token, say. */
+  perRequestState?: (req: Request) => Partial<PageState>;
 }
+
+/** Sends the page at `target` (relative to the base path) rendered for this request alone, with `extra` in its state. */
+export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
 
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
@@ -110,7 +115,8 @@ export function createPagesRouter({
   refusalHeaders,
   recompressor,
   observeStage = () => {},
-}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
+  perRequestState,
+}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
@@ -125,11 +131,14 @@ export function createPagesRouter({
     watch: PurgeWatch | undefined,
     background: boolean,
     requestId: string | undefined,
+    extra?: Partial<PageState>,
   ): Promise<RenderedPage> {
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
     const dataStarted = performance.now();
-    const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const { status, freshForMs, tags } = loaded;
+    const state = extra ? { ...loaded.state, ...extra } : loaded.state;
     observeStage("data", secondsSince(dataStarted));
     const renderStarted = performance.now();
     const [rendered, template] = await Promise.all([
@@ -219,10 +228,34 @@ export function createPagesRouter({
   // Requests the hot path looked up in the page cache and left to Express: their miss is counted already.
   const lookedUp = new WeakSet<IncomingMessage>();
 
+  /** A page of its own for one request: never shared, never kept (by us or by anyone on the way). */
+  async function sendOwn(req: Request, res: Response, page: PageRequest, extra: Partial<PageState>, status?: number): Promise<void> {
+    const admitted = await missBudget.take(req.ip);
+    if (!admitted.ok) {
+      sendTooManyPage(res, admitted.retryAfterS, page.lang);
+      return;
+    }
+    const rendered = await render(page, undefined, false, res.locals.reqId, extra);
+    applyPageHeaders(res, rendered, page.langInUrl);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("ETag", rendered.etag);
+    res.status(rendered.status === 200 && status ? status : rendered.status).send(rendered.body);
+  }
+
+  const sendOwnPage: SendOwnPage = async (req, res, target, extra, status) => {
+    const page = pageRequestOf(target, req.headers, config.lang);
+    if (!page) throw new Error(`no page at ${target}`);
+    await sendOwn(req, res, page, extra, status);
+  };
+
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url, req.headers, config.lang);
     if (!page) {
       next();
+      return;
+    }
+    if (page.match.route.perRequest) {
+      await sendOwn(req, res, page, perRequestState?.(req) ?? {});
       return;
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
@@ -300,5 +333,5 @@ export function createPagesRouter({
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
-  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders });
+  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders, sendOwnPage });
 }

@@ -168,6 +168,7 @@ describe("search engines on the demo site", () => {
         "/message/notice/list.html",
         "/job/society/index.html",
         "/job/school/index.html",
+        "/contact.html",
         ...demo.news.map((n) => `/message/news/${n.id}`),
         ...demo.notices.map((n) => `/message/notice/${n.id}`),
         ...demo.products.map((p) => `/product/${p.id}`),
