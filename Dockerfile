@@ -2,8 +2,7 @@
 # dependency, the production dependencies alone, and the image that runs: dist/, those
 # dependencies and the demo site, as the unprivileged `node` user, started by node itself.
 # RUN steps use paths relative to WORKDIR: scripts/image-steps.ts runs these same steps on
-# a copy of the tree where no Docker engine is (CI), and refuses a Dockerfile it cannot
-# (the base image's system packages, apt-get, are the machine's own there).
+# a copy of the tree where no Docker engine is (CI), and refuses a Dockerfile it cannot.
 
 FROM node:24-bookworm-slim AS build
 WORKDIR /app
@@ -17,9 +16,7 @@ RUN mkdir -p data
 FROM node:24-bookworm-slim AS deps
 WORKDIR /app
 COPY package.json package-lock.json ./
-# better-sqlite3 downloads a prebuilt binary when one is published for this Node; where it
-# cannot, it compiles, in this stage only (the image that runs carries no compiler).
-RUN apt-get update && apt-get install -y --no-install-recommends python3 make g++ && rm -rf /var/lib/apt/lists/*
+# No compiler needed: better-sqlite3 and sharp ship their binaries for linux-x64 and arm64 (glibc) in the package.
 RUN npm ci --omit=dev --no-audit --no-fund
 
 FROM node:24-bookworm-slim
