@@ -139,7 +139,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined,
   });
-  const reader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  const reader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
   metrics.registerCache("api", cache);
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
@@ -218,7 +218,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
           onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
         })
       : undefined;
-  const purger = createPurger({ cache, pageCache, classify: config.classify });
+  const purger = createPurger({ cache, pageCache, classify: config.classify, contentLang: config.contentLangParam !== undefined });
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);

@@ -51,12 +51,16 @@ export interface PagesDeps {
   observeStage?: (stage: RenderStage, seconds: number) => void;
 }
 
+/** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
+const REDIRECT_MAX_AGE_S = 86_400;
+
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
 
 export function publicConfigOf(config: Config): PublicConfig {
   return {
     defaultLang: config.lang,
+    contentLang: config.contentLangParam !== undefined,
     classify: config.classify ?? [],
     homeScript: config.homeScript,
     publicOrigin: config.publicOrigin,
@@ -129,7 +133,7 @@ export function createPagesRouter({
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
     const dataStarted = performance.now();
-    const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang);
     observeStage("data", secondsSince(dataStarted));
     const renderStarted = performance.now();
     const [rendered, template] = await Promise.all([
@@ -193,11 +197,11 @@ export function createPagesRouter({
       .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]);
   }
 
-  function applyPageHeaders(res: Response, rendered: RenderedPage, langInUrl: boolean): void {
+  function applyPageHeaders(res: Response, rendered: RenderedPage): void {
     if (rendered.csp) res.setHeader("Content-Security-Policy", rendered.csp);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    // Without ?lang= the language can come from a cookie, so a shared cache must keep them apart.
-    res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
+    // The address alone decides the page (its language included), so only the coding varies.
+    res.setHeader("Vary", "Accept-Encoding");
     for (const [name, value] of cacheTagHeaders(rendered.tags)) res.setHeader(name, value);
   }
 
@@ -220,9 +224,15 @@ export function createPagesRouter({
   const lookedUp = new WeakSet<IncomingMessage>();
 
   router.get("/*path", async (req: Request, res: Response, next) => {
-    const page = pageRequestOf(req.url, req.headers, config.lang);
+    const page = pageRequestOf(req.url);
     if (!page) {
       next();
+      return;
+    }
+    if (page.redirect) {
+      // `?lang=` from before languages had addresses of their own: the page's address in that language.
+      res.setHeader("Cache-Control", `public, max-age=${REDIRECT_MAX_AGE_S}`);
+      res.redirect(301, page.redirect);
       return;
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
@@ -239,7 +249,7 @@ export function createPagesRouter({
       return;
     }
     const rendered = await renderOnce(page, false, res.locals.reqId);
-    applyPageHeaders(res, rendered, page.langInUrl);
+    applyPageHeaders(res, rendered);
     const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
@@ -267,7 +277,7 @@ export function createPagesRouter({
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
   });
-  const pageKeyOf = createPageKeyReader(config.lang);
+  const pageKeyOf = createPageKeyReader();
   /**
    * The hot path: a cached page, fresh or stale, answered straight from the Node request
    * before Express and its middleware run. Returns false when Express should handle it.
@@ -276,11 +286,11 @@ export function createPagesRouter({
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
     const target = url.slice(BASE_PATH.length);
-    const key = pageKeyOf(target, req.headers);
+    const key = pageKeyOf(target);
     if (key === undefined) return undefined;
     const cached = pageCache.lookup(key, (stale) => {
       // Only a stale page needs its route: to re-render it.
-      const page = pageRequestOf(target, req.headers, config.lang);
+      const page = pageRequestOf(target);
       if (!page) throw new Error(`no page at ${target}`);
       return reRender(page)(stale);
     });
@@ -289,7 +299,7 @@ export function createPagesRouter({
       // known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
-        const lang = pageRequestOf(target, req.headers, config.lang)?.lang ?? config.lang;
+        const lang = pageRequestOf(target)?.lang ?? config.lang;
         void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
         return "refused";
       }

@@ -35,8 +35,8 @@ const routes = [...PAGE_ROUTES, awards];
 
 const state = (fallback: Record<string, unknown>): PageState => ({
   lang: "en",
-  langInUrl: false,
-  config: { defaultLang: "zh-CN", classify: [], homeScript: false, publicOrigin: "https://www.example.com" },
+  translated: true,
+  config: { defaultLang: "zh-CN", contentLang: true, classify: [], homeScript: false, publicOrigin: "https://www.example.com" },
   fallback,
   failures: {},
 });
@@ -57,10 +57,10 @@ describe("a page added to the route table", () => {
   });
 
   it("is keyed in the page cache by the parameters its module reads, parsed as it parses them", () => {
-    const key = (url: string) => pageRequestOf(url, {}, "zh-CN", routes)?.key;
+    const key = (url: string) => pageRequestOf(url, routes)?.key;
     expect(key("/about/awards/index.html?year=2024&utm_source=mail")).toBe("zh-CN /about/awards/index.html?year=2024");
     expect(key("/about/awards/index.html?year=24")).toBe("zh-CN /about/awards/index.html");
-    expect(pageRequestOf("/about/awards/index.html?year=2024", {}, "zh-CN")).toBeNull();
+    expect(pageRequestOf("/about/awards/index.html?year=2024")).toBeNull();
   });
 
   it("has the server load the data keys its module names, beside the shell's", () => {
