@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
 import { trustedProxiesProblem } from "./http/trust-proxy.ts";
 
 const integer = (min: number, max: number, what: string) =>
@@ -298,9 +299,6 @@ export interface Config {
 }
 
 export class ConfigError extends Error {}
-
-/** The parameter the embedded content API reads for the content language. */
-export const EMBEDDED_LANG_PARAM = "lang";
 
 /** Variables whose values are never shown, whatever they hold. */
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/i;

@@ -111,6 +111,15 @@ export interface ReaderTable {
   count: number;
 }
 
+/** An item's fields in another language; `id` 0 for a setting. */
+export interface TranslationTable {
+  entity: string;
+  id: number;
+  lang: string;
+  /** A JSON object of the translated fields. */
+  fields: string;
+}
+
 export interface Database {
   setting: SettingTable;
   menus: MenuTable;
@@ -125,4 +134,5 @@ export interface Database {
   job_addrs: NamedTable;
   jobs: JobTable;
   readers: ReaderTable;
+  translations: TranslationTable;
 }

@@ -84,16 +84,18 @@ describe("a page added to the route table", () => {
       translatorFor("en"),
     );
     expect(head).toContain("<title>Acme - Awards</title>");
-    expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/about/awards/index.html?year=2024">');
-    expect(head).toContain('title="Acme - News" href="/portal/message/news/rss.xml"');
+    // An English page of a site with English content: its own English address, and the English feed.
+    expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/en/about/awards/index.html?year=2024">');
+    expect(head).toContain('<link rel="alternate" hreflang="zh-CN" href="https://www.example.com/portal/about/awards/index.html?year=2024">');
+    expect(head).toContain('title="Acme - News" href="/portal/en/message/news/rss.xml"');
     const breadcrumb = head.match(
       /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BreadcrumbList".*?)<\/script>/,
     );
     const trail = JSON.parse(breadcrumb?.[1] ?? "null") as { itemListElement: { name: string; item: string }[] };
     expect(trail.itemListElement.map((crumb) => [crumb.name, crumb.item])).toEqual([
-      ["Home", "https://www.example.com/portal/index.html"],
-      ["About us", "https://www.example.com/portal/about/index.html"],
-      ["Awards", "https://www.example.com/portal/about/awards/index.html"],
+      ["Home", "https://www.example.com/portal/en/index.html"],
+      ["About us", "https://www.example.com/portal/en/about/index.html"],
+      ["Awards", "https://www.example.com/portal/en/about/awards/index.html"],
     ]);
   });
 
