@@ -86,7 +86,9 @@ describe("a page added to the route table", () => {
     expect(head).toContain("<title>Acme - Awards</title>");
     // An English page of a site with English content: its own English address, and the English feed.
     expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/en/about/awards/index.html?year=2024">');
-    expect(head).toContain('<link rel="alternate" hreflang="zh-CN" href="https://www.example.com/portal/about/awards/index.html?year=2024">');
+    expect(head).toContain(
+      '<link rel="alternate" hreflang="zh-CN" href="https://www.example.com/portal/about/awards/index.html?year=2024">',
+    );
     expect(head).toContain('title="Acme - News" href="/portal/en/message/news/rss.xml"');
     const breadcrumb = head.match(
       /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BreadcrumbList".*?)<\/script>/,
