@@ -166,7 +166,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
   app.use(securityHeaders(commonHeaders));
-  app.get(["/", "/portal", "/portal/"], redirectHome);
+  app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
   app.use(createHealthRouter({ readiness, missBudget }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
@@ -242,7 +242,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     app.use("/portal", pages);
     metrics.registerShared("page", pages.sharedRenders);
   }
-  app.use(redirectHome);
+  app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
   const follow = createRequestLog({ logger, metrics, clientAddressOf });

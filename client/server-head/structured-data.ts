@@ -174,11 +174,11 @@ function webPage(input: StructuredDataInput): JsonLd {
 export function structuredData(input: StructuredDataInput): JsonLd[] {
   const { match } = input;
   if (isHome(match.route)) return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true, input.lang) }, webPage(input)];
-  const blocks: JsonLd[] = [webPage(input)];
+  const blocks: JsonLd[] = [];
   const item = detailItem(match, input.read);
   const kind = match.route.detail?.kind;
   if (item && kind === "message") blocks.push(newsArticle(input, item));
   if (item && kind === "job") blocks.push(jobPosting(input, item));
-  blocks.push(breadcrumbList(input));
+  blocks.push(breadcrumbList(input), webPage(input));
   return blocks;
 }
