@@ -3,7 +3,7 @@
  * browser (entry-client) from the same PageState: wouter for routing under /portal,
  * SWR for data with the server's answers as its fallback.
  */
-import { useEffect, useMemo } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
 import { Router, useLocation } from "wouter";
 import { keyInLang } from "../shared/data-keys.ts";
@@ -13,6 +13,7 @@ import { ApiError } from "./data/api-error.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { RootHydrated } from "./hydration/hydrate-apart.tsx";
 import { fetchPageData, PageSwitch } from "./page-switch.tsx";
+import { englishMessages, loadMessages } from "./i18n/messages.ts";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { Shell } from "./shell/shell.tsx";
 
@@ -76,6 +77,11 @@ function PageInItsLang({ state }: { state: PageState }) {
   );
   useEffect(() => {
     document.documentElement.lang = lang;
+  }, [lang]);
+  // The switch loads the strings before it navigates; any other way into English (a link from the upstream) loads them here.
+  const [, setStringsLoaded] = useState(false);
+  useEffect(() => {
+    if (lang === "en" && !englishMessages()) void loadMessages("en").then(() => setStringsLoaded(true), () => {});
   }, [lang]);
   return (
     <PageStateContext value={pageState}>
