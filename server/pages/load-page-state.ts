@@ -38,12 +38,7 @@ export async function loadPageState(
   const otherKey = config.contentLang && lang === "zh-CN" && mainKey ? keyInLang(mainKey, "en") : undefined;
   const [outcomes, other] = await Promise.all([
     Promise.allSettled(keys.map((key) => read(keyInLang(key, contentLang)))),
-    otherKey
-      ? read(otherKey).then(
-          (loaded) => loaded,
-          () => undefined,
-        )
-      : undefined,
+    otherKey ? read(otherKey).catch(() => undefined) : undefined,
   ]);
   const state: PageState = { lang, translated: false, config, fallback: {}, failures: {} };
   let freshForMs = Number.POSITIVE_INFINITY;
