@@ -12,8 +12,8 @@ import { BASE_PATH, splitLangPath } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { RootHydrated } from "./hydration/hydrate-apart.tsx";
-import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { englishMessages, loadMessages } from "./i18n/messages.ts";
+import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { Shell } from "./shell/shell.tsx";
 
@@ -81,7 +81,11 @@ function PageInItsLang({ state }: { state: PageState }) {
   // The switch loads the strings before it navigates; any other way into English (a link from the upstream) loads them here.
   const [, setStringsLoaded] = useState(false);
   useEffect(() => {
-    if (lang === "en" && !englishMessages()) void loadMessages("en").then(() => setStringsLoaded(true), () => {});
+    if (lang === "en" && !englishMessages())
+      void loadMessages("en").then(
+        () => setStringsLoaded(true),
+        () => {},
+      );
   }, [lang]);
   return (
     <PageStateContext value={pageState}>
