@@ -240,7 +240,7 @@ describe("search engines on the demo site", () => {
 
   it("gives a detail one canonical URL for both its id forms, with language alternates", async () => {
     // A news item the demo site has in English too.
-    const id = (demo.translations?.en.news?.[0] as { id: number }).id;
+    const id = demo.translations?.en.news?.[0]?.id as number;
     for (const url of [`/portal/message/news/${id}`, `/portal/message/news?id=${id}`]) {
       const res = await request(site.origin).get(url).set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
       expect(res.status).toBe(200);
