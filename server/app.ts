@@ -147,7 +147,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined,
   });
-  const reader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  const reader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
   metrics.registerCache("api", cache);
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
@@ -182,7 +182,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
   app.use(securityHeaders(commonHeaders));
-  app.get(["/", "/portal", "/portal/"], redirectHome);
+  app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
   app.use(createHealthRouter({ readiness, missBudget }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
@@ -237,7 +237,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
           onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
         })
       : undefined;
-  const purger = createPurger({ cache, pageCache, classify: config.classify });
+  const purger = createPurger({ cache, pageCache, classify: config.classify, contentLang: config.contentLangParam !== undefined });
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
@@ -262,7 +262,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     app.use("/portal", pages);
     metrics.registerShared("page", pages.sharedRenders);
   }
-  app.use(redirectHome);
+  app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
   const follow = createRequestLog({ logger, metrics, clientAddressOf });

@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
 import { trustedProxiesProblem } from "./http/trust-proxy.ts";
 
 const integer = (min: number, max: number, what: string) =>
@@ -255,6 +256,11 @@ const envSchema = z.object({
   READER_DEDUP_WINDOW_MS: ms().default(600_000),
   PORTAL_CLASSIFY: classify.optional(),
   PORTAL_LANG: z.enum(["zh-CN", "en"], "must be zh-CN or en").default("zh-CN"),
+  CONTENT_LANG_PARAM: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, "must be a query parameter name of letters, digits, _ . - (at most 64)")
+    .optional(),
   PORTAL_HOME_SCRIPT: z.enum(["on", "off"], "must be on or off").default("on"),
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
   MISS_RATE_PER_MIN: integer(0, 1_000_000, "a whole number from 0 (no limit) to 1000000").default(600),
@@ -309,7 +315,13 @@ export interface Config {
   missRatePerMin: number;
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
+  /** The language the site's entry points (`/`, unknown paths) lead to, and x-default. */
   lang: "zh-CN" | "en";
+  /**
+   * The query parameter the upstream reads for the content language (CONTENT_LANG_PARAM);
+   * the embedded content API's own (`lang`) unless set. Undefined: content comes in Chinese only.
+   */
+  contentLangParam?: string;
   homeScript: boolean;
   publicOrigin?: string;
   trustProxy?: false | number | string;
@@ -422,6 +434,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     missRatePerMin: e.MISS_RATE_PER_MIN,
     classify: e.PORTAL_CLASSIFY,
     lang: e.PORTAL_LANG,
+    contentLangParam: e.CONTENT_LANG_PARAM ?? (e.API_BASE_URL === undefined ? EMBEDDED_LANG_PARAM : undefined),
     homeScript: e.PORTAL_HOME_SCRIPT === "on",
     publicOrigin: e.PUBLIC_ORIGIN,
     trustProxy: e.TRUST_PROXY,

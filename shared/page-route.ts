@@ -60,6 +60,12 @@ export interface PageRoute<Id extends string = string> {
    * When left out: a detail page's item (`detail.key`), and nothing for any other page.
    */
   dataKeys?: (id: number | undefined, query: URLSearchParams) => string[];
+  /**
+   * The data key of the one item whose translation makes the page a translation
+   * (docs/behaviour.md#languages); a detail page's is its item. Left out (a list, home):
+   * the page is English when its content calls are.
+   */
+  translatedBy?: () => string;
   /** The pages of the trail between home and this page (or this page's item); this page alone when left out. */
   breadcrumb?: (item: PageItem | undefined) => Crumb[];
   /** The RSS feeds the page announces in its head. */

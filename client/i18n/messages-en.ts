@@ -31,6 +31,7 @@ export const ENGLISH: Record<Key, Message> = {
   "shell.newWindow": " (opens in a new window)",
   "shell.lang.label": "Switch language: ",
   "shell.lang.other": "中文",
+  "shell.lang.chineseOnly": "This content is available in Chinese only.",
   "shell.loading": "Loading the page",
   "shell.backToTop": "Back to top",
   "shell.error": "Something went wrong on this page",

@@ -56,7 +56,7 @@ const HINTS: Partial<Record<EnquiryField, keyof typeof PAGES_MESSAGES>> = {
 export default function ContactPage({ match, query }: PageProps) {
   const t = useT(PAGES_MESSAGES);
   const pageName = usePageName(match.route);
-  const { form: served, lang, langInUrl } = usePageState();
+  const { form: served, lang } = usePageState();
   const [token, setToken] = useState(served && !spent.has(served.token) ? served.token : "");
   const [errors, setErrors] = useState<Errors>(served?.errors ?? {});
   const [problem, setProblem] = useState<FormProblem | undefined>(served?.problem);
@@ -89,7 +89,7 @@ export default function ContactPage({ match, query }: PageProps) {
 
   const values: Partial<EnquiryFormState["values"]> = served?.values ?? {};
   const subject = values?.subject ?? query.get("subject") ?? "";
-  const action = `${pageHref("contact")}${langInUrl ? `?lang=${lang}` : ""}`;
+  const action = pageHref("contact", undefined, lang);
 
   async function send(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();

@@ -142,9 +142,28 @@ const enquiries: Migration = {
   },
 };
 
+/**
+ * Translations (docs/behaviour.md#languages): an item's fields in another language,
+ * beside its row. `entity` is the site file's collection (`products`, `news`...) or
+ * setting (`company`...; id 0), `fields` a JSON object of the translated fields.
+ */
+const translations: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("translations")
+      .addColumn("entity", "text", (c) => c.notNull())
+      .addColumn("id", "bigint", (c) => c.notNull())
+      .addColumn("lang", "text", (c) => c.notNull())
+      .addColumn("fields", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("translations_pkey", ["entity", "id", "lang"])
+      .execute();
+  },
+};
+
 export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
   "0002_enquiries": enquiries,
+  "0003_translations": translations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };

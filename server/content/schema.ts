@@ -146,6 +146,15 @@ export interface EnquiryTokenTable {
   expires_at: number;
 }
 
+/** An item's fields in another language; `id` 0 for a setting. */
+export interface TranslationTable {
+  entity: string;
+  id: number;
+  lang: string;
+  /** A JSON object of the translated fields. */
+  fields: string;
+}
+
 export interface Database {
   setting: SettingTable;
   menus: MenuTable;
@@ -162,4 +171,5 @@ export interface Database {
   readers: ReaderTable;
   enquiries: EnquiryTable;
   enquiry_tokens: EnquiryTokenTable;
+  translations: TranslationTable;
 }

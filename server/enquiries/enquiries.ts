@@ -86,7 +86,7 @@ export function createEnquiries(
     store,
     intake,
     deliverer,
-    router: (pageSender) => createEnquiryRouter({ intake, pageSender, defaultLang: config.lang, now }),
+    router: (pageSender) => createEnquiryRouter({ intake, pageSender, now }),
     sweep,
     async close() {
       clearTimeout(first);

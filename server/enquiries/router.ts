@@ -7,13 +7,13 @@
 import express, { type Request, type Response, Router } from "express";
 import type { EnquiryFormState } from "../../shared/enquiry.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import { BASE_PATH } from "../../shared/routes.ts";
+import { BASE_PATH, pageHref, splitLangPath } from "../../shared/routes.ts";
 import { HttpError } from "../http/errors.ts";
-import { langOf } from "../pages/lang.ts";
 import type { SendOwnPage } from "../pages/router.ts";
 import type { Intake, Outcome } from "./intake.ts";
 
-export const CONTACT_PATH = `${BASE_PATH}/contact.html`;
+/** The contact page's address in each language. */
+const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
 export const ENQUIRY_API_PATH = "/api/portal/enquiry";
 /** Far more than the longest form (5000 characters of message, each up to 9 bytes encoded, and the rest). */
 const BODY_LIMIT = 64 * 1024;
@@ -21,7 +21,6 @@ const BODY_LIMIT = 64 * 1024;
 export interface EnquiryRouterDeps {
   intake: Intake;
   pageSender: () => SendOwnPage | undefined;
-  defaultLang: Lang;
   now?: () => number;
 }
 
@@ -32,26 +31,27 @@ const STATUS_OF: Record<Exclude<Outcome["kind"], "accepted" | "spam">, number> =
   unavailable: 503,
 };
 
-export function createEnquiryRouter({ intake, pageSender, defaultLang, now = Date.now }: EnquiryRouterDeps): Router {
+export function createEnquiryRouter({ intake, pageSender, now = Date.now }: EnquiryRouterDeps): Router {
   const router = Router();
-  const langOfRequest = (req: Request) => {
-    const q = req.originalUrl.indexOf("?");
-    return langOf(req.headers, new URLSearchParams(q === -1 ? "" : req.originalUrl.slice(q + 1)), defaultLang);
+  /** The page's path under the base path, as posted to, and its language. */
+  const pageOf = (req: Request) => {
+    const path = req.path.slice(BASE_PATH.length);
+    return { path, lang: splitLangPath(path).lang };
   };
 
   // Only a form: any other body type is refused before it is read.
   const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50, type: () => true });
-  router.post(CONTACT_PATH, (req, _res, next) => {
+  router.post(CONTACT_PATHS, (req, _res, next) => {
     next(
       req.is("application/x-www-form-urlencoded") ? undefined : new HttpError(415, "send the form as application/x-www-form-urlencoded"),
     );
   });
-  router.post(CONTACT_PATH, parseForm, async (req: Request, res: Response) => {
-    const { lang, inUrl } = langOfRequest(req);
+  router.post(CONTACT_PATHS, parseForm, async (req: Request, res: Response) => {
+    const { path, lang } = pageOf(req);
     const outcome = await intake.submit(req.body, { address: req.ip, lang });
     res.setHeader("Cache-Control", "no-store");
     if (outcome.kind === "accepted" || outcome.kind === "spam") {
-      res.redirect(303, `${CONTACT_PATH}?sent=1${inUrl ? `&lang=${lang}` : ""}`);
+      res.redirect(303, `${BASE_PATH}${path}?sent=1`);
       return;
     }
     if (outcome.kind === "tooMany") res.setHeader("Retry-After", String(outcome.retryAfterS));
@@ -66,13 +66,12 @@ export function createEnquiryRouter({ intake, pageSender, defaultLang, now = Dat
       res.status(STATUS_OF[outcome.kind]).type("text/plain").send(`${STATUS_OF[outcome.kind]} the enquiry was not accepted\n`);
       return;
     }
-    const target = req.originalUrl.slice(BASE_PATH.length).replace(/\?.*$/, "");
-    await sendOwnPage(req, res, inUrl ? `${target}?lang=${lang}` : target, { form }, STATUS_OF[outcome.kind]);
+    await sendOwnPage(req, res, path, { form }, STATUS_OF[outcome.kind]);
   });
 
   const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
   router.post(ENQUIRY_API_PATH, parseJson, async (req: Request, res: Response) => {
-    const lang = req.body?.lang === "en" || req.body?.lang === "zh-CN" ? (req.body.lang as Lang) : langOfRequest(req).lang;
+    const lang: Lang = req.body?.lang === "en" ? "en" : "zh-CN";
     const outcome = await intake.submit(req.body, { address: req.ip, lang });
     res.setHeader("Cache-Control", "no-store");
     if (outcome.kind === "accepted" || outcome.kind === "spam") {

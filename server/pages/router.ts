@@ -56,12 +56,16 @@ export interface PagesDeps {
 /** Sends the page at `target` (relative to the base path) rendered for this request alone, with `extra` in its state. */
 export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
 
+/** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
+const REDIRECT_MAX_AGE_S = 86_400;
+
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
 
 export function publicConfigOf(config: Config): PublicConfig {
   return {
     defaultLang: config.lang,
+    contentLang: config.contentLangParam !== undefined,
     classify: config.classify ?? [],
     homeScript: config.homeScript,
     publicOrigin: config.publicOrigin,
@@ -136,7 +140,7 @@ export function createPagesRouter({
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
     const dataStarted = performance.now();
-    const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang);
     const { status, freshForMs, tags } = loaded;
     const state = extra ? { ...loaded.state, ...extra } : loaded.state;
     observeStage("data", secondsSince(dataStarted));
@@ -202,11 +206,11 @@ export function createPagesRouter({
       .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]);
   }
 
-  function applyPageHeaders(res: Response, rendered: RenderedPage, langInUrl: boolean): void {
+  function applyPageHeaders(res: Response, rendered: RenderedPage): void {
     if (rendered.csp) res.setHeader("Content-Security-Policy", rendered.csp);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    // Without ?lang= the language can come from a cookie, so a shared cache must keep them apart.
-    res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
+    // The address alone decides the page (its language included), so only the coding varies.
+    res.setHeader("Vary", "Accept-Encoding");
     for (const [name, value] of cacheTagHeaders(rendered.tags)) res.setHeader(name, value);
   }
 
@@ -236,22 +240,28 @@ export function createPagesRouter({
       return;
     }
     const rendered = await render(page, undefined, false, res.locals.reqId, extra);
-    applyPageHeaders(res, rendered, page.langInUrl);
+    applyPageHeaders(res, rendered);
     res.setHeader("Cache-Control", "no-store");
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status === 200 && status ? status : rendered.status).send(rendered.body);
   }
 
   const sendOwnPage: SendOwnPage = async (req, res, target, extra, status) => {
-    const page = pageRequestOf(target, req.headers, config.lang);
+    const page = pageRequestOf(target);
     if (!page) throw new Error(`no page at ${target}`);
     await sendOwn(req, res, page, extra, status);
   };
 
   router.get("/*path", async (req: Request, res: Response, next) => {
-    const page = pageRequestOf(req.url, req.headers, config.lang);
+    const page = pageRequestOf(req.url);
     if (!page) {
       next();
+      return;
+    }
+    if (page.redirect) {
+      // `?lang=` from before languages had addresses of their own: the page's address in that language.
+      res.setHeader("Cache-Control", `public, max-age=${REDIRECT_MAX_AGE_S}`);
+      res.redirect(301, page.redirect);
       return;
     }
     if (page.match.route.perRequest) {
@@ -272,7 +282,7 @@ export function createPagesRouter({
       return;
     }
     const rendered = await renderOnce(page, false, res.locals.reqId);
-    applyPageHeaders(res, rendered, page.langInUrl);
+    applyPageHeaders(res, rendered);
     const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
@@ -300,7 +310,7 @@ export function createPagesRouter({
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
   });
-  const pageKeyOf = createPageKeyReader(config.lang);
+  const pageKeyOf = createPageKeyReader();
   /**
    * The hot path: a cached page, fresh or stale, answered straight from the Node request
    * before Express and its middleware run. Returns false when Express should handle it.
@@ -309,11 +319,11 @@ export function createPagesRouter({
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
     const target = url.slice(BASE_PATH.length);
-    const key = pageKeyOf(target, req.headers);
+    const key = pageKeyOf(target);
     if (key === undefined) return undefined;
     const cached = pageCache.lookup(key, (stale) => {
       // Only a stale page needs its route: to re-render it.
-      const page = pageRequestOf(target, req.headers, config.lang);
+      const page = pageRequestOf(target);
       if (!page) throw new Error(`no page at ${target}`);
       return reRender(page)(stale);
     });
@@ -322,7 +332,7 @@ export function createPagesRouter({
       // known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
-        const lang = pageRequestOf(target, req.headers, config.lang)?.lang ?? config.lang;
+        const lang = pageRequestOf(target)?.lang ?? config.lang;
         void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
         return "refused";
       }
