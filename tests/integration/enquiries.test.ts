@@ -140,6 +140,23 @@ describeEachDatabase("enquiries", (databases) => {
     expect(thanks.text).toContain("enquiry-sent");
   });
 
+  it("serves and takes the form at its English address, answering in English there", async () => {
+    const app = start();
+    const page = await request(app).get("/portal/en/contact.html").expect(200);
+    expect(page.text).toContain('<html lang="en"');
+    expect(page.text).toContain('action="/portal/en/contact.html"');
+    const sent = await request(app).post("/portal/en/contact.html").type("form").send(form(valid())).expect(303);
+    expect(sent.headers.location).toBe("/portal/en/contact.html?sent=1");
+    expect(await newest(app)).toMatchObject({ lang: "en" });
+    const mistake = await request(app)
+      .post("/portal/en/contact.html")
+      .type("form")
+      .send(form({ ...valid(), name: "" }))
+      .expect(400);
+    expect(mistake.text).toContain('<html lang="en"');
+    expect(mistake.text).toContain('aria-invalid="true"');
+  });
+
   it("answers the JSON API with 202, and 400 with each field's mistake", async () => {
     const app = start();
     await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
