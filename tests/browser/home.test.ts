@@ -268,7 +268,7 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     await page.context().close();
   });
 
-  it("fetches the English strings only when the visitor turns to English, then shows the home page in English", async () => {
+  it("fetches the English strings and content only when the visitor turns to English, then shows the home page in English", async () => {
     const { page, problems, apiRequests } = await openHome();
     const englishScripts = () =>
       page.evaluate(() =>
@@ -288,7 +288,10 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     expect(await page.textContent("#product-list h2")).toBe("Products");
     expect(await page.textContent(".skip-link")).toBe("Skip to main content");
     expect(await englishScripts()).toHaveLength(1);
-    expect(apiRequests).toEqual([]);
+    // The English page's content, asked for once each, in English; nothing before the switch.
+    expect(apiRequests.length).toBeGreaterThan(0);
+    expect(apiRequests.every((request) => request.includes("lang=en"))).toBe(true);
+    expect(new Set(apiRequests).size).toBe(apiRequests.length);
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -31,8 +31,9 @@ const DETAIL_PATHS = (PAGE_ROUTES as readonly PageRoute[])
 const ITEM_IDS = Array.from({ length: 12 }, (_, i) => i + 1);
 const PAGE_URLS: UrlSpace = {
   bases: ["/portal", "/PORTAL"],
-  // Every page of the route table: a detail page's path is also the prefix of its `/{id}` form.
-  paths: PAGE_ROUTES.flatMap((route) => [route.path, `/en${route.path}`]),
+  // Every page of the route table that is ever kept (a page rendered per request, the contact form with its
+  // own token, has no key); a detail page's path is also the prefix of its `/{id}` form.
+  paths: (PAGE_ROUTES as readonly PageRoute[]).filter((route) => !route.perRequest).flatMap((route) => [route.path, `/en${route.path}`]),
   detailPaths: DETAIL_PATHS,
   idSegments: ["1", "2", "7", "12", "13", "01", "0", "%31", "%31%32", "abc", "rss.xml", "rss%2Exml", "12.", "%2F1", "1%2F2", ""],
   names: ["page", "size", "id", "jobTypeIds", "jobAddrIds", "lang"],
