@@ -43,6 +43,9 @@ import { createPurgeRouter } from "./purge/purge-route.ts";
 import { createPurger, type Purger } from "./purge/purger.ts";
 import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
+import { uncachedReader } from "./search/read-content.ts";
+import { searchPageGuard } from "./search/search-page-guard.ts";
+import { createSiteSearch, type SiteSearch } from "./search/site-search.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createPubSub } from "./shared-tier/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "./shared-tier/redis-connection.ts";
@@ -85,6 +88,8 @@ export interface PortalServices {
   sharedTier: SharedTier | undefined;
   /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
   metrics: AppMetrics;
+  /** Site search: its index (started by server/index.ts) and the answers of /api/portal/search. */
+  search: SiteSearch;
   /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
   /** Releases the upstream connection pool (and the Redis connections). */
@@ -137,7 +142,18 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined,
   });
-  const reader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  const apiReader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  // The index reads the content API itself; its answers to the search call are read as any other call's.
+  const search = createSiteSearch({
+    file: config.search.indexPath,
+    refreshMs: config.search.refreshMs,
+    reader: uncachedReader(upstream),
+    logger,
+    answerHeaders,
+    now: deps.now,
+  });
+  const reader = search.readerWith(apiReader);
+  metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", cache);
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
@@ -206,7 +222,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     }),
   );
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
-  app.use(createSeoRouter({ config, reader, logger, now: deps.now }));
+  app.use(createSeoRouter({ config, reader: apiReader, logger, now: deps.now }));
   // Development renders from changing sources, so it never keeps pages.
   const pageCache =
     deps.renderer && config.pageCache && !config.dev
@@ -218,6 +234,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify });
+  purger.onPurge((request) => search.onPurge(request));
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
@@ -237,6 +254,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       })
     : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
+  app.get(searchPageGuard.path, searchPageGuard.handler);
   if (pages) {
     app.use("/portal", pages);
     metrics.registerShared("page", pages.sharedRenders);
@@ -264,8 +282,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       sharedPurges,
       sharedTier,
       metrics,
+      search,
       readiness,
       close: () => {
+        search.close();
         upstream.close();
         sharedTier?.close();
       },

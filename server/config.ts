@@ -3,6 +3,7 @@
  * object that is passed in. `parseConfig` is pure: it takes the environment as an
  * argument, so tests build configs without touching process.env.
  */
+import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
 import { trustedProxiesProblem } from "./http/trust-proxy.ts";
@@ -227,6 +228,8 @@ const envSchema = z.object({
   METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
   METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
+  SEARCH_REFRESH_MS: ms().default(600_000),
+  SEARCH_INDEX_PATH: z.string().trim().min(1, "must be a file path").optional(),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -281,6 +284,8 @@ export interface Config {
   metrics?: { port: number; host: string };
   /** What an empty embedded database is loaded with: the demo site, or nothing. */
   seedContent: "demo" | "none";
+  /** Site search (server/search/): its index file, and how often it is read again from the content API (0: never). */
+  search: { indexPath: string; refreshMs: number };
 }
 
 export class ConfigError extends Error {}
@@ -361,5 +366,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
+    search: { indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL), refreshMs: e.SEARCH_REFRESH_MS },
   };
+}
+
+/** The search index beside the data: in the SQLite database's folder, else ./data. */
+function searchIndexBeside(databaseUrl: string): string {
+  const sqlite = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  return path.join(sqlite && sqlite !== ":memory:" ? path.dirname(sqlite) : "./data", "search.db");
 }

@@ -115,8 +115,13 @@ async function serve(config: Config, logger: Logger): Promise<void> {
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metricsRegistry]);
   }
-  const app = createApp({ ...config, classify }, { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry });
+  // Each worker of a cluster keeps a search index of its own: one file written by several at once would not be atomic.
+  const search = cluster.isWorker
+    ? { ...config.search, indexPath: `${config.search.indexPath}.worker-${cluster.worker?.id}` }
+    : config.search;
+  const app = createApp({ ...config, classify, search }, { upstreamUrl, logger, database: contentApi, renderer, metricsRegistry });
   joinClusterPurges(app.portal.purger);
+  app.portal.search.start();
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
   if (config.metrics && cluster.isPrimary) {

@@ -5,6 +5,7 @@
  */
 import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
 import { parseId } from "../../shared/params.ts";
+import { parseSearchCall, SEARCH_PATH, searchKey } from "../../shared/search.ts";
 
 export type ResolvedRequest =
   | { kind: "get"; call: ApiCall /** path + normalised query: the cache key and upstream path */; key: string }
@@ -16,12 +17,23 @@ function classifyCall(path: string): ApiCall {
   return { id: `classify:${path}`, tag: "menu", method: "GET", path, payload: "list", query: {} };
 }
 
+/** The site search (docs/behaviour.md#search): answered by the server's own index, never by the upstream. */
+export const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
+
 export function resolveApiRequest(
   method: string,
   path: string,
   query: URLSearchParams,
   classifyPaths: ReadonlySet<string>,
 ): ResolvedRequest {
+  if (path === SEARCH_PATH) {
+    if (method !== "GET" && method !== "HEAD") {
+      return { kind: "refused", status: 405, message: `method ${method} is not allowed here; use GET, HEAD`, allow: "GET, HEAD" };
+    }
+    const parsed = parseSearchCall(query);
+    if (!parsed.ok) return { kind: "refused", status: 400, message: parsed.error };
+    return { kind: "get", call: SEARCH_CALL, key: searchKey(parsed.value) };
+  }
   const matches = matchCalls(path);
   if (matches.length === 0 && classifyPaths.has(path)) matches.push({ call: classifyCall(path) });
   if (matches.length === 0) return { kind: "refused", status: 404, message: `no such API call: ${path.slice(0, 200)}` };

@@ -62,7 +62,7 @@ function readItems(reader: ApiReader, list: ItemList): Promise<{ items: PageItem
  */
 export function pageEntriesOf(routes: readonly PageRoute[], detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>): SitemapEntry[] {
   return routes
-    .filter((route) => !route.detail)
+    .filter((route) => !route.detail && !route.unlisted)
     .map((route) => {
       const dated = route.sitemapLastmodFrom?.();
       const lastmod = dated && newestOf((detailEntries.get(dated) ?? []).map((e) => e.lastmod));
