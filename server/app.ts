@@ -150,6 +150,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     reader: uncachedReader(upstream),
     logger,
     answerHeaders,
+    inFlight: () => activity.inFlight(),
     now: deps.now,
   });
   const reader = search.readerWith(apiReader);

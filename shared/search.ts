@@ -108,15 +108,3 @@ export function searchKey({ q, type, pageIndex, pageMaxCount }: SearchQuery): st
   if (type) pairs.push(["type", type]);
   return `${SEARCH_PATH}?${new URLSearchParams(pairs).toString()}`;
 }
-
-/** A text with marks as parts to render: plain text and marked text alternating, marks dropped. */
-export function markedParts(text: string): { text: string; marked: boolean }[] {
-  const parts: { text: string; marked: boolean }[] = [];
-  let marked = false;
-  for (const piece of text.split(/([\uE000\uE001])/u)) {
-    if (piece === MARK_START) marked = true;
-    else if (piece === MARK_END) marked = false;
-    else if (piece !== "") parts.push({ text: piece, marked });
-  }
-  return parts;
-}

@@ -8,8 +8,9 @@ import { type FormEvent, Fragment, useId } from "react";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import {
+  MARK_END,
+  MARK_START,
   MAX_QUERY_LENGTH,
-  markedParts,
   parseSearchPage,
   SEARCH_TYPES,
   type SearchQuery,
@@ -34,6 +35,18 @@ import type { PageProps } from "./page-props.ts";
 
 const PATH = "/search.html";
 const MESSAGES = { ...PAGES_MESSAGES, ...SEARCH_MESSAGES };
+
+/** A text with marks as parts to render: plain text and marked text alternating, marks dropped. */
+function markedParts(text: string): { text: string; marked: boolean }[] {
+  const parts: { text: string; marked: boolean }[] = [];
+  let marked = false;
+  for (const piece of text.split(/([\uE000\uE001])/u)) {
+    if (piece === MARK_START) marked = true;
+    else if (piece === MARK_END) marked = false;
+    else if (piece !== "") parts.push({ text: piece, marked });
+  }
+  return parts;
+}
 
 /** Text with its marked parts in <mark>; React escapes the rest. */
 function Marked({ text }: { text: unknown }) {

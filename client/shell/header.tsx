@@ -8,18 +8,15 @@ import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
-import { BASE_PATH, HOME_PATH, PAGES } from "../../shared/routes.ts";
-import { MAX_QUERY_LENGTH } from "../../shared/search.ts";
+import { HOME_PATH } from "../../shared/routes.ts";
 import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
 import { textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
-import { useFormLang } from "../hooks/page-query.ts";
 import { LaterPart, partCode } from "../hydration/later-part.tsx";
 import { wasNeeded } from "../hydration/when-needed.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoadingActive } from "../routing/navigation-progress.ts";
 import { PageLink } from "../routing/page-link.tsx";
-import { SearchIcon } from "./icons.tsx";
 
 const TOOLS_ID = "header-tools";
 const TOOLS = partCode(() => import("./header-tools.tsx").then((module) => module.HeaderTools));
@@ -38,36 +35,6 @@ function useToolsAfresh(): boolean {
   const now = !wasNeeded(TOOLS_ID);
   setAfresh(now);
   return now;
-}
-
-/**
- * The search form of every page: a plain GET form, so it needs no script. At 768 px or less
- * only its button shows, which opens the search page and its own form.
- */
-function HeaderSearch() {
-  const t = useT();
-  const lang = useFormLang();
-  return (
-    // biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap
-    <form role="search" aria-label={t("shell.search")} className="header-search" method="get" action={BASE_PATH + PAGES.search.path}>
-      <label htmlFor="header-search-q" className="visually-hidden">
-        {t("shell.searchLabel")}
-      </label>
-      <input
-        id="header-search-q"
-        className="header-search-input"
-        type="search"
-        name="q"
-        maxLength={MAX_QUERY_LENGTH}
-        enterKeyHint="search"
-      />
-      {lang && <input type="hidden" name={lang.name} value={lang.value} />}
-      <button type="submit" className="header-search-button">
-        <SearchIcon />
-        <span className="visually-hidden">{t("shell.searchSubmit")}</span>
-      </button>
-    </form>
-  );
 }
 
 export function Header() {
@@ -97,7 +64,6 @@ export function Header() {
           {(name || !showsImage(logo)) && <span className="brand-name">{name || t("shell.home")}</span>}
         </PageLink>
         <LaterPart key={toolsAfresh ? "rendered" : "hydrated"} code={TOOLS} elementId={TOOLS_ID} when="used" props={{ id: TOOLS_ID }} />
-        <HeaderSearch />
       </div>
     </header>
   );

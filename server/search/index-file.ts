@@ -5,11 +5,22 @@
  * or being built by this process.
  */
 import Database from "better-sqlite3";
-import type { SearchType } from "../../shared/search.ts";
+import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";
 
 /** Bumped when the layout or the tokens change: a file of another version is built again. */
-const SCHEMA_VERSION = "1";
+const SCHEMA_VERSION = "2";
+/**
+ * An item's rowid holds its type (`TYPE_SPAN × (index + 1) + n`): counts per type and a
+ * search narrowed to one type read the FTS5 table alone, never a join per match.
+ */
+const TYPE_SPAN = 2 ** 40;
+const typeRange = (type: SearchType) => {
+  const lo = TYPE_SPAN * (SEARCH_TYPES.indexOf(type) + 1);
+  return { lo, hi: lo + TYPE_SPAN - 1 };
+};
+/** Candidates read beyond a page, so items tied with the last of it are ordered by date before the page is cut. */
+const TIE_SLACK = 20;
 /** Text kept of a long body: the index finds its words, snippets show around the first match in it. */
 const MAX_BODY_CHARS = 20_000;
 /** bm25 weights of title, brief and body. */
@@ -41,6 +52,7 @@ export interface Ranked {
   rowid: number;
   /** 0: every term in the title, 1: in the brief, 2: elsewhere. */
   tier: number;
+  score: number;
 }
 
 const SCHEMA = `
@@ -105,8 +117,8 @@ export class IndexFile {
       fingerprint: this.db.prepare("SELECT fingerprint FROM docs WHERE type = ? AND item = ?").pluck(),
       doc: this.db.prepare("SELECT * FROM docs WHERE type = ? AND item = ?"),
       insertDoc: this.db.prepare(
-        `INSERT INTO docs (type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint)
-         VALUES (@type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint)`,
+        `INSERT INTO docs (rowid, type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint)
+         VALUES (@rowid, @type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint)`,
       ),
       updateDoc: this.db.prepare(
         `UPDATE docs SET title = @title, brief = @brief, body = @body, norm_brief = @normBrief, norm_body = @normBody,
@@ -116,6 +128,8 @@ export class IndexFile {
       deleteFts: this.db.prepare("DELETE FROM fts WHERE rowid = ?"),
       deleteDoc: this.db.prepare("DELETE FROM docs WHERE rowid = ?"),
       count: this.db.prepare("SELECT count(*) FROM docs").pluck(),
+      lastOfType: this.db.prepare("SELECT rowid FROM docs WHERE rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT 1").pluck(),
+      dates: this.db.prepare("SELECT rowid, date FROM docs WHERE rowid IN (SELECT value FROM json_each(?))"),
       byRowids: this.db.prepare("SELECT rowid, * FROM docs WHERE rowid IN (SELECT value FROM json_each(?))"),
     };
   }
@@ -135,8 +149,11 @@ export class IndexFile {
     const tokens = [indexTokens(doc.title), indexTokens(doc.brief), indexTokens(body)] as const;
     const existing = this.statements.find.get(doc.type, doc.id) as number | undefined;
     if (existing === undefined) {
-      const { lastInsertRowid } = this.statements.insertDoc.run(row);
-      this.statements.insertFts.run(lastInsertRowid, ...tokens);
+      const { lo, hi } = typeRange(doc.type);
+      const rowid = ((this.statements.lastOfType.get(lo, hi) as number | undefined) ?? lo - 1) + 1;
+      if (rowid > hi) throw new Error(`search index: no room for another ${doc.type}`);
+      this.statements.insertDoc.run({ ...row, rowid });
+      this.statements.insertFts.run(rowid, ...tokens);
     } else {
       this.statements.deleteFts.run(existing);
       this.statements.updateDoc.run({ ...row, rowid: existing });
@@ -172,11 +189,13 @@ export class IndexFile {
 
   /** Every item of the index matching `match` (an FTS5 expression), counted by type. */
   facets(match: string): Map<string, number> {
-    const rows = this.prepared(
-      "facets",
-      "SELECT d.type AS type, count(*) AS n FROM fts JOIN docs d ON d.rowid = fts.rowid WHERE fts MATCH ? GROUP BY d.type",
-    ).all(match) as { type: string; n: number }[];
-    return new Map(rows.map((r) => [r.type, r.n]));
+    const rows = this.prepared("facets", `SELECT rowid / ${TYPE_SPAN} AS t, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY t`).all(
+      match,
+    ) as {
+      t: number;
+      n: number;
+    }[];
+    return new Map(rows.flatMap((r) => (SEARCH_TYPES[r.t - 1] ? [[SEARCH_TYPES[r.t - 1] as string, r.n]] : [])));
   }
 
   /**
@@ -185,14 +204,27 @@ export class IndexFile {
    */
   rank(match: { all: string; title: string; brief: string }, type: SearchType | undefined, limit: number, offset: number): Ranked[] {
     const sql = `
-      SELECT fts.rowid AS rowid,
-        CASE WHEN fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH @title) THEN 0
-             WHEN fts.rowid IN (SELECT rowid FROM fts WHERE fts MATCH @brief) THEN 1 ELSE 2 END AS tier
-      FROM fts JOIN docs d ON d.rowid = fts.rowid
-      WHERE fts MATCH @all AND (@type IS NULL OR d.type = @type)
-      ORDER BY tier, bm25(fts, ${WEIGHTS}), d.date DESC, d.rowid DESC
-      LIMIT @limit OFFSET @offset`;
-    return this.prepared("rank", sql).all({ ...match, type: type ?? null, limit, offset }) as Ranked[];
+      SELECT rowid,
+        CASE WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH @title) THEN 0
+             WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH @brief) THEN 1 ELSE 2 END AS tier,
+        bm25(fts, ${WEIGHTS}) AS score
+      FROM fts
+      WHERE fts MATCH @all AND rowid BETWEEN @lo AND @hi
+      ORDER BY tier, score
+      LIMIT @limit`;
+    const range = type ? typeRange(type) : { lo: 0, hi: Number.MAX_SAFE_INTEGER };
+    const candidates = this.prepared("rank", sql).all({ ...match, ...range, limit: offset + limit + TIE_SLACK }) as Ranked[];
+    // Dates only for the candidates: a join per match is what would cost, on a query most items match.
+    const dates = new Map(
+      (this.statements.dates.all(JSON.stringify(candidates.map((c) => c.rowid))) as { rowid: number; date: string }[]).map((r) => [
+        r.rowid,
+        r.date,
+      ]),
+    );
+    const dateOf = (rowid: number) => dates.get(rowid) ?? "";
+    return candidates
+      .sort((a, b) => a.tier - b.tier || a.score - b.score || dateOf(b.rowid).localeCompare(dateOf(a.rowid)) || b.rowid - a.rowid)
+      .slice(offset, offset + limit);
   }
 
   /** The stored items of some rowids. */

@@ -19,7 +19,7 @@ import { type IndexFigures, SearchIndex } from "./search-index.ts";
 /** How long a search's answer is kept: long enough for a burst, short enough that a change shows at once. */
 export const RESULT_FRESH_MS = 5000;
 /** Items written per transaction during a build, the event loop served between them. */
-const BATCH = 50;
+const BATCH = 20;
 /** Details read at once during a build. */
 const READS_AT_ONCE = 4;
 /** Purges arriving together are read again together. */
@@ -41,6 +41,8 @@ export interface SiteSearchOptions {
   logger: Logger;
   /** What every /api/portal answer carries. */
   answerHeaders: readonly (readonly [string, string])[];
+  /** Requests being answered: a build gives way to them (see `giveWay`). */
+  inFlight?: () => number;
   now?: () => number;
 }
 
@@ -98,6 +100,9 @@ async function mapLimit<T, R>(items: readonly T[], n: number, run: (item: T) => 
 }
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** How long a build waits at most for the requests under way to finish before it reads on. */
+const GIVE_WAY_MS = 1000;
 
 export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
@@ -115,6 +120,12 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const queued = new Map<string, { type: SearchType; id: number }>();
   let rereading: Promise<void> | undefined;
 
+  /** A build is background work: before each item it waits (up to a second) for visitors' requests under way to finish. */
+  async function giveWay(): Promise<void> {
+    const started = now();
+    while ((options.inFlight?.() ?? 0) > 0 && now() - started < GIVE_WAY_MS && !closed) await sleep(10);
+  }
+
   async function buildOnce(): Promise<void> {
     const began = now();
     index.beginBuild();
@@ -125,6 +136,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       for (const { type, items } of read.lists) {
         for (let at = 0; at < items.length; at += BATCH) {
           const docs = await mapLimit(items.slice(at, at + BATCH), READS_AT_ONCE, async (item) => {
+            await giveWay();
             try {
               return await docOfListed(reader, type, item, jobNames, index);
             } catch (err) {
