@@ -68,6 +68,8 @@ export async function startBuiltServer(): Promise<RunningServer> {
     DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
     PUBLIC_ORIGIN: origin,
     LOG_LEVEL: "info",
+    // No balancer waits on its readiness: a stop need not drain.
+    SHUTDOWN_DRAIN_MS: "0",
   };
   const server = await startServer({ name: "the server", env, logFile }).catch(async (err: unknown) => {
     await rm(dir, { recursive: true, force: true });

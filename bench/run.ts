@@ -2,7 +2,7 @@
  * `npm run bench`: builds, starts production servers with the embedded demo content on
  * 127.0.0.1 pinned to CPU 0, loads them with wrk pinned to CPU 1, and prints one table
  * (req/s, p50/p99 latency, bytes per response, peak RSS, ratio to the baseline) and the
- * home page's JavaScript size, then PASS/FAIL per target. README "Performance" explains
+ * home page's JavaScript size, then PASS/FAIL per target. docs/bench.md explains
  * how to read it.
  *
  * Every scenario has its own server process, so its peak RSS is its own. wrk scenarios
@@ -226,6 +226,8 @@ async function main(): Promise<void> {
     LOG_LEVEL: options.logLevel,
     // wrk is one client standing for many visitors: the rendering rows would otherwise measure its miss budget.
     MISS_RATE_PER_MIN: "0",
+    // No balancer waits on its readiness: a stop need not drain.
+    SHUTDOWN_DRAIN_MS: "0",
     DATABASE_URL: `sqlite:${path.join(dir, `${name}.db`)}`,
     ...extra,
   });

@@ -80,7 +80,7 @@ async function child(dir: string): Promise<void> {
   const { chinese, latin } = vocabulary();
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
   const sentence = (words: number) =>
-    Array.from({ length: words }, () => (next() < 0.12 ? ` ${pick(latin)} ` : pick(chinese))).join("") + "。";
+    `${Array.from({ length: words }, () => (next() < 0.12 ? ` ${pick(latin)} ` : pick(chinese))).join("")}。`;
   const docs = Array.from({ length: SEARCH_DOCUMENTS }, (_, i) => ({
     type: types[i % types.length] as (typeof types)[number],
     id: i + 1,

@@ -5,15 +5,16 @@
  */
 import { useEffect, useMemo, useState } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
-import { Router } from "wouter";
-import type { PageState } from "../shared/page-state.ts";
-import { BASE_PATH } from "../shared/routes.ts";
+import { Router, useLocation } from "wouter";
+import { keyInLang } from "../shared/data-keys.ts";
+import { contentLangOf, type PageState } from "../shared/page-state.ts";
+import { BASE_PATH, splitLangPath } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { RootHydrated } from "./hydration/hydrate-apart.tsx";
+import { englishMessages, loadMessages } from "./i18n/messages.ts";
 import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
-import { SetLangContext } from "./shell/lang-context.ts";
 import { Shell } from "./shell/shell.tsx";
 
 /**
@@ -44,32 +45,57 @@ export interface AppProps {
   ssrSearch?: string;
 }
 
-/**
- * The interface language lives here, above every reader of the page state, so the
- * header's switch re-renders the whole app in the other language without a reload;
- * the SWR data is the same in both languages and is not fetched again.
- */
+/** The embedded answers under the keys SWR asks for them by: in the page's content language. */
+function swrFallbackOf(state: PageState): Record<string, unknown> {
+  const lang = contentLangOf(state.lang, state.config);
+  return Object.fromEntries(Object.entries(state.fallback).map(([key, value]) => [keyInLang(key, lang), value]));
+}
+
 export function App({ state, ssrPath, ssrSearch }: AppProps) {
-  const [lang, setLang] = useState(state.lang);
-  const pageState = useMemo(() => ({ ...state, lang }), [state, lang]);
+  const fallback = useMemo(() => swrFallbackOf(state), [state]);
+  return (
+    <SWRConfig value={{ ...SWR_OPTIONS, fallback }}>
+      <Router base={BASE_PATH} ssrPath={ssrPath} ssrSearch={ssrSearch}>
+        <PageInItsLang state={state} />
+      </Router>
+    </SWRConfig>
+  );
+}
+
+/**
+ * The page's language is its address's (docs/behaviour.md#languages): a client
+ * navigation to the other language's address shows the app in it. The answers embedded
+ * in the first page are that page's language's only, so a page in the other one reads
+ * none of them.
+ */
+function PageInItsLang({ state }: { state: PageState }) {
+  const [location] = useLocation();
+  const { lang } = splitLangPath(location);
+  const pageState = useMemo(
+    () => (lang === state.lang ? state : { ...state, lang, translated: false, fallback: {}, failures: {} }),
+    [state, lang],
+  );
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
+  // The switch loads the strings before it navigates; any other way into English (a link from the upstream) loads them here.
+  const [, setStringsLoaded] = useState(false);
+  useEffect(() => {
+    if (lang === "en" && !englishMessages())
+      void loadMessages("en").then(
+        () => setStringsLoaded(true),
+        () => {},
+      );
+  }, [lang]);
   return (
     <PageStateContext value={pageState}>
-      <SetLangContext value={setLang}>
-        <SWRConfig value={{ ...SWR_OPTIONS, fallback: state.fallback }}>
-          <Router base={BASE_PATH} ssrPath={ssrPath} ssrSearch={ssrSearch}>
-            <ErrorBoundary>
-              <Shell>
-                <PageSwitch />
-              </Shell>
-            </ErrorBoundary>
-            {/* Rendered on the server too, so both trees have the same shape (and useId the same ids). */}
-            <RootHydrated />
-          </Router>
-        </SWRConfig>
-      </SetLangContext>
+      <ErrorBoundary>
+        <Shell>
+          <PageSwitch />
+        </Shell>
+      </ErrorBoundary>
+      {/* Rendered on the server too, so both trees have the same shape (and useId the same ids). */}
+      <RootHydrated />
     </PageStateContext>
   );
 }

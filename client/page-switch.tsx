@@ -9,6 +9,7 @@ import { preload } from "swr";
 import { useLocation, useSearch } from "wouter";
 import { matchPage, type RouteMatch } from "../shared/routes.ts";
 import { fetchPayload } from "./data/fetch-payload.ts";
+import { useKeyInLang } from "./data/use-api.ts";
 import { loadedPage, loadPage } from "./pages/registry.ts";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { LoadingState, NotFoundState } from "./shell/page-states.tsx";
@@ -28,9 +29,10 @@ export function PageSwitch() {
   const route = match?.route;
   const [, setLoadedCount] = useState(0);
   const module = route ? loadedPage(route) : undefined;
+  const inLang = useKeyInLang();
 
   // The calls the page will make as it renders (the ones the server makes for it), one per line.
-  const dataKeys = route && !module ? (route.dataKeys?.(match.id, query) ?? []).join("\n") : "";
+  const dataKeys = route && !module ? (route.dataKeys?.(match.id, query) ?? []).map(inLang).join("\n") : "";
 
   useEffect(() => {
     if (!route || module) return;

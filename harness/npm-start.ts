@@ -11,8 +11,8 @@ import { PROJECT_ROOT } from "../server/project-root.ts";
 
 const run = promisify(execFile);
 
-/** Never copied: version control, scratch files and the local database. */
-const NOT_COPIED = new Set([".git", ".tmp", "data"]);
+/** Never copied: version control, CI's scripts (and the Node.js builds it installs), scratch files and the local database. */
+const NOT_COPIED = new Set([".git", ".ci", ".tmp", "data"]);
 
 /**
  * Copies the project (as `cp -a`: times and modes kept) into `target`, an existing empty

@@ -17,7 +17,6 @@
  * DECEPTION_PATHS for malformed ids that look like files.
  */
 import { startServer } from "../harness/server-process.ts";
-import { LANG_COOKIE } from "../shared/page-state.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
 import { serverEnv } from "./server.ts";
@@ -35,7 +34,7 @@ export const HOSTILE_HEADERS: [string, Record<string, string>][] = [
   ["X-Original-URL and X-Rewrite-URL", { "x-original-url": "/portal/about/index.html", "x-rewrite-url": "/portal/about/index.html" }],
   ["X-Host and X-Forwarded-Server", { "x-host": EVIL, "x-forwarded-server": EVIL }],
   ["Accept-Language", { "accept-language": "en-US,en;q=0.9" }],
-  ["a language cookie", { cookie: `${LANG_COOKIE}=en` }],
+  ["a language cookie", { cookie: "portal_lang=en" }],
   ["X-HTTP-Method-Override", { "x-http-method-override": "PUT" }],
   ["Accept-Encoding: br", { "accept-encoding": "br" }],
   ["Range", { range: "bytes=0-99" }],

@@ -3,7 +3,7 @@
  * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
  * proves, section by section, what the README's "Reliability" section lists: faults
  * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
- * miss flood, shutdown, no lost writes on PostgreSQL, several instances on one Redis, hostile
+ * miss flood, shutdown (and a rolling restart behind nginx), no lost writes on PostgreSQL, several instances on one Redis, hostile
  * entries in that Redis. Prints one table; exits 1 on any failure
  * (2 when it cannot run at all).
  *
@@ -90,6 +90,9 @@ async function main(): Promise<void> {
   const selected = SECTIONS.filter((s) => !only || only.has(s.id));
   if (selected.some((s) => s.id === "load" || s.id === "flood") && !ensureCommand("wrk")) {
     fatal("wrk is needed for the load and flood sections: apt-get install -y wrk");
+  }
+  if (selected.some((s) => s.id === "shutdown") && !ensureCommand("nginx")) {
+    fatal("nginx is needed for the shutdown section's rolling restart: apt-get install -y nginx");
   }
 
   const cpus = os.availableParallelism();

@@ -12,6 +12,8 @@ export function serverEnv(extra: Record<string, string>): Record<string, string>
     LOG_LEVEL: "info",
     // One load generator stands for many visitors: sections other than the flood measure the server, not one client's budget.
     MISS_RATE_PER_MIN: "0",
+    // No balancer waits on these servers' readiness: a stop need not drain (the shutdown section sets its own).
+    SHUTDOWN_DRAIN_MS: "0",
     ...extra,
   };
 }

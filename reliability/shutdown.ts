@@ -6,12 +6,15 @@
  * answer, 200; no answer anywhere is broken off, and none the server logged as sent went
  * missing; requests sent after the signal may only be refused or reset before any answer;
  * the process exits 0 as soon as its requests are done (well before the forced close of
- * whatever is left after 10 s), even though keep-alive clients keep sending.
+ * whatever is left after 10 s), even though keep-alive clients keep sending. Then a
+ * load balancer's view: a rolling restart of two instances behind nginx under load, with
+ * not one failed request (rolling-restart.ts).
  */
 import { readFileSync } from "node:fs";
 import { startServer } from "../harness/server-process.ts";
 import { logFileOf, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
+import { runRollingRestart } from "./rolling-restart.ts";
 import { serverEnv } from "./server.ts";
 import { exchange, type Outcome, sleep, startLoad } from "./traffic.ts";
 import { startControlledUpstream } from "./upstream.ts";
@@ -23,6 +26,19 @@ const UPSTREAM_DELAY_MS = 300;
 const FORCED_CLOSE_MS = 10_000;
 
 export async function runShutdown(ctx: RunContext): Promise<SectionResult> {
+  const alone = await runSigtermUnderLoad(ctx);
+  const rolling = await runRollingRestart(ctx);
+  return {
+    section: alone.section,
+    headline: `${alone.headline}; ${rolling.headline}`,
+    checks: [...alone.checks, ...rolling.checks.list],
+    figures: [...alone.figures, ...rolling.figures],
+    logs: [...(alone.logs ?? []), ...rolling.logs],
+  };
+}
+
+/** One server, SIGTERM under load, no drain: what happens to the requests it had. */
+async function runSigtermUnderLoad(ctx: RunContext): Promise<SectionResult> {
   const checks = new Checks();
   const upstream = await startControlledUpstream(ctx.site, ctx.workDir);
   const logFile = logFileOf(ctx, "shutdown");

@@ -4,12 +4,14 @@
  * Run after the build, on a copy of the tree (`cp -a`), so the tree itself keeps the
  * development dependencies the other steps need. In the copy, once pruned: no
  * development dependency is left, `npm start` serves the build without building, every
- * page type (audit/pages.ts) answers 200, and `npm run content -- export` writes the site.
+ * page type (audit/pages.ts) answers 200, and `npm run content -- export` writes the site;
+ * then, a source changed so the build is stale, `npm start` stops with the one line saying to
+ * run `npm run build` and builds nothing (npm start never builds in production).
  * Exits 0 when all hold, 1 saying what failed.
  */
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
+import { appendFile, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -34,6 +36,9 @@ async function check(copy: string): Promise<string[]> {
   const left = BUILD_TOOLS.filter((name) => existsSync(path.join(copy, "node_modules", name)));
   if (left.length > 0) return [`npm prune --omit=dev left the development tools ${left.join(", ")}`];
   console.log(`copied and pruned in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+  // The node on the PATH runs the copy: CI runs this check once on the Node.js of .nvmrc, once on the next LTS.
+  const { stdout: nodeVersion } = await run("node", ["--version"], { cwd: copy });
+  console.log(`the copy runs on Node ${nodeVersion.trim()}`);
 
   const failures: string[] = [];
   const databaseUrl = `sqlite:${path.join(copy, "data/portal.db")}`;
@@ -63,6 +68,21 @@ async function check(copy: string): Promise<string[]> {
       failures.push(`the export holds ${exported.news.length} news, the demo site ${demo.news.length}`);
     else console.log(`npm run content -- export wrote the site (${exported.news.length} news)`);
   }
+
+  // A stale build in the pruned tree: the start stops with one line and no build is tried.
+  await appendFile(path.join(copy, "server/config.ts"), "// changed after the build\n");
+  const stale = spawnNpm(copy, ["start"], { DATABASE_URL: databaseUrl, PORT: "0", HOST: "127.0.0.1" });
+  const staleOutput = collectOutput(stale);
+  const staleCode = await exitOf(stale);
+  const said = staleOutput()
+    .split("\n")
+    .filter((line) => line.includes("npm run build"));
+  if (staleCode === 0) failures.push(`npm start served a stale build:\n${staleOutput()}`);
+  else if (/^> \S+ build$/m.test(staleOutput()) || /vite|tsc/.test(staleOutput()))
+    failures.push(`npm start tried to build:\n${staleOutput()}`);
+  else if (!said.some((line) => /^the sources changed since dist\/ was built: run npm run build first/.test(line)))
+    failures.push(`npm start on a stale build did not say to run npm run build:\n${staleOutput()}`);
+  else console.log(`npm start on a stale build stopped (exit ${staleCode}): ${said[0]}`);
   return failures;
 }
 

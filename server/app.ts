@@ -18,9 +18,10 @@ import { IMAGE_PATH } from "../shared/image-url.ts";
 import { answerCodec } from "./cache/answer-codec.ts";
 import { createResponseCache, type ResponseCache } from "./cache/response-cache.ts";
 import type { Config } from "./config.ts";
+import { createEnquiries, type Enquiries } from "./enquiries/enquiries.ts";
 import { clientAddressReader, keepClientAddressesValid } from "./http/client-address.ts";
 import { createErrorHandler, HttpError } from "./http/errors.ts";
-import { createHealthRouter, createReadiness, type Readiness } from "./http/health.ts";
+import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./http/health.ts";
 import { IdleRecompressor } from "./http/idle-recompressor.ts";
 import { MissBudget } from "./http/miss-budget.ts";
 import { redirectHome } from "./http/redirects.ts";
@@ -29,6 +30,7 @@ import { trackActivity } from "./http/request-activity.ts";
 import { assignRequestId } from "./http/request-id.ts";
 import { createRequestLog } from "./http/request-log.ts";
 import { securityHeaderList, securityHeaders } from "./http/security-headers.ts";
+import type { FolderKeeper } from "./images/disk-cache.ts";
 import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./metrics/app-metrics.ts";
@@ -65,11 +67,16 @@ export interface AppDeps {
   now?: () => number;
   /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
-  /** Image resizes at once and waiting in line (defaults: one per core, four per core). */
+  /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
-  imageResizeWaiting?: number;
+  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
+  imageFolderKeeper?: FolderKeeper;
   /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
+  /** Where the process is in its life, for readiness (index.ts: draining once SIGTERM came); serving by default. */
+  phase?: () => Phase;
+  /** The waits between enquiry delivery attempts and polls (tests shorten them). */
+  enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
 }
 
 export interface PortalServices {
@@ -92,8 +99,10 @@ export interface PortalServices {
   search: SiteSearch;
   /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
-  /** Releases the upstream connection pool (and the Redis connections). */
-  close(): void;
+  /** The contact form's enquiries: their store and their delivery. */
+  enquiries: Enquiries;
+  /** Releases the upstream connection pool (and the Redis connections), and stops enquiry delivery. */
+  close(): Promise<void>;
 }
 
 /** What production serves: fresh API and page cache hits first, then the Express app. */
@@ -113,7 +122,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   // Charged only behind the hot paths below, where a request starts upstream work or a render; hits never reach it.
   const localMissBudget = new MissBudget({ ratePerMin: config.missRatePerMin, now: deps.now });
-  const metrics = createAppMetrics(deps.metricsRegistry ?? new Registry(), { missBudget: localMissBudget, readerGuard: localReaderGuard });
+  const registry = deps.metricsRegistry ?? new Registry();
+  const metrics = createAppMetrics(registry, { missBudget: localMissBudget, readerGuard: localReaderGuard });
   const upstream = createUpstreamClient({
     baseUrl: upstreamUrl,
     timeoutMs: config.upstreamTimeoutMs,
@@ -142,7 +152,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined,
   });
-  const apiReader = createApiReader(cache, upstream, config.cache, answerHeaders);
+  const apiReader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
   // The index reads the content API itself; its answers to the search call are read as any other call's.
   const search = createSiteSearch({
     file: config.search.indexPath,
@@ -163,7 +173,15 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     sharedTier ? sharedMissBudget(sharedTier, localMissBudget, config.missRatePerMin) : localMissBudget,
     { now: deps.now, countRefusal: () => localMissBudget.countRefusal() },
   );
-  const readiness = createReadiness({ upstream, database: deps.database, sharedTier, now: deps.now });
+  const readiness = createReadiness({
+    upstream,
+    database: deps.database,
+    sharedTier,
+    phase: deps.phase,
+    // What can still be answered while the upstream cannot: both caches serve stale entries on its errors.
+    cachedEntries: () => cache.stats().entries + (pageCache?.stats().entries ?? 0),
+    now: deps.now,
+  });
   const activity = trackActivity(deps.now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now: deps.now });
 
@@ -181,23 +199,25 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     next(req.originalUrl.length > MAX_URL_LENGTH ? new HttpError(414, "request URL is too long") : undefined);
   });
   app.use(securityHeaders(commonHeaders));
-  app.get(["/", "/portal", "/portal/"], redirectHome);
+  app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
   app.use(createHealthRouter({ readiness, missBudget }));
   // Before compression: images are compressed already.
   const images = createImageEndpoint({
     config,
-    upstream,
     upstreamUrl,
     mediaDir: deps.mediaDir ?? DEMO_MEDIA_DIR,
     missBudget,
     logger,
     resizeSlots: deps.imageResizeSlots,
-    resizeWaiting: deps.imageResizeWaiting,
+    folderKeeper: deps.imageFolderKeeper,
     now: deps.now,
   });
   app.get(IMAGE_PATH, images.handler);
   metrics.registerCache("image", images.memory);
   app.use(compression({ threshold: 1024 }));
+  const enquiries = createEnquiries(config, { logger, registry, sharedTier, now: deps.now, ...deps.enquiryDelivery });
+  // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
+  app.use(enquiries.router(() => pages?.sendOwnPage));
   const refuseEarly = (req: IncomingMessage) => missBudget.refuseEarly(clientAddressOf(req));
   const api = createPortalApiRouter({
     config,
@@ -234,7 +254,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
           onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
         })
       : undefined;
-  const purger = createPurger({ cache, pageCache, classify: config.classify });
+  const purger = createPurger({ cache, pageCache, classify: config.classify, contentLang: config.contentLangParam !== undefined });
   purger.onPurge((request) => search.onPurge(request));
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
@@ -252,6 +272,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         refusalHeaders: commonHeaders,
         recompressor,
         observeStage: metrics.observeRenderStage,
+        perRequestState: () => ({ form: { token: enquiries.intake.keys.issue((deps.now ?? Date.now)()) } }),
       })
     : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
@@ -260,7 +281,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     app.use("/portal", pages);
     metrics.registerShared("page", pages.sharedRenders);
   }
-  app.use(redirectHome);
+  app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
   const follow = createRequestLog({ logger, metrics, clientAddressOf });
@@ -285,9 +306,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       metrics,
       search,
       readiness,
-      close: () => {
+      enquiries,
+      close: async () => {
         search.close();
         upstream.close();
+        images.close();
+        await enquiries.close();
         sharedTier?.close();
       },
     },

@@ -6,14 +6,17 @@
  *
  * A worker that dies unexpectedly is replaced, after a delay that doubles while
  * replacements keep dying young. SIGTERM/SIGINT are forwarded to every worker, which
- * finish their requests in flight; the primary exits once all have exited. A worker
+ * drain (SIGTERM) and finish their requests in flight; the primary's readiness is 503
+ * from the signal on, and it exits once all workers have exited. A worker
  * that fails before any worker has listened (a port in use, say) stops the start: the
  * primary stops the others and exits 1.
  *
- * The primary also relays each purge a worker received to every other worker.
+ * The primary also relays each purge a worker received to every other worker, and keeps
+ * the image folder's one index, which the workers tell what they stored and read.
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
+import { isFolderMessage, keepImageFolder } from "./images/folder-keeper.ts";
 import type { Logger } from "./logger.ts";
 import { startInternalListener } from "./metrics/internal-listener.ts";
 import { isPurgeMessage } from "./purge/cluster-relay.ts";
@@ -23,7 +26,7 @@ export interface PrimaryOptions {
   logger: Logger;
   /** Runs once before the first fork (e.g. migrate and load the embedded database). */
   prepare?: () => Promise<void>;
-  /** How long workers get to finish after a stop signal before they are killed. */
+  /** How long workers get to drain and finish after a stop signal before they are killed. */
   stopGraceMs: number;
   /** First replacement delay; doubles per young death up to maxRestartDelayMs. */
   minRestartDelayMs?: number;
@@ -32,6 +35,8 @@ export interface PrimaryOptions {
   stableAfterMs?: number;
   /** The internal listener: its /metrics sums every worker's figures. */
   internal?: { host: string; port: number };
+  /** The image folder (IMAGE_CACHE_DIR, IMAGE_CACHE_MB) the workers share: its bound is kept here. */
+  imageFolder?: { dir: string; maxBytes: number };
 }
 
 interface Slot {
@@ -48,6 +53,13 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const stableAfter = options.stableAfterMs ?? 30_000;
 
   await options.prepare?.();
+
+  const imageFolder = options.imageFolder;
+  const keepFolder = imageFolder
+    ? keepImageFolder(imageFolder.dir, imageFolder.maxBytes, (err) =>
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image folder index failed"),
+      )
+    : undefined;
 
   const slots: Slot[] = Array.from({ length: workers }, () => ({ startedAt: 0, delayMs: minDelay }));
   const slotOf = new Map<Worker, Slot>();
@@ -67,6 +79,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       // A purge one worker received reaches all the others (server/purge/cluster-relay.ts).
       if (isPurgeMessage(message)) {
         for (const other of slots) if (other.worker && other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
+        return;
+      }
+      if (isFolderMessage(message)) {
+        keepFolder?.(message);
         return;
       }
       if (!isListeningMessage(message) || listening.has(worker)) return;
@@ -92,7 +108,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     for (const slot of slots) {
       clearTimeout(slot.timer);
       slot.timer = undefined;
-      slot.worker?.process.kill("SIGTERM");
+      slot.worker?.process.kill(signal);
     }
     setTimeout(() => {
       for (const slot of slots) slot.worker?.process.kill("SIGKILL");
@@ -140,7 +156,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         metrics: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
         health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000), workers: alive() }),
         // Each worker's own readiness (its upstream, its database) is its public /portal/readyz.
-        readiness: async () => ({ ready: listening.size === workers, workers, listening: listening.size }),
+        readiness: async () => {
+          const status = stopping ? "draining" : listening.size === workers ? "ready" : "starting";
+          return { ready: status === "ready", status, workers, listening: listening.size };
+        },
       },
     }).catch((err: unknown) => {
       logger.fatal({ err }, "cannot listen on METRICS_PORT");

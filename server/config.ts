@@ -6,6 +6,7 @@
 import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
 import { trustedProxiesProblem } from "./http/trust-proxy.ts";
 
 const integer = (min: number, max: number, what: string) =>
@@ -199,6 +200,50 @@ const redisUrl = z
     }
   }, "must be a redis:// or rediss:// URL such as redis://redis.internal:6379");
 
+/** An absolute http(s) URL to POST to. */
+const postUrl = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    try {
+      const url = new URL(raw);
+      if ((url.protocol === "http:" || url.protocol === "https:") && !url.hash) return url.href;
+    } catch {}
+    ctx.addIssue({ code: "custom", message: "must be an absolute http(s) URL such as https://hooks.example.com/enquiries" });
+    return z.NEVER;
+  });
+
+/** `smtp://` or `smtps://` (TLS from the start), with a host; credentials as userinfo. */
+const smtpUrl = z
+  .string()
+  .trim()
+  .refine((raw) => {
+    try {
+      const url = new URL(raw);
+      return (url.protocol === "smtp:" || url.protocol === "smtps:") && url.hostname !== "";
+    } catch {
+      return false;
+    }
+  }, "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465");
+
+/** One mailbox as an address alone (no display name, nothing a header could be built from). */
+const MAILBOX = /^[^\s@<>()",;:]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
+const mailbox = z.string().trim().regex(MAILBOX, "must be an email address such as website@example.com");
+const mailboxes = z
+  .string()
+  .trim()
+  .transform((raw, ctx) => {
+    const list = raw
+      .split(",")
+      .map((part) => part.trim())
+      .filter(Boolean);
+    if (list.length === 0 || !list.every((address) => MAILBOX.test(address))) {
+      ctx.addIssue({ code: "custom", message: "must be email addresses joined by commas, such as sales@example.com" });
+      return z.NEVER;
+    }
+    return list;
+  });
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
@@ -212,6 +257,11 @@ const envSchema = z.object({
   READER_DEDUP_WINDOW_MS: ms().default(600_000),
   PORTAL_CLASSIFY: classify.optional(),
   PORTAL_LANG: z.enum(["zh-CN", "en"], "must be zh-CN or en").default("zh-CN"),
+  CONTENT_LANG_PARAM: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, "must be a query parameter name of letters, digits, _ . - (at most 64)")
+    .optional(),
   PORTAL_HOME_SCRIPT: z.enum(["on", "off"], "must be on or off").default("on"),
   READER_RATE_PER_MIN: integer(1, 100_000, "a whole number from 1 to 100000").default(30),
   MISS_RATE_PER_MIN: integer(0, 1_000_000, "a whole number from 0 (no limit) to 1000000").default(600),
@@ -222,6 +272,7 @@ const envSchema = z.object({
   IMAGE_MAX_MB: integer(1, 1024, "a whole number of megabytes from 1 to 1024").default(20),
   IMAGE_CACHE_DIR: z.string().trim().min(1, "must be a folder path").default("./data/images"),
   IMAGE_CACHE_MB: integer(1, 1_048_576, "a whole number of megabytes from 1 to 1048576").default(512),
+  IMAGE_ALLOW_SVG: z.enum(["on", "off"], "must be on or off").default("off"),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
   REDIS_URL: redisUrl.optional(),
@@ -230,6 +281,16 @@ const envSchema = z.object({
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
   SEARCH_REFRESH_MS: ms().default(600_000),
   SEARCH_INDEX_PATH: z.string().trim().min(1, "must be a file path").optional(),
+  SHUTDOWN_DRAIN_MS: ms(600_000).default(5000),
+  SHUTDOWN_GRACE_MS: ms(600_000).default(10_000),
+  FORM_SECRET: z.string().trim().min(16, "must be at least 16 characters of random text").optional(),
+  ENQUIRY_RATE_PER_HOUR: integer(1, 10_000, "a whole number from 1 to 10000").default(5),
+  ENQUIRY_RETENTION_DAYS: integer(1, 36_500, "a whole number of days from 1 to 36500").default(180),
+  ENQUIRY_WEBHOOK_URL: postUrl.optional(),
+  ENQUIRY_WEBHOOK_SECRET: purgeSecrets.optional(),
+  SMTP_URL: smtpUrl.optional(),
+  ENQUIRY_TO: mailboxes.optional(),
+  ENQUIRY_FROM: mailbox.optional(),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -257,7 +318,13 @@ export interface Config {
   missRatePerMin: number;
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
+  /** The language the site's entry points (`/`, unknown paths) lead to, and x-default. */
   lang: "zh-CN" | "en";
+  /**
+   * The query parameter the upstream reads for the content language (CONTENT_LANG_PARAM);
+   * the embedded content API's own (`lang`) unless set. Undefined: content comes in Chinese only.
+   */
+  contentLangParam?: string;
   homeScript: boolean;
   publicOrigin?: string;
   trustProxy?: false | number | string;
@@ -275,6 +342,8 @@ export interface Config {
     maxSourceBytes: number;
     cacheDir: string;
     cacheMaxBytes: number;
+    /** IMAGE_ALLOW_SVG=on: SVG sources from the upstream and IMAGE_HOSTS too (the embedded media's always are). */
+    allowSvg: boolean;
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
@@ -286,6 +355,21 @@ export interface Config {
   seedContent: "demo" | "none";
   /** Site search (server/search/): its index file, and how often it is read again from the content API (0: never). */
   search: { indexPath: string; refreshMs: number };
+  /** On SIGTERM: readiness 503 but still serving for drainMs, then requests in flight get graceMs to finish. */
+  shutdown: { drainMs: number; graceMs: number };
+  /** The contact form and the delivery of what it receives (server/enquiries/). */
+  enquiries: EnquiryConfig;
+}
+
+export interface EnquiryConfig {
+  /** Signs form tokens and keys the client-address hash (FORM_SECRET); undefined: a random one per start. */
+  formSecret?: string;
+  ratePerHour: number;
+  retentionDays: number;
+  /** A Standard Webhooks signed POST per enquiry (one signature per secret, for rotation); undefined: none. */
+  webhook?: { url: string; secrets: PurgeSecret[] };
+  /** A mail per enquiry; undefined: none. */
+  mail?: { smtpUrl: string; to: string[]; from: string };
 }
 
 export class ConfigError extends Error {}
@@ -333,6 +417,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     throw new ConfigError(`${name} ${message}${shownValue(name, present[name])}`.replace(/\s+/g, " "));
   }
   const e = parsed.data;
+  const needs = (name: string, other: string) => {
+    throw new ConfigError(`${name} needs ${other} as well`);
+  };
+  if (e.ENQUIRY_WEBHOOK_URL && !e.ENQUIRY_WEBHOOK_SECRET) needs("ENQUIRY_WEBHOOK_URL", "ENQUIRY_WEBHOOK_SECRET");
+  if (e.SMTP_URL && !e.ENQUIRY_TO) needs("SMTP_URL", "ENQUIRY_TO");
+  if (e.SMTP_URL && !e.ENQUIRY_FROM) needs("SMTP_URL", "ENQUIRY_FROM");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -349,6 +439,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     missRatePerMin: e.MISS_RATE_PER_MIN,
     classify: e.PORTAL_CLASSIFY,
     lang: e.PORTAL_LANG,
+    contentLangParam: e.CONTENT_LANG_PARAM ?? (e.API_BASE_URL === undefined ? EMBEDDED_LANG_PARAM : undefined),
     homeScript: e.PORTAL_HOME_SCRIPT === "on",
     publicOrigin: e.PUBLIC_ORIGIN,
     trustProxy: e.TRUST_PROXY,
@@ -361,12 +452,22 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       maxSourceBytes: e.IMAGE_MAX_MB * 1024 * 1024,
       cacheDir: e.IMAGE_CACHE_DIR,
       cacheMaxBytes: e.IMAGE_CACHE_MB * 1024 * 1024,
+      allowSvg: e.IMAGE_ALLOW_SVG === "on",
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
     search: { indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL), refreshMs: e.SEARCH_REFRESH_MS },
+    shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
+    enquiries: {
+      formSecret: e.FORM_SECRET,
+      ratePerHour: e.ENQUIRY_RATE_PER_HOUR,
+      retentionDays: e.ENQUIRY_RETENTION_DAYS,
+      webhook:
+        e.ENQUIRY_WEBHOOK_URL && e.ENQUIRY_WEBHOOK_SECRET ? { url: e.ENQUIRY_WEBHOOK_URL, secrets: e.ENQUIRY_WEBHOOK_SECRET } : undefined,
+      mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
+    },
   };
 }
 

@@ -3,9 +3,10 @@
  * query. The server loads data under these keys and hands it to the browser; the
  * browser's hooks ask for the same keys, so hydration finds every answer already there.
  */
-import { callKey } from "./call-table.ts";
+import { callKey, getCallOf } from "./call-table.ts";
 import type { ClassifyMenu } from "./entities.ts";
 import type { JobFilter, ListPaging } from "./list-query.ts";
+import type { Lang } from "./page-state.ts";
 import type { RouteMatch } from "./routes.ts";
 
 /** The key of a call: its path with `{id}` filled and the query normalised (see `callKey`). */
@@ -54,4 +55,38 @@ export const keys = {
 /** The key whose "no such item" makes the page a 404, for detail pages with a valid id. */
 export function detailKey(match: RouteMatch): string | undefined {
   return match.id === undefined ? undefined : match.route.detail?.key(match.id);
+}
+
+/** The key of the item whose translation decides the page's (`translatedBy`, or a detail's item); undefined for lists and home. */
+export function translationKey(match: RouteMatch): string | undefined {
+  return match.route.detail ? detailKey(match) : match.route.translatedBy?.();
+}
+
+/** The query parameter of /api/portal naming the content language (docs/behaviour.md#languages). */
+export const CONTENT_LANG_QUERY = "lang";
+
+/**
+ * A key as asked for in a content language: English adds `lang=en` among its
+ * parameters (sorted by name, as the BFF writes keys), so each language has keys of its
+ * own in every cache; Chinese, the default, adds nothing. Uncached calls (reader
+ * counts) have no language.
+ */
+export function keyInLang(key: string, lang: Lang): string {
+  if (lang === "zh-CN" || getCallOf(key)?.uncached) return key;
+  const q = key.indexOf("?");
+  const pairs = [...new URLSearchParams(q === -1 ? "" : key.slice(q + 1))];
+  pairs.push([CONTENT_LANG_QUERY, lang]);
+  pairs.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  return `${q === -1 ? key : key.slice(0, q)}?${new URLSearchParams(pairs)}`;
+}
+
+/** A key without its content language, and that language. */
+export function keyLangOf(key: string): { key: string; lang: Lang } {
+  const q = key.indexOf("?");
+  if (q === -1) return { key, lang: "zh-CN" };
+  const query = new URLSearchParams(key.slice(q + 1));
+  if (query.get(CONTENT_LANG_QUERY) !== "en") return { key, lang: "zh-CN" };
+  query.delete(CONTENT_LANG_QUERY);
+  const rest = query.toString();
+  return { key: rest ? `${key.slice(0, q)}?${rest}` : key.slice(0, q), lang: "en" };
 }

@@ -3,11 +3,17 @@
  * route module lists them): each feed's list page, the detail page its items link to,
  * and where it is served.
  */
+import type { Lang } from "./page-state.ts";
 import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
+import { BASE_PATH, langPath } from "./routes.ts";
 
 export type FeedKind = "news" | "notice";
 
+/** `path` is under the base path, in Chinese; each language has its feed at that path in it. */
 export const FEEDS = {
-  news: { list: newsList, detail: newsDetail, href: "/portal/message/news/rss.xml" },
-  notice: { list: noticeList, detail: noticeDetail, href: "/portal/message/notice/rss.xml" },
+  news: { list: newsList, detail: newsDetail, path: "/message/news/rss.xml" },
+  notice: { list: noticeList, detail: noticeDetail, path: "/message/notice/rss.xml" },
 } as const satisfies Record<FeedKind, unknown>;
+
+/** Where a feed is served in a language: `/portal/message/news/rss.xml`, `/portal/en/message/news/rss.xml`. */
+export const feedHref = (kind: FeedKind, lang: Lang): string => BASE_PATH + langPath(FEEDS[kind].path, lang);

@@ -6,12 +6,15 @@
  * and keys its page cache on it, and the language switch links to it.
  */
 import type { PageRoute } from "./page-route.ts";
-import { matchPage, PAGE_ROUTES, type RouteMatch } from "./routes.ts";
+import type { Lang } from "./page-state.ts";
+import { matchPage, PAGE_ROUTES, type RouteMatch, splitLangPath } from "./routes.ts";
 import type { QueryValues } from "./with-query.ts";
 
 export interface PageAddress {
   match: RouteMatch;
-  /** Path under the base path: the route's, or a detail's route and id segment. */
+  /** The language its path is in (docs/behaviour.md#languages). */
+  lang: Lang;
+  /** Path under the base path, without the language prefix: the route's, or a detail's route and id segment. */
   path: string;
   /** The parameters the page reads, normalised, in the order the site's links write them. */
   query: QueryValues;
@@ -27,10 +30,11 @@ export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryVal
  * them, or null when they name no page. A detail keeps the form it was asked in
  * (`/x/12` or `/x?id=12`), as the router's location does.
  */
-export function pageAddressOf(path: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): PageAddress | null {
+export function pageAddressOf(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): PageAddress | null {
+  const { lang, path } = splitLangPath(pathInLang);
   const match = matchPage(path, query, routes);
   if (!match) return null;
   const { route, id } = match;
-  if (!route.detail) return { match, path, query: pageQueryOf(match, query) };
-  return { match, path, query: path === route.path ? { id } : {} };
+  if (!route.detail) return { match, lang, path, query: pageQueryOf(match, query) };
+  return { match, lang, path, query: path === route.path ? { id } : {} };
 }

@@ -7,7 +7,17 @@ import { classifyKey, keys } from "./data-keys.ts";
 import type { ClassifyMenu } from "./entities.ts";
 import type { RouteMatch } from "./routes.ts";
 
-export { apiKey, classifyKey, detailKey, HOME_MESSAGE_COUNT, keys, MILESTONE_PAGE_SIZE, pagingQuery } from "./data-keys.ts";
+export {
+  apiKey,
+  classifyKey,
+  detailKey,
+  HOME_MESSAGE_COUNT,
+  keyInLang,
+  keyLangOf,
+  keys,
+  MILESTONE_PAGE_SIZE,
+  pagingQuery,
+} from "./data-keys.ts";
 export { idListOf, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
 
 /**
@@ -16,8 +26,8 @@ export { idListOf, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, P
  * the state embedded in a page keeps just these, not every full description.
  */
 export const EMBEDDED_LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
-  [keys.products()]: ["id", "name", "propImg", "type"],
-  [keys.services()]: ["id", "name", "type"],
+  [keys.products()]: ["id", "name", "propImg", "type", "lang"],
+  [keys.services()]: ["id", "name", "type", "lang"],
 };
 
 /** A payload as a page embeds it: lists named in EMBEDDED_LIST_FIELDS keep only their shown fields. */

@@ -60,6 +60,12 @@ export interface PageRoute<Id extends string = string> {
    * When left out: a detail page's item (`detail.key`), and nothing for any other page.
    */
   dataKeys?: (id: number | undefined, query: URLSearchParams) => string[];
+  /**
+   * The data key of the one item whose translation makes the page a translation
+   * (docs/behaviour.md#languages); a detail page's is its item. Left out (a list, home):
+   * the page is English when its content calls are.
+   */
+  translatedBy?: () => string;
   /** The pages of the trail between home and this page (or this page's item); this page alone when left out. */
   breadcrumb?: (item: PageItem | undefined) => Crumb[];
   /** The RSS feeds the page announces in its head. */
@@ -68,6 +74,8 @@ export interface PageRoute<Id extends string = string> {
   sitemapLastmodFrom?: () => PageRoute;
   /** Its heading (and title) is the company's full name followed by the page's name. */
   headingWithFullName?: boolean;
+  /** Rendered for each request and never kept by any cache (it holds a form token). */
+  perRequest?: boolean;
   /** The kind of job a job page shows (1 experienced hires, 2 campus). */
   jobKind?: 1 | 2;
   /** Not for search engines: left out of the sitemap, and its head says `noindex` (the search page). */

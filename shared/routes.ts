@@ -5,7 +5,9 @@
  */
 
 import type { PageRoute } from "./page-route.ts";
+import type { Lang } from "./page-state.ts";
 import { about, founders, milestones } from "./pages/about-pages.ts";
+import { contact } from "./pages/contact-page.ts";
 import { home } from "./pages/home.ts";
 import { jobSchoolDetail, jobSchoolList, jobSocietyDetail, jobSocietyList } from "./pages/job-pages.ts";
 import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
@@ -17,6 +19,21 @@ export type { PageRoute } from "./page-route.ts";
 
 export const BASE_PATH = "/portal";
 export const HOME_PATH = home.path;
+
+/**
+ * Where each language's pages live under the base path (docs/behaviour.md#languages):
+ * Chinese, the content's own language, unprefixed; English under `/en`.
+ */
+export const LANG_PREFIX: Readonly<Record<Lang, string>> = { "zh-CN": "", en: "/en" };
+
+/** The language of a path under the base path, and the path with its language prefix taken off. */
+export function splitLangPath(path: string): { lang: Lang; path: string } {
+  if (path === "/en" || path.startsWith("/en/")) return { lang: "en", path: path.slice(LANG_PREFIX.en.length) || "/" };
+  return { lang: "zh-CN", path };
+}
+
+/** A path under the base path (without a language prefix) as it is in `lang`. */
+export const langPath = (path: string, lang: Lang): string => LANG_PREFIX[lang] + path;
 
 export const PAGE_ROUTES = [
   home,
@@ -33,6 +50,7 @@ export const PAGE_ROUTES = [
   jobSchoolList,
   jobSocietyDetail,
   jobSchoolDetail,
+  contact,
   search,
 ] as const;
 
@@ -53,11 +71,12 @@ export interface RouteMatch {
 }
 
 /**
- * The page a path (relative to the base path) names in a table of routes, or null for
- * "any other path". A detail page with a missing or malformed id still matches: it
- * renders not-found.
+ * The page a path (relative to the base path, in either language) names in a table of
+ * routes, or null for "any other path". A detail page with a missing or malformed id
+ * still matches: it renders not-found.
  */
-export function matchPage(path: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
+export function matchPage(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
+  const { path } = splitLangPath(pathInLang);
   for (const route of routes) {
     if (path === route.path) {
       if (!route.detail) return { route };
@@ -74,9 +93,10 @@ export function matchPage(path: string, query: URLSearchParams, routes: readonly
   return null;
 }
 
-/** The canonical href of a page (by its module or its id), including the base path. */
-export function pageHref(page: PageRoute | PageId, itemId?: number): string {
+/** The canonical href of a page (by its module or its id) in a language, including the base path. */
+export function pageHref(page: PageRoute | PageId, itemId?: number, lang: Lang = "zh-CN"): string {
   const route: PageRoute = typeof page === "string" ? PAGES[page] : page;
-  if (route.detail) return `${BASE_PATH}${route.path}/${itemId ?? ""}`;
-  return `${BASE_PATH}${route.path}`;
+  const prefix = BASE_PATH + LANG_PREFIX[lang];
+  if (route.detail) return `${prefix}${route.path}/${itemId ?? ""}`;
+  return `${prefix}${route.path}`;
 }

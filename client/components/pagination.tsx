@@ -6,9 +6,8 @@
  */
 import { type FormEvent, useId } from "react";
 import { type ListPaging, PAGE_SIZES } from "../../shared/list-query.ts";
-import { BASE_PATH } from "../../shared/routes.ts";
 import type { QueryValues } from "../../shared/with-query.ts";
-import { useFormLang, useGo } from "../hooks/page-query.ts";
+import { useFormAction, useGo } from "../hooks/page-query.ts";
 import { fill } from "../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
@@ -28,7 +27,7 @@ export interface PaginationProps {
 export function Pagination({ path, paging, totalCount, totalPageCount, keep = {} }: PaginationProps) {
   const t = useT(PAGES_MESSAGES);
   const go = useGo();
-  const lang = useFormLang();
+  const formAction = useFormAction();
   const sizeId = useId();
   const jumpId = useId();
   const pages = Math.max(totalPageCount, Math.ceil(totalCount / paging.size), 1);
@@ -93,11 +92,10 @@ export function Pagination({ path, paging, totalCount, totalPageCount, keep = {}
           </li>
         </ul>
       </nav>
-      <form className="pager-form" method="get" action={BASE_PATH + path} onSubmit={onJump}>
+      <form className="pager-form" method="get" action={formAction(path)} onSubmit={onJump}>
         {Object.entries(keep).map(([name, value]) =>
           value === undefined || value === "" ? null : <input key={name} type="hidden" name={name} value={String(value)} />,
         )}
-        {lang && <input type="hidden" name={lang.name} value={lang.value} />}
         <label htmlFor={sizeId}>{t("pages.list.size")}</label>
         <select id={sizeId} name="size" value={paging.size} onChange={(event) => onSize(Number(event.target.value))}>
           {PAGE_SIZES.map((size) => (

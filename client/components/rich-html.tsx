@@ -4,8 +4,10 @@
  * leaves an HTML field a string or absent; only a string is inserted, so a value of any
  * other type can never reach the page as markup.
  */
-export function RichHtml({ html, className }: { html: unknown; className?: string }) {
+export function RichHtml({ html, className, lang }: { html: unknown; className?: string; lang?: string }) {
   if (typeof html !== "string" || !html) return null;
-  // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server with an allowlist before it reaches the page
-  return <div className={className ? `rich-html ${className}` : "rich-html"} dangerouslySetInnerHTML={{ __html: html }} />;
+  return (
+    // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server with an allowlist before it reaches the page
+    <div className={className ? `rich-html ${className}` : "rich-html"} lang={lang} dangerouslySetInnerHTML={{ __html: html }} />
+  );
 }

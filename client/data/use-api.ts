@@ -6,7 +6,9 @@
  * render matches the server HTML.
  */
 import useSWR, { useSWRConfig } from "swr";
+import { keyInLang } from "../../shared/data-keys.ts";
 import { isEmptyPayload } from "../../shared/envelope.ts";
+import { contentLangOf } from "../../shared/page-state.ts";
 import { ApiError } from "./api-error.ts";
 import { useLiveData } from "./live-data.ts";
 import { usePageState } from "./page-state-context.tsx";
@@ -20,11 +22,22 @@ export interface ApiResult<T> {
   retry: () => void;
 }
 
-export function useApi<T>(key: string | null, options: { detail?: boolean } = {}): ApiResult<T> {
+/** A data key as SWR and /api/portal know it: in the page's content language (docs/behaviour.md#languages). */
+export function useKeyInLang(): (key: string) => string {
+  const { lang, config } = usePageState();
+  const contentLang = contentLangOf(lang, config);
+  return (key) => keyInLang(key, contentLang);
+}
+
+export function useApi<T>(plainKey: string | null, options: { detail?: boolean } = {}): ApiResult<T> {
   const state = usePageState();
   const live = useLiveData();
   const { mutate } = useSWRConfig();
-  const swr = useSWR<T | null, ApiError>(live ? key : null);
+  const inLang = useKeyInLang();
+  // The page state's answers are held by the plain key; SWR's by the key in the page's language.
+  const key = plainKey;
+  const swrKey = plainKey === null ? null : inLang(plainKey);
+  const swr = useSWR<T | null, ApiError>(live ? swrKey : null);
   const data = live ? swr.data : key ? (state.fallback[key] as T | null | undefined) : undefined;
   const serverFailure = key ? state.failures[key] : undefined;
   const settled = data !== undefined || swr.error !== undefined;
@@ -35,6 +48,6 @@ export function useApi<T>(key: string | null, options: { detail?: boolean } = {}
     error: notFound ? undefined : error,
     notFound,
     isLoading: key !== null && !settled && !serverFailure,
-    retry: () => void (key && mutate(key)),
+    retry: () => void (swrKey && mutate(swrKey)),
   };
 }

@@ -3,6 +3,7 @@
 import { HOME_MESSAGE_COUNT } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import type { ApiResult } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
@@ -12,6 +13,7 @@ import { renderResult } from "./home-helpers.tsx";
 
 export function MessageColumn({ kind, result }: { kind: "news" | "notice"; result: ApiResult<unknown> }) {
   const t = useT(HOME_MESSAGES);
+  const itemLang = useItemLang();
   const headingId = `home-${kind}-title`;
   return (
     <section className="home-messages" aria-labelledby={headingId}>
@@ -31,7 +33,7 @@ export function MessageColumn({ kind, result }: { kind: "news" | "notice"; resul
         return (
           <ul className="home-message-list">
             {items.map((item, index) => (
-              <li key={isId(item.id) ? item.id : `i${index}`}>
+              <li key={isId(item.id) ? item.id : `i${index}`} lang={itemLang(item)}>
                 {isId(item.id) ? (
                   <PageLink to={`/message/${kind}/${item.id}`} className="home-message-title">
                     {textOf(item.title)}

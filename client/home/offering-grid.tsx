@@ -1,5 +1,6 @@
 /** The products and services grids of the default home layout: 3 columns for exactly 5 items, else 4 (docs/behaviour.md#home-page). */
 import type { Product } from "../../shared/entities.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { isId, textOf } from "../data/content-values.ts";
 import { PageLink } from "../routing/page-link.tsx";
@@ -17,6 +18,7 @@ export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
 export type Offering = Pick<Product, "id" | "name"> & Partial<Pick<Product, "propImg">>;
 
 export function OfferingGrid({ items, kind }: { items: Offering[]; kind: "product" | "service" }) {
+  const itemLang = useItemLang();
   return (
     <ul className={`home-grid home-grid-${gridColumns(items.length)} home-grid-${kind}`}>
       {items.map((item, index) => {
@@ -34,7 +36,9 @@ export function OfferingGrid({ items, kind }: { items: Offering[]; kind: "produc
                 decoding="async"
               />
             )}
-            <span className="home-card-name">{textOf(item.name)}</span>
+            <span className="home-card-name" lang={itemLang(item)}>
+              {textOf(item.name)}
+            </span>
           </>
         );
         return (

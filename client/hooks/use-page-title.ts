@@ -6,13 +6,15 @@
 import { useSWRConfig } from "swr";
 import type { PageRoute, RouteMatch } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
+import { useKeyInLang } from "../data/use-api.ts";
 import { pageHeading, type ReadPayload } from "../page-title.ts";
 
 /** Its own item's title or name, the founders' rule (full name + 创始团队), else the page's name. */
 export function usePageHeading(match: RouteMatch): string {
   const { cache } = useSWRConfig();
   const { fallback, lang } = usePageState();
-  const read: ReadPayload = <T>(key: string) => (cache.get(key)?.data ?? fallback[key] ?? undefined) as T | undefined;
+  const inLang = useKeyInLang();
+  const read: ReadPayload = <T>(key: string) => (cache.get(inLang(key))?.data ?? fallback[key] ?? undefined) as T | undefined;
   return pageHeading(match, read, lang);
 }
 

@@ -18,8 +18,12 @@ function onPointerDown(event: PointerEvent): void {
   press = pressed ? { target: event.target as Element, pointerId: event.pointerId, clicked: false } : undefined;
 }
 
-function onClick(): void {
-  if (press) press.clicked = true;
+/** What a click does something on. */
+const CONTROL = "button, a[href], summary, label, input";
+
+function onClick(event: MouseEvent): void {
+  // A browser may send the cut press's click to an ancestor of both ends, where it does nothing: not a click that counts.
+  if (press && event.target instanceof Element && event.target.closest(CONTROL)) press.clicked = true;
 }
 
 function onPointerUp(event: PointerEvent): void {
@@ -29,7 +33,7 @@ function onPointerUp(event: PointerEvent): void {
   // After this event's own dispatch, where the browser's click (if any) comes.
   setTimeout(() => {
     if (ended.clicked) return;
-    const control = document.elementFromPoint(clientX, clientY)?.closest<HTMLElement>("button, a[href], summary, label, input");
+    const control = document.elementFromPoint(clientX, clientY)?.closest<HTMLElement>(CONTROL);
     if (control && document.getElementById("root")?.contains(control)) control.click();
   }, 0);
 }

@@ -8,6 +8,8 @@ export const SHELL_MESSAGES = {
   "shell.newWindow": "（在新窗口打开）",
   "shell.lang.label": "切换语言：",
   "shell.lang.other": "English",
+  // Shown on English pages only; the Chinese is its key's reference text.
+  "shell.lang.chineseOnly": "本页内容仅有中文版本。",
   "shell.loading": "正在加载页面",
   "shell.backToTop": "返回顶部",
   "shell.error": "页面出现了问题",

@@ -2,6 +2,7 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { CompanyIntro } from "../../shared/entities.ts";
+import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
 import { useApi } from "../data/use-api.ts";
@@ -13,13 +14,17 @@ export default function AboutPage({ match }: PageProps) {
   const pageName = usePageName(match.route);
   const t = useT();
   const result = useApi<CompanyIntro>(keys.company());
+  const itemLang = useItemLang();
   return (
     <div className="page-wrap page-wrap-narrow">
       <article className="detail">
         <h1 className="page-title">{pageName}</h1>
         {stateInstead(result) ??
           (typeof result.data?.brief === "string" && result.data.brief ? (
-            <RichHtml html={result.data.brief} className="detail-body" />
+            <>
+              <ChineseOnlyNotice item={result.data} />
+              <RichHtml html={result.data.brief} className="detail-body" lang={itemLang(result.data)} />
+            </>
           ) : (
             <p className="page-empty">{t("state.empty")}</p>
           ))}

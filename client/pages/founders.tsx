@@ -2,6 +2,7 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { itemsOf, textOf } from "../data/content-values.ts";
@@ -13,6 +14,7 @@ import type { PageProps } from "./page-props.ts";
 
 export default function FoundersPage({ match }: PageProps) {
   const t = useT(PAGES_MESSAGES);
+  const itemLang = useItemLang();
   const result = useApi<Founder[]>(keys.founders());
   const heading = usePageHeading(match);
   const founders = itemsOf<Founder>(result.data);
@@ -27,7 +29,7 @@ export default function FoundersPage({ match }: PageProps) {
             {founders.map((founder, index) => (
               // Founders carry no id of their own (docs/behaviour.md#entities); the list order is stable.
               // biome-ignore lint/suspicious/noArrayIndexKey: no id in the payload
-              <li key={index} className="founder-card">
+              <li key={index} className="founder-card" lang={itemLang(founder)}>
                 <ResponsiveImg
                   className="founder-photo"
                   src={founder.picture}

@@ -6,6 +6,8 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import { AskLink } from "../components/ask-link.tsx";
+import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
@@ -25,6 +27,7 @@ export default function JobDetailPage({ match }: PageProps) {
   const types = useApi<JobType[]>(keys.jobTypes());
   const addrs = useApi<JobAddr[]>(keys.jobAddrs());
 
+  const itemLang = useItemLang();
   if (id === undefined) return <NotFoundState />;
   const job = result.data;
   const sections = [
@@ -37,8 +40,11 @@ export default function JobDetailPage({ match }: PageProps) {
       {stateInstead(result) ??
         (job && (
           <article className="detail">
+            <ChineseOnlyNotice item={job} />
             <header className="detail-head">
-              <h1 className="page-title">{textOf(job.name)}</h1>
+              <h1 className="page-title" lang={itemLang(job)}>
+                {textOf(job.name)}
+              </h1>
               <JobFacts
                 job={job}
                 typeName={namedItemsOf(types.data).find((type) => type.id === job.jobTypeId)?.name}
@@ -53,6 +59,7 @@ export default function JobDetailPage({ match }: PageProps) {
                 </section>
               ) : null,
             )}
+            <AskLink subject={textOf(job.name)} />
           </article>
         ))}
       <p className="detail-back">

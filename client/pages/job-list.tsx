@@ -8,6 +8,7 @@ import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { jobFilterOf } from "../../shared/list-query.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
@@ -25,6 +26,7 @@ import type { PageProps } from "./page-props.ts";
 export default function JobListPage({ match, query }: PageProps) {
   const pageName = usePageName(match.route);
   const t = useT(PAGES_MESSAGES);
+  const itemLang = useItemLang();
   const kind = match.route.jobKind ?? 1;
   const base = kind === 1 ? "/job/society" : "/job/school";
   const path = `${base}/index.html`;
@@ -70,7 +72,7 @@ export default function JobListPage({ match, query }: PageProps) {
               <ul className="job-list">
                 {items.map((job) => (
                   <li key={job.id} className="job-item">
-                    <h2 className="job-item-name">
+                    <h2 className="job-item-name" lang={itemLang(job)}>
                       <PageLink to={`${base}/${job.id}`}>{textOf(job.name)}</PageLink>
                     </h2>
                     <JobFacts job={job} typeName={typeName.get(job.jobTypeId)} addrName={addrName.get(job.jobAddrId)} />

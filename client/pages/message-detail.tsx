@@ -8,6 +8,7 @@ import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
 import { DETAIL_IMAGE_SIZES } from "../../shared/image-url.ts";
+import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
@@ -22,6 +23,7 @@ import type { PageProps } from "./page-props.ts";
 
 export default function MessageDetailPage({ match }: PageProps) {
   const t = useT(PAGES_MESSAGES);
+  const itemLang = useItemLang();
   const news = match.route.id === "newsDetail";
   const id = match.id;
   const result = useApi<Message>(id === undefined ? null : news ? keys.news(id) : keys.notice(id), { detail: true });
@@ -35,8 +37,11 @@ export default function MessageDetailPage({ match }: PageProps) {
       {instead ??
         (item && (
           <article className="detail">
+            <ChineseOnlyNotice item={item} />
             <header className="detail-head">
-              <h1 className="page-title">{textOf(item.title)}</h1>
+              <h1 className="page-title" lang={itemLang(item)}>
+                {textOf(item.title)}
+              </h1>
               <p className="detail-meta">
                 {date && (
                   <span>
@@ -48,7 +53,7 @@ export default function MessageDetailPage({ match }: PageProps) {
               </p>
             </header>
             <ResponsiveImg className="detail-img" src={item.img} width={800} height={450} box={[320, 800]} sizes={DETAIL_IMAGE_SIZES} />
-            <RichHtml html={item.detail} className="detail-body" />
+            <RichHtml html={item.detail} className="detail-body" lang={itemLang(item)} />
           </article>
         ))}
       <p className="detail-back">

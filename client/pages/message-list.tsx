@@ -9,6 +9,7 @@ import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
@@ -23,6 +24,7 @@ import type { PageProps } from "./page-props.ts";
 export default function MessageListPage({ match, query }: PageProps) {
   const pageName = usePageName(match.route);
   const t = useT();
+  const itemLang = useItemLang();
   const news = match.route.id === "newsList";
   const paging = listPagingOf(query);
   const key = news ? keys.newsList(paging) : keys.noticeList(paging);
@@ -44,7 +46,7 @@ export default function MessageListPage({ match, query }: PageProps) {
               <ul className="msg-list">
                 {items.map((item) => (
                   <li key={item.id}>
-                    <article className={textOf(item.img) ? "msg-item msg-item-with-img" : "msg-item"}>
+                    <article className={textOf(item.img) ? "msg-item msg-item-with-img" : "msg-item"} lang={itemLang(item)}>
                       <div className="msg-item-text">
                         <h2 className="msg-item-title">
                           <PageLink to={`${kindPath}/${item.id}`}>{textOf(item.title)}</PageLink>

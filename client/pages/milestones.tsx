@@ -13,6 +13,7 @@ import type { Milestone } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
 import { withQuery } from "../../shared/with-query.ts";
+import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { countOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
@@ -121,6 +122,7 @@ function Timeline({ start }: { start: number }) {
 
 /** The items of one page of the timeline, as list items of the one timeline list. */
 function TimelinePage({ pageIndex }: { pageIndex: number }) {
+  const itemLang = useItemLang();
   const { data } = useApi<Paged<Milestone>>(keys.milestones(pageIndex));
   return (
     <>
@@ -130,7 +132,9 @@ function TimelinePage({ pageIndex }: { pageIndex: number }) {
           <time className="timeline-date" dateTime={formatYearMonth(milestone.date) || undefined}>
             {formatYearMonth(milestone.date)}
           </time>
-          <p className="timeline-brief">{textOf(milestone.brief)}</p>
+          <p className="timeline-brief" lang={itemLang(milestone)}>
+            {textOf(milestone.brief)}
+          </p>
         </li>
       ))}
     </>

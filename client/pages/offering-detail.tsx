@@ -6,6 +6,8 @@
 
 import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
+import { AskLink } from "../components/ask-link.tsx";
+import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { RichHtml } from "../components/rich-html.tsx";
@@ -19,6 +21,7 @@ import type { PageProps } from "./page-props.ts";
 
 export default function OfferingDetailPage({ match }: PageProps) {
   const t = useT(PAGES_MESSAGES);
+  const itemLang = useItemLang();
   const product = match.route.id === "productDetail";
   const id = match.id;
   const result = useApi<Partial<Product> & Service>(id === undefined ? null : product ? keys.product(id) : keys.service(id), {
@@ -27,13 +30,15 @@ export default function OfferingDetailPage({ match }: PageProps) {
 
   if (id === undefined) return <NotFoundState />;
   const item = result.data;
+  const lang = itemLang(item);
   const name = textOf(item?.name);
   const picture = textOf(item?.propImg);
   return (
     <div className="page-wrap page-wrap-narrow">
       {stateInstead(result) ??
         (item && (
-          <article className="detail">
+          <article className="detail" lang={lang}>
+            <ChineseOnlyNotice item={item} />
             <header className="detail-head">
               <h1 className="page-title">{name}</h1>
             </header>
@@ -50,6 +55,7 @@ export default function OfferingDetailPage({ match }: PageProps) {
               />
             )}
             <RichHtml html={item.detail} className="detail-body" />
+            <AskLink subject={name} />
           </article>
         ))}
       <p className="detail-back">

@@ -23,7 +23,7 @@ import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { countOf, textOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
-import { useFormLang, useGo } from "../hooks/page-query.ts";
+import { useFormAction, useGo } from "../hooks/page-query.ts";
 import { usePageName } from "../hooks/use-page-title.ts";
 import { useScrollTopOnChange } from "../hooks/use-scroll-top.ts";
 import { fill } from "../i18n/fill.ts";
@@ -70,7 +70,7 @@ export default function SearchPage({ match, query }: PageProps) {
   const pageName = usePageName(match.route);
   const t = useT(MESSAGES);
   const go = useGo();
-  const lang = useFormLang();
+  const formAction = useFormAction();
   const inputId = useId();
   const parsed = parseSearchPage(query);
   const search: SearchQuery = parsed.ok ? parsed.value : { q: "", pageIndex: 0, pageMaxCount: 20 };
@@ -95,7 +95,7 @@ export default function SearchPage({ match, query }: PageProps) {
     <div className="page-wrap search-page">
       <h1 className="page-title">{pageName}</h1>
       {/* biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap */}
-      <form role="search" aria-label={t("search.again")} className="search-form" method="get" action={BASE_PATH + PATH} onSubmit={onSubmit}>
+      <form role="search" aria-label={t("search.again")} className="search-form" method="get" action={formAction(PATH)} onSubmit={onSubmit}>
         <label htmlFor={inputId}>{t("search.label")}</label>
         <div className="search-form-row">
           <input
@@ -108,7 +108,6 @@ export default function SearchPage({ match, query }: PageProps) {
             placeholder={t("search.placeholder")}
             enterKeyHint="search"
           />
-          {lang && <input type="hidden" name={lang.name} value={lang.value} />}
           <button type="submit" className="button">
             {t("search.submit")}
           </button>

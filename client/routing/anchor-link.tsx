@@ -6,7 +6,7 @@
  */
 import type { AnchorHTMLAttributes } from "react";
 import { useLocation } from "wouter";
-import { HOME_PATH } from "../../shared/routes.ts";
+import { HOME_PATH, splitLangPath } from "../../shared/routes.ts";
 import { PageLink } from "./page-link.tsx";
 import { scrollToAnchorWhenReady, setPendingAnchor } from "./scroll.ts";
 
@@ -18,7 +18,7 @@ export function AnchorLink({ anchor, onClick, ...rest }: { anchor: string } & Om
       onClick={(event) => {
         onClick?.(event);
         if (event.defaultPrevented) return;
-        if (location === HOME_PATH) {
+        if (splitLangPath(location).path === HOME_PATH) {
           event.preventDefault();
           history.pushState(history.state, "", `#${anchor}`);
           scrollToAnchorWhenReady(anchor);

@@ -1,21 +1,16 @@
 /**
  * Links between pages. `to` is a path under /portal ("/message/news/12"); the link
- * navigates on the client when JavaScript runs and is a plain href otherwise. When the
- * page's language came from the URL, links keep it.
+ * navigates on the client when JavaScript runs and is a plain href otherwise. Links
+ * stay in the page's language: an English page's lead to English addresses (`/en/...`).
  */
 import type { AnchorHTMLAttributes } from "react";
 import { Link } from "wouter";
+import { langPath } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 
 export function useLocalHref(): (to: string) => string {
-  const { lang, langInUrl } = usePageState();
-  return (to) => {
-    if (!langInUrl) return to;
-    const [path, hash = ""] = to.split("#");
-    const url = new URL(path ?? "", "http://x");
-    url.searchParams.set("lang", lang);
-    return `${url.pathname}${url.search}${hash ? `#${hash}` : ""}`;
-  };
+  const { lang } = usePageState();
+  return (to) => (to.startsWith("/") ? langPath(to, lang) : to);
 }
 
 export function PageLink({ to, ...rest }: { to: string } & Omit<AnchorHTMLAttributes<HTMLAnchorElement>, "href">) {

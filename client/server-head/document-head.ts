@@ -14,9 +14,9 @@
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
-import { FEEDS } from "../../shared/feeds.ts";
+import { FEEDS, feedHref } from "../../shared/feeds.ts";
 import { imageUrl, isImageSource } from "../../shared/image-url.ts";
-import { LANGS, type PageState } from "../../shared/page-state.ts";
+import { LANGS, type Lang, type PageState } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
@@ -24,7 +24,7 @@ import { documentTitle, type ReadPayload } from "../page-title.ts";
 import { escapeHtml } from "./escape-html.ts";
 import { openGraphTags } from "./open-graph.ts";
 import { detailItem, isNotFound, pageDescription, pageImage } from "./page-meta.ts";
-import { canonicalPath, withLang } from "./seo-urls.ts";
+import { canonicalPath } from "./seo-urls.ts";
 import { jsonLdScript, structuredData } from "./structured-data.ts";
 
 export { escapeHtml };
@@ -82,25 +82,38 @@ interface SearchTagsInput {
   description: string;
 }
 
+/**
+ * The language a page's content is in: its own, unless it is English without a
+ * translation (docs/behaviour.md#languages), when it is Chinese.
+ */
+export const contentLangOfPage = (state: PageState): Lang => (state.lang === "en" && !state.translated ? "zh-CN" : state.lang);
+
 /** Canonical, alternates, feeds, Open Graph and JSON-LD of a page that was found. */
 function searchTags({ match, query, state, read, title, description }: SearchTagsInput): string[] {
-  const path = canonicalPath(match, query, read);
+  const contentLang = contentLangOfPage(state);
+  const path = canonicalPath(match, query, read, contentLang);
   if (!path) return [];
   const origin = state.config.publicOrigin;
-  const url = (lang?: (typeof LANGS)[number]) => escapeHtml(absoluteUrl(origin, withLang(path, lang)));
-  const canonical = absoluteUrl(origin, withLang(path, state.langInUrl ? state.lang : undefined));
+  const url = (lang: Lang) => escapeHtml(absoluteUrl(origin, canonicalPath(match, query, read, lang) ?? path));
+  const canonical = absoluteUrl(origin, path);
+  // Only a page with a version in each language has alternates: one without names none, and is named by none.
+  const alternates = state.translated
+    ? [
+        ...LANGS.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),
+        `<link rel="alternate" hreflang="x-default" href="${url(state.config.defaultLang)}">`,
+      ]
+    : [];
   const author = read<Author>(keys.sysauthor());
   const image = pageImage(match, read, origin);
   const item = detailItem(match, read) as Partial<Message> | undefined;
   const article = match.route.detail?.kind === "message";
   const feeds = (match.route.feeds ?? []).map(
     (kind) =>
-      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), FEEDS[kind].list.title[state.lang]].filter(Boolean).join(" - "))}" href="${FEEDS[kind].href}">`,
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), FEEDS[kind].list.title[state.lang]].filter(Boolean).join(" - "))}" href="${feedHref(kind, state.lang)}">`,
   );
   return [
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,
-    ...LANGS.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),
-    `<link rel="alternate" hreflang="x-default" href="${url()}">`,
+    ...alternates,
     ...feeds,
     ...openGraphTags({
       type: article ? "article" : "website",
@@ -109,9 +122,10 @@ function searchTags({ match, query, state, read, title, description }: SearchTag
       url: canonical,
       image,
       siteName: textOf(author?.name) || textOf(author?.fname),
-      lang: state.lang,
+      lang: contentLang,
+      alternateLang: state.translated,
       published: article ? item?.dateTime : undefined,
     }),
-    ...structuredData({ match, read, lang: state.lang, origin, canonical, path, image, description }).map(jsonLdScript),
+    ...structuredData({ match, read, lang: state.lang, contentLang, origin, canonical, path, image, title, description }).map(jsonLdScript),
   ];
 }

@@ -13,7 +13,10 @@ export interface OpenGraphInput {
   url: string;
   image: string | undefined;
   siteName: string;
+  /** The language of the page's content. */
   lang: Lang;
+  /** The page has a version in the other language. */
+  alternateLang: boolean;
   /** An article's dateTime ("yyyymmddhhmmss", China time). */
   published?: string;
 }
@@ -33,7 +36,7 @@ export function openGraphTags(input: OpenGraphInput): string[] {
     property("og:image", input.image),
     property("og:site_name", input.siteName),
     property("og:locale", LOCALES[input.lang]),
-    property("og:locale:alternate", LOCALES[other]),
+    input.alternateLang ? property("og:locale:alternate", LOCALES[other]) : "",
     input.type === "article" ? property("article:published_time", toIsoDate(input.published)) : "",
     name("twitter:card", "summary_large_image"),
     name("twitter:title", input.title),

@@ -7,8 +7,9 @@
  * its route module may name another page for the item, as a job's own kind does); any
  * other page's keeps the query its route module reads, written as its address writes
  * it (defaults dropped, in the order the site's own links write them), unless the
- * module leaves the query out of its canonical URL. `?lang=` is kept when the URL named it, so each language version is
- * its own canonical URL, as hreflang alternates must be; the URL without it is x-default.
+ * module leaves the query out of its canonical URL. Each language version is its own
+ * canonical URL (its address in that language), as hreflang alternates must be; a page
+ * whose content is not in its language names the Chinese one (docs/behaviour.md#languages).
  */
 
 import { absoluteUrl } from "../../shared/absolute-url.ts";
@@ -20,23 +21,19 @@ import { withQuery } from "../../shared/with-query.ts";
 import type { ReadPayload } from "../page-title.ts";
 
 /**
- * The canonical path (with the base path and any query that matters, without `lang`) of
- * a page, or undefined for a detail without a valid id.
+ * The canonical path (with the base path and any query that matters) of a page in a
+ * language, or undefined for a detail without a valid id.
  */
-export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: ReadPayload): string | undefined {
+export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: ReadPayload, lang: Lang = "zh-CN"): string | undefined {
   const { route, id } = match;
   if (route.detail) {
     if (id === undefined) return undefined;
     const item = read<PageItem>(route.detail.key(id));
-    return pageHref(route.detail.canonicalFor?.(item) ?? route, id);
+    return pageHref(route.detail.canonicalFor?.(item) ?? route, id, lang);
   }
-  return route.canonicalWithoutQuery ? pageHref(route) : withQuery(pageHref(route), pageQueryOf(match, query));
-}
-
-/** A path with `?lang=` added (the interface language the server renders it in). */
-export function withLang(path: string, lang: Lang | undefined): string {
-  if (!lang) return path;
-  return `${path}${path.includes("?") ? "&" : "?"}lang=${lang}`;
+  return route.canonicalWithoutQuery
+    ? pageHref(route, undefined, lang)
+    : withQuery(pageHref(route, undefined, lang), pageQueryOf(match, query));
 }
 
 /**

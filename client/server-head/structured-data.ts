@@ -11,7 +11,7 @@ import { toIsoDate } from "../../shared/dates.ts";
 import type { Author, Job, Message } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { home } from "../../shared/pages/home.ts";
-import { BASE_PATH, isHome, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, isHome, langPath, pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
 import type { ReadPayload } from "../page-title.ts";
 import { detailItem } from "./page-meta.ts";
@@ -33,7 +33,9 @@ export function jsonLdScript(data: JsonLd): string {
 export interface StructuredDataInput {
   match: RouteMatch;
   read: ReadPayload;
+  /** The page's language (its links and names), and its content's (`inLanguage`). */
   lang: Lang;
+  contentLang: Lang;
   origin: string | undefined;
   /** The page's canonical URL (absolute when the origin is known). */
   canonical: string;
@@ -41,6 +43,7 @@ export interface StructuredDataInput {
   path: string;
   /** The page's image URL, if any. */
   image: string | undefined;
+  title: string;
   description: string;
 }
 
@@ -53,13 +56,13 @@ function compact<T extends JsonLd>(data: T): T {
   ) as T;
 }
 
-function organization(read: ReadPayload, origin: string | undefined, full: boolean): JsonLd {
+function organization(read: ReadPayload, origin: string | undefined, full: boolean, lang: Lang = "zh-CN"): JsonLd {
   const author = read<Author>(keys.sysauthor());
   const logo = imageUrl(origin, author?.logo);
   const base = compact({
     "@type": "Organization",
     name: textOf(author?.name) || textOf(author?.fname),
-    url: absoluteUrl(origin, pageHref(home)),
+    url: absoluteUrl(origin, pageHref(home, undefined, lang)),
     logo: logo ? { "@type": "ImageObject", url: logo } : undefined,
   });
   if (!full) return base;
@@ -89,7 +92,9 @@ function crumbsOf({ match, read, lang, path }: StructuredDataInput): NamedCrumb[
   const own = textOf(item?.title) || textOf(item?.name);
   const trail = route.breadcrumb?.(item) ?? (route.detail ? [] : [route]);
   const crumbs = [home, ...trail].map((step) =>
-    "id" in step ? { name: step.title[lang], path: pageHref(step) } : { name: step.name[lang], path: BASE_PATH + step.href },
+    "id" in step
+      ? { name: step.title[lang], path: pageHref(step, undefined, lang) }
+      : { name: step.name[lang], path: BASE_PATH + langPath(step.href, lang) },
   );
   if (route.detail && own) crumbs.push({ name: own, path });
   return crumbs;
@@ -117,6 +122,7 @@ function newsArticle(input: StructuredDataInput, message: Partial<Message>): Jso
     "@context": CONTEXT,
     "@type": "NewsArticle",
     headline: textOf(message.title),
+    inLanguage: input.contentLang,
     description: input.description,
     datePublished: toIsoDate(message.dateTime),
     image: input.image ? [input.image] : undefined,
@@ -152,15 +158,27 @@ function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
   });
 }
 
+/** The page itself, with the language its content is in. */
+function webPage(input: StructuredDataInput): JsonLd {
+  return compact({
+    "@context": CONTEXT,
+    "@type": "WebPage",
+    "@id": input.canonical,
+    url: input.canonical,
+    name: input.title,
+    inLanguage: input.contentLang,
+  });
+}
+
 /** The JSON-LD objects of a page found and rendered (not for the not-found state). */
 export function structuredData(input: StructuredDataInput): JsonLd[] {
   const { match } = input;
-  if (isHome(match.route)) return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true) }];
+  if (isHome(match.route)) return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true, input.lang) }, webPage(input)];
   const blocks: JsonLd[] = [];
   const item = detailItem(match, input.read);
   const kind = match.route.detail?.kind;
   if (item && kind === "message") blocks.push(newsArticle(input, item));
   if (item && kind === "job") blocks.push(jobPosting(input, item));
-  blocks.push(breadcrumbList(input));
+  blocks.push(breadcrumbList(input), webPage(input));
   return blocks;
 }

@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import { useSWRConfig } from "swr";
 import { detailKey } from "../../shared/data-keys.ts";
 import { usePageState } from "../data/page-state-context.tsx";
-import { useApi } from "../data/use-api.ts";
+import { useApi, useKeyInLang } from "../data/use-api.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useRouteMatch } from "../page-switch.tsx";
 import { documentTitle, type ReadPayload } from "../page-title.ts";
@@ -18,7 +18,8 @@ export function DocumentTitle() {
   const { cache, fallback } = useSWRConfig();
   // Subscribes to the detail (the page reads the same key, so nothing more is fetched) to re-render when it arrives.
   useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
-  const read: ReadPayload = <T,>(key: string) => (cache.get(key)?.data ?? fallback[key] ?? undefined) as T | undefined;
+  const inLang = useKeyInLang();
+  const read: ReadPayload = <T,>(key: string) => (cache.get(inLang(key))?.data ?? fallback[inLang(key)] ?? undefined) as T | undefined;
   const title = documentTitle(match, read, t, usePageState().lang);
   useEffect(() => {
     document.title = title;

@@ -109,6 +109,9 @@ export function Footer({ id }: { id: string }) {
             </FooterGroup>
           ))}
           <FooterGroup title={t("footer.contact")} wide={wide}>
+            <li>
+              <PageLink to={pageHref("contact").slice(BASE_PATH.length)}>{PAGES.contact.title[lang]}</PageLink>
+            </li>
             {phone && (
               <li className="contact-item">
                 <span className="contact-label">{t("footer.phone")}</span>

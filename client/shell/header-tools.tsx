@@ -2,9 +2,9 @@
  * The header's tools: the top menu, the language switch and the search form, one part
  * hydrated when first used (header.tsx); the form is a plain GET form, so it works before.
  */
-import { BASE_PATH, PAGES } from "../../shared/routes.ts";
+import { PAGES } from "../../shared/routes.ts";
 import { MAX_QUERY_LENGTH } from "../../shared/search.ts";
-import { useFormLang } from "../hooks/page-query.ts";
+import { useFormAction } from "../hooks/page-query.ts";
 import { SEARCH_MESSAGES } from "../i18n/messages-search.ts";
 import { useT } from "../i18n/use-t.ts";
 import { Icon } from "./icons.tsx";
@@ -29,10 +29,10 @@ export function HeaderTools({ id }: { id: string }) {
  */
 function HeaderSearch() {
   const t = useT(SEARCH_MESSAGES);
-  const lang = useFormLang();
+  const formAction = useFormAction();
   return (
     // biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap
-    <form role="search" aria-label={t("search.header")} className="header-search" method="get" action={BASE_PATH + PAGES.search.path}>
+    <form role="search" aria-label={t("search.header")} className="header-search" method="get" action={formAction(PAGES.search.path)}>
       <label htmlFor="header-search-q" className="visually-hidden">
         {t("search.headerLabel")}
       </label>
@@ -44,7 +44,6 @@ function HeaderSearch() {
         maxLength={MAX_QUERY_LENGTH}
         enterKeyHint="search"
       />
-      {lang && <input type="hidden" name={lang.name} value={lang.value} />}
       <button type="submit" className="header-search-button">
         <Icon size={18} className="icon-search">
           <circle cx="11" cy="11" r="7" />

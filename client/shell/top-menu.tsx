@@ -12,6 +12,7 @@ import { type MouseEventHandler, type ReactNode, useLayoutEffect, useMemo, useRe
 import { useLocation } from "wouter";
 import { classifyKey, keys } from "../../shared/data-keys.ts";
 import type { ClassifyMenu } from "../../shared/entities.ts";
+import { splitLangPath } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { useHydrated } from "../hooks/use-hydrated.ts";
@@ -335,7 +336,12 @@ export function MenuLink({
   switch (target.kind) {
     case "page":
       return (
-        <PageLink to={target.to} className={className} aria-current={target.to === location ? "page" : undefined} onClick={onClick}>
+        <PageLink
+          to={target.to}
+          className={className}
+          aria-current={target.to === splitLangPath(location).path ? "page" : undefined}
+          onClick={onClick}
+        >
           {children}
         </PageLink>
       );

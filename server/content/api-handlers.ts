@@ -6,6 +6,7 @@
 import { type JobKind, MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
 import type { ContentDb } from "./db.ts";
 import * as store from "./store.ts";
+import type { TranslatedEntity } from "./translations.ts";
 
 export interface CallArgs {
   /** The `{id}` of a detail call (0 for the others). */
@@ -56,4 +57,28 @@ export const CALL_HANDLERS: Readonly<Record<string, CallHandler>> = {
   job: (c, { id }) => store.getJob(c, id),
   // Both parameters are required by the call table, so both are present here.
   readerCount: (c, { query }) => store.readerCount(c, Number(query.get("type")) as MessageKind, Number(query.get("pid"))),
+};
+
+/** What each call's items are, for answers in another language (translations.ts); calls not named have nothing to translate. */
+export const CALL_ENTITIES: Readonly<Record<string, TranslatedEntity>> = {
+  syscfg: "syscfg",
+  sysauthor: "sysauthor",
+  menuList: "menus",
+  indexHtml: "indexhtml",
+  slideList: "slides",
+  productList: "products",
+  product: "products",
+  serviceList: "services",
+  service: "services",
+  newsList: "news",
+  news: "news",
+  noticeList: "notices",
+  notice: "notices",
+  company: "company",
+  founderList: "founders",
+  milestoneList: "milestones",
+  jobTypeList: "jobTypes",
+  jobAddrList: "jobAddrs",
+  jobList: "jobs",
+  job: "jobs",
 };

@@ -2,8 +2,8 @@
  * The code of the content API's threads (started by server/content/api-thread.ts).
  * "prepare": opens the database (migrating it), loads the demo site into an empty one
  * (unless SEED_CONTENT=none), closes it and ends, so what loading took goes with the thread. "serve": serves the API
- * on loopback, answers readiness pings, and closes the API and then the database when
- * asked.
+ * on loopback, answers readiness pings, says when another import landed in the database,
+ * and closes the API and then the database when asked.
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../logger.ts";
@@ -11,9 +11,16 @@ import { DEMO_SITE_FILE } from "../project-root.ts";
 import { startContentApi } from "./api.ts";
 import { type FromThread, type PreparedContent, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
 import { openContentDb } from "./db.ts";
-import { getClassifyMenus } from "./store.ts";
+import { getClassifyMenus, getImportMark } from "./store.ts";
 
 if (!parentPort) throw new Error("the content API runs as a worker thread");
+
+/**
+ * How often the serving thread reads the import mark: a one-row read by primary key, so an
+ * import is live within about this long in every process using the database, each seeing it
+ * itself (every worker, every instance), without a channel between them.
+ */
+const IMPORT_POLL_MS = 1000;
 const port = parentPort;
 const say = (message: FromThread) => port.postMessage(message);
 
@@ -38,6 +45,18 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
     onError: (error) => say({ type: "error", error: threadErrorOf(error) }),
     logger: logs ? createLogger(logs.level, { readable: logs.readable }) : undefined,
   });
+  let mark = await getImportMark(content);
+  const watching = setInterval(() => {
+    getImportMark(content).then(
+      (now) => {
+        if (now === mark) return;
+        mark = now;
+        say({ type: "content-changed" });
+      },
+      // A database that does not answer is readiness's to report; the next read tries again.
+      () => {},
+    );
+  }, IMPORT_POLL_MS);
   port.on("message", (message: ToThread) => {
     if (message.type === "ping") {
       content.ping().then(
@@ -45,6 +64,7 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
         (error: unknown) => say({ type: "pong", id: message.id, error: threadErrorOf(error) }),
       );
     } else if (message.type === "close") {
+      clearInterval(watching);
       // The API first (it waits for its requests in flight), then the database they use.
       void api
         .close()

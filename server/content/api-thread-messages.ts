@@ -26,6 +26,8 @@ export type FromThread =
   | { type: "prepared"; content: PreparedContent }
   | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[] }
   | { type: "pong"; id: number; error?: ThreadError }
+  /** The database holds another import than when last looked at (`npm run content -- import` ran). */
+  | { type: "content-changed" }
   | { type: "error"; error: ThreadError }
   | { type: "failed"; error: ThreadError };
 

@@ -34,6 +34,8 @@ export interface ContentApiThreadOptions {
   onError: (error: Error) => void;
   /** Told when the thread stops without being asked to. */
   onExit: (error: Error) => void;
+  /** Told when another import landed in the database (within about a second). */
+  onContentChanged?: () => void;
 }
 
 /**
@@ -78,7 +80,13 @@ export function prepareContentDb(databaseUrl: string, seed: "demo" | "none"): Pr
   });
 }
 
-export function startContentApiThread({ databaseUrl, logs, onError, onExit }: ContentApiThreadOptions): Promise<ContentApiThread> {
+export function startContentApiThread({
+  databaseUrl,
+  logs,
+  onError,
+  onExit,
+  onContentChanged,
+}: ContentApiThreadOptions): Promise<ContentApiThread> {
   const worker = threadOf({ task: "serve", databaseUrl, logs });
   const pings = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextPing = 0;
@@ -134,6 +142,9 @@ export function startContentApiThread({ databaseUrl, logs, onError, onExit }: Co
         }
         case "error":
           onError(errorOf(message.error));
+          break;
+        case "content-changed":
+          onContentChanged?.();
           break;
         case "failed":
           rejectStart(errorOf(message.error));

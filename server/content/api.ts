@@ -12,9 +12,10 @@ import { type Envelope, errorEnvelope } from "../../shared/envelope.ts";
 import { parseId } from "../../shared/params.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
 import type { Logger } from "../logger.ts";
-import { CALL_HANDLERS } from "./api-handlers.ts";
+import { CALL_ENTITIES, CALL_HANDLERS } from "./api-handlers.ts";
 import type { ContentDb } from "./db.ts";
 import { incrementReader } from "./store.ts";
+import { EMBEDDED_LANG_PARAM, TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
 
 export interface ContentApiOptions {
   /** Told about unexpected failures (answered 500); the answer itself never carries details. */
@@ -83,9 +84,22 @@ export async function startContentApi(
   };
 }
 
+/** The content language a GET asks for (`lang`): a translation's, or undefined for the content's own (Chinese). */
+function translationLangOf(query: URLSearchParams): { ok: true; lang?: TranslationLang } | { ok: false; error: string } {
+  const all = query.getAll(EMBEDDED_LANG_PARAM);
+  if (all.length > 1) return { ok: false, error: `${EMBEDDED_LANG_PARAM} is given more than once` };
+  const raw = all[0];
+  if (raw === undefined || raw === "" || raw === "zh-CN") return { ok: true };
+  const lang = TRANSLATION_LANGS.find((l) => l === raw);
+  return lang ? { ok: true, lang } : { ok: false, error: `${EMBEDDED_LANG_PARAM} must be zh-CN or en` };
+}
+
 async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: Request, res: Response) {
-  const query = normaliseCallQuery(call, searchParamsOf(req));
+  const params = searchParamsOf(req);
+  const query = normaliseCallQuery(call, params);
   if (!query.ok) return send(res, 400, errorEnvelope(400, query.error));
+  const lang = translationLangOf(params);
+  if (!lang.ok) return send(res, 400, errorEnvelope(400, lang.error));
   let id = 0;
   if (call.detail) {
     const parsed = parseId("id", rawId);
@@ -94,8 +108,10 @@ async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: 
   }
   const handler = CALL_HANDLERS[call.id];
   if (!handler) return send(res, 404, errorEnvelope(404, "no such call"));
-  const data = await handler(content, { id, query: new URLSearchParams(query.search) });
-  if (data === undefined && call.detail) return send(res, 404, errorEnvelope(404, "no such item"));
+  const found = await handler(content, { id, query: new URLSearchParams(query.search) });
+  if (found === undefined && call.detail) return send(res, 404, errorEnvelope(404, "no such item"));
+  const entity = CALL_ENTITIES[call.id];
+  const data = lang.lang && entity && found !== undefined ? await translatePayload(content, entity, lang.lang, found) : found;
   return send(res, 200, { code: 0, msg: "ok", data: data ?? null });
 }
 

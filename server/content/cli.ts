@@ -3,24 +3,37 @@
  *   npm run content -- export site.json   (or - for stdout)
  *   npm run content -- import site.json   (or - for stdin)
  *   npm run content -- backup portal-backup.db   (SQLite; PostgreSQL has pg_dump)
+ *   npm run content -- enquiries [--since DATE] [--json] | enquiries delete ID
  * The database is DATABASE_URL's (default sqlite:./data/portal.db). An import that
  * fails changes nothing. Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { ConfigError, parseConfig, withoutCredentials } from "../config.ts";
+import { createEnquiryStore, type Enquiry } from "../enquiries/store.ts";
 import { openContentDb } from "./db.ts";
 import { exportSite, importSite } from "./site-io.ts";
 import { parseSiteText, serialiseSite } from "./site-text.ts";
 import { backupSqlite } from "./sqlite-backup.ts";
 
-const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE
+const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID
   export FILE   write all content to FILE as a site file (- for stdout)
   import FILE   replace all content with the site file FILE (- for stdin)
   backup FILE   copy the live SQLite database to the new file FILE (for PostgreSQL use pg_dump)
+  enquiries     list the enquiries received (since DATE, e.g. 2025-06-01), or export them as JSON
+  enquiries delete ID   delete one enquiry (a visitor asking for their data to be erased)
 The database is DATABASE_URL's (sqlite:PATH or postgres://...; default sqlite:./data/portal.db).`;
 
 async function runContentCli(args: readonly string[]): Promise<number> {
   const [command, file, ...rest] = args;
+  if (command === "enquiries") {
+    const request = enquiriesRequestOf(args.slice(1));
+    if (!request) {
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    }
+    const databaseUrl = databaseUrlOrNothing();
+    return databaseUrl === undefined ? 1 : runEnquiries(databaseUrl, request);
+  }
   if (
     (command !== "export" && command !== "import" && command !== "backup") ||
     !file ||
@@ -30,16 +43,96 @@ async function runContentCli(args: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  let databaseUrl: string;
+  const databaseUrl = databaseUrlOrNothing();
+  if (databaseUrl === undefined) return 1;
+  if (command === "backup") return backupTo(databaseUrl, file);
+  return command === "export" ? exportTo(databaseUrl, file) : importFrom(databaseUrl, file);
+}
+
+/** DATABASE_URL as the server reads it; undefined (and the reason said) when the environment is wrong. */
+function databaseUrlOrNothing(): string | undefined {
   try {
-    databaseUrl = parseConfig(process.env).databaseUrl;
+    return parseConfig(process.env).databaseUrl;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
-    return 1;
+    return undefined;
   }
-  if (command === "backup") return backupTo(databaseUrl, file);
-  return command === "export" ? exportTo(databaseUrl, file) : importFrom(databaseUrl, file);
+}
+
+type EnquiriesRequest = { list: true; since?: number; json: boolean } | { list: false; delete: string };
+
+function enquiriesRequestOf(args: readonly string[]): EnquiriesRequest | undefined {
+  if (args[0] === "delete") return args.length === 2 && args[1] ? { list: false, delete: args[1] } : undefined;
+  let since: number | undefined;
+  let json = false;
+  for (let i = 0; i < args.length; i++) {
+    if (args[i] === "--json") json = true;
+    else if (args[i] === "--since" && args[i + 1] && /^\d{4}-\d{2}-\d{2}/.test(args[i + 1] as string)) {
+      since = Date.parse(args[++i] as string);
+      if (Number.isNaN(since)) return undefined;
+    } else return undefined;
+  }
+  return { list: true, since, json };
+}
+
+async function runEnquiries(databaseUrl: string, request: EnquiriesRequest): Promise<number> {
+  const store = createEnquiryStore(databaseUrl);
+  try {
+    if (!request.list) {
+      const deleted = await store.remove(request.delete);
+      process.stderr.write(deleted ? `deleted enquiry ${request.delete}\n` : `no enquiry ${request.delete}\n`);
+      return deleted ? 0 : 1;
+    }
+    const rows = await store.list({ since: request.since });
+    process.stdout.write(request.json ? `${JSON.stringify(rows.map(exportedEnquiry), null, 2)}\n` : enquiryTable(rows));
+    if (!request.json) process.stderr.write(`${rows.length} enquiries\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`enquiries failed: ${oneLine(error)}\n`);
+    return 1;
+  } finally {
+    await store.close();
+  }
+}
+
+/** One enquiry as the export gives it: what the visitor sent, their consent, and where its delivery stands. */
+function exportedEnquiry(row: Enquiry) {
+  return {
+    id: row.id,
+    createdAt: new Date(row.created_at).toISOString(),
+    lang: row.lang,
+    name: row.name,
+    email: row.email,
+    phone: row.phone,
+    company: row.company,
+    subject: row.subject,
+    message: row.message,
+    consent: { at: new Date(row.consent_at).toISOString(), version: row.consent_version },
+    clientHash: row.client_hash,
+    delivery: { webhook: row.webhook_state, mail: row.mail_state, attempts: row.attempts, lastError: row.last_error },
+  };
+}
+
+/** One line per enquiry: id, time, delivery, who, and the start of the subject or message (tabs and line breaks as spaces). */
+function enquiryTable(rows: readonly Enquiry[]): string {
+  const flat = (text: string, max: number) => {
+    const one = text.replace(/\s+/g, " ").trim();
+    return one.length > max ? `${one.slice(0, max - 1)}…` : one;
+  };
+  return rows
+    .map((row) =>
+      [
+        row.id,
+        new Date(row.created_at).toISOString(),
+        `webhook:${row.webhook_state} mail:${row.mail_state}`,
+        flat(row.name, 30),
+        flat(row.email || row.phone, 40),
+        flat(row.subject || row.message, 60),
+      ].join("\t"),
+    )
+    .map((line) => `${line}\n`)
+    .join("");
 }
 
 async function backupTo(databaseUrl: string, file: string): Promise<number> {

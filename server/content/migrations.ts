@@ -104,8 +104,66 @@ const initial: Migration = {
   },
 };
 
+/**
+ * Enquiries from the contact form and their delivery state (server/enquiries/): times
+ * are milliseconds since 1970; each channel's state is `pending`, `delivered`, `failed`
+ * or `off` (not configured when it arrived). The tokens spent, until they expire.
+ */
+const enquiries: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("enquiries")
+      .addColumn("id", "text", (c) => c.primaryKey())
+      .addColumn("created_at", "bigint", (c) => c.notNull())
+      .addColumn("lang", "text", (c) => c.notNull())
+      .addColumn("name", "text", (c) => c.notNull())
+      .addColumn("email", "text", (c) => c.notNull())
+      .addColumn("phone", "text", (c) => c.notNull())
+      .addColumn("company", "text", (c) => c.notNull())
+      .addColumn("subject", "text", (c) => c.notNull())
+      .addColumn("message", "text", (c) => c.notNull())
+      .addColumn("consent_at", "bigint", (c) => c.notNull())
+      .addColumn("consent_version", "text", (c) => c.notNull())
+      .addColumn("client_hash", "text", (c) => c.notNull())
+      .addColumn("webhook_state", "text", (c) => c.notNull())
+      .addColumn("mail_state", "text", (c) => c.notNull())
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("next_attempt_at", "bigint")
+      .addColumn("lease_until", "bigint")
+      .addColumn("last_error", "text")
+      .execute();
+    await db.schema.createIndex("enquiries_due").on("enquiries").columns(["next_attempt_at"]).execute();
+    await db.schema.createIndex("enquiries_by_date").on("enquiries").columns(["created_at"]).execute();
+    await db.schema
+      .createTable("enquiry_tokens")
+      .addColumn("nonce", "text", (c) => c.primaryKey())
+      .addColumn("expires_at", "bigint", (c) => c.notNull())
+      .execute();
+  },
+};
+
+/**
+ * Translations (docs/behaviour.md#languages): an item's fields in another language,
+ * beside its row. `entity` is the site file's collection (`products`, `news`...) or
+ * setting (`company`...; id 0), `fields` a JSON object of the translated fields.
+ */
+const translations: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("translations")
+      .addColumn("entity", "text", (c) => c.notNull())
+      .addColumn("id", "bigint", (c) => c.notNull())
+      .addColumn("lang", "text", (c) => c.notNull())
+      .addColumn("fields", "text", (c) => c.notNull())
+      .addPrimaryKeyConstraint("translations_pkey", ["entity", "id", "lang"])
+      .execute();
+  },
+};
+
 export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
+  "0002_enquiries": enquiries,
+  "0003_translations": translations,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };

@@ -7,8 +7,11 @@
  */
 import type { JobKind, MessageKind, UrlType } from "../../shared/entities.ts";
 
-/** Keys of the `setting` table; each value is one JSON document. */
-export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify";
+/**
+ * Keys of the `setting` table; each value is one JSON document. `imported` is not the
+ * site file's: each import writes a new one, which running servers poll to purge their caches.
+ */
+export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify" | "imported";
 
 export interface SettingTable {
   key: SettingKey;
@@ -111,6 +114,47 @@ export interface ReaderTable {
   count: number;
 }
 
+export type ChannelState = "pending" | "delivered" | "failed" | "off";
+
+/** One enquiry (server/enquiries/): times in milliseconds since 1970. */
+export interface EnquiryTable {
+  id: string;
+  created_at: number;
+  lang: string;
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  subject: string;
+  message: string;
+  consent_at: number;
+  consent_version: string;
+  /** HMAC of the client's address: the same client is recognisable, its address is not. */
+  client_hash: string;
+  webhook_state: ChannelState;
+  mail_state: ChannelState;
+  attempts: number;
+  /** When delivery is next tried; null once nothing is pending. */
+  next_attempt_at: number | null;
+  /** An instance delivering it holds it until then. */
+  lease_until: number | null;
+  last_error: string | null;
+}
+
+export interface EnquiryTokenTable {
+  nonce: string;
+  expires_at: number;
+}
+
+/** An item's fields in another language; `id` 0 for a setting. */
+export interface TranslationTable {
+  entity: string;
+  id: number;
+  lang: string;
+  /** A JSON object of the translated fields. */
+  fields: string;
+}
+
 export interface Database {
   setting: SettingTable;
   menus: MenuTable;
@@ -125,4 +169,7 @@ export interface Database {
   job_addrs: NamedTable;
   jobs: JobTable;
   readers: ReaderTable;
+  enquiries: EnquiryTable;
+  enquiry_tokens: EnquiryTokenTable;
+  translations: TranslationTable;
 }

@@ -5,6 +5,7 @@
  * whole, with the path of its first bad field.
  */
 import { z } from "zod";
+import { TRANSLATED_COLLECTIONS } from "./translations.ts";
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(1_000_000);
@@ -97,6 +98,31 @@ const reader = z.strictObject({
   count: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 
+/**
+ * A language's translations (docs/behaviour.md#languages): settings' fields, and items of
+ * collections by id, each with the fields translated (translations.ts lists them; what is
+ * left out is not translated). Optional, so files from before translations still import.
+ */
+const tr = text.optional();
+const itemTranslation = <Shape extends Record<string, typeof tr>>(shape: Shape) => z.array(z.strictObject({ id, ...shape })).optional();
+const translationSet = z.strictObject({
+  syscfg: z.strictObject({ metaKeywords: tr, metaDescription: tr, copyright: tr }).optional(),
+  sysauthor: z.strictObject({ name: tr, fname: tr, addr1: tr, addr2: tr, addr3: tr, addr4: tr, addr5: tr }).optional(),
+  indexhtml: z.strictObject({ html: tr }).optional(),
+  company: z.strictObject({ brief: tr }).optional(),
+  menus: itemTranslation({ title: tr }),
+  slides: itemTranslation({ title: tr }),
+  products: itemTranslation({ name: tr, detail: tr }),
+  services: itemTranslation({ name: tr, detail: tr }),
+  news: itemTranslation({ title: tr, brief: tr, detail: tr }),
+  notices: itemTranslation({ title: tr, brief: tr, detail: tr }),
+  founders: itemTranslation({ name: tr, job: tr, brief: tr }),
+  milestones: itemTranslation({ brief: tr }),
+  jobTypes: itemTranslation({ name: tr }),
+  jobAddrs: itemTranslation({ name: tr }),
+  jobs: itemTranslation({ name: tr, salary: tr, description: tr, requirement: tr, callHr: tr }),
+});
+
 export const SITE_FILE_VERSION = 1;
 
 export const siteFileSchema = z
@@ -120,6 +146,7 @@ export const siteFileSchema = z
     jobAddrs: z.array(named),
     jobs: z.array(job),
     readers: z.array(reader),
+    translations: z.strictObject({ en: translationSet }).optional(),
   })
   .superRefine((site, ctx) => {
     // Ids are unique per collection, and jobs point at existing types and addresses.
@@ -152,6 +179,19 @@ export const siteFileSchema = z
       if (!addrIds.has(j.jobAddrId))
         ctx.addIssue({ code: "custom", path: ["jobs", index, "jobAddrId"], message: `no job address ${j.jobAddrId}` });
     });
+    // A translation is of an item the file has, once.
+    for (const [lang, set] of Object.entries(site.translations ?? {})) {
+      for (const key of Object.keys(TRANSLATED_COLLECTIONS) as (keyof typeof TRANSLATED_COLLECTIONS)[]) {
+        const ids = new Set(site[key].map((item) => item.id));
+        const seen = new Set<number>();
+        (set[key] ?? []).forEach((item, index) => {
+          const path = ["translations", lang, key, index, "id"];
+          if (!ids.has(item.id)) ctx.addIssue({ code: "custom", path, message: `no ${key} item ${item.id} to translate` });
+          else if (seen.has(item.id)) ctx.addIssue({ code: "custom", path, message: `duplicate translation of ${item.id}` });
+          seen.add(item.id);
+        });
+      }
+    }
     const readerKeys = new Set<string>();
     site.readers.forEach((r, index) => {
       const key = `${r.type}:${r.pid}`;

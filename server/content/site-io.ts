@@ -4,12 +4,14 @@
  * export rebuilds the file exactly (order, fields), so export → import → export is
  * byte-identical.
  */
+import { randomUUID } from "node:crypto";
 import type { Insertable, Transaction } from "kysely";
 import { MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
 import type { ContentDb } from "./db.ts";
 import type { Database, SettingKey } from "./schema.ts";
 import { SITE_FILE_VERSION, type SiteFile } from "./site-file.ts";
 import { readSiteFile, validateSite } from "./site-text.ts";
+import { TRANSLATED_COLLECTIONS, TRANSLATED_SETTINGS, type TranslatedEntity } from "./translations.ts";
 
 /** Bound parameters per INSERT, well under SQLite's and PostgreSQL's limits. */
 const MAX_PARAMS_PER_INSERT = 900;
@@ -18,6 +20,7 @@ const SETTING_KEYS = ["syscfg", "sysauthor", "indexhtml", "company", "classify"]
 
 /** Every table the site file fills, children first, in the order they are emptied. */
 const CONTENT_TABLES = [
+  "translations",
   "readers",
   "jobs",
   "job_addrs",
@@ -38,11 +41,11 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
   const valid = validateSite(site);
   await content.db.transaction().execute(async (trx) => {
     for (const table of CONTENT_TABLES) await trx.deleteFrom(table).execute();
-    await insertRows(
-      trx,
-      "setting",
-      SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(valid[key]) })),
-    );
+    await insertRows(trx, "setting", [
+      ...SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(valid[key]) })),
+      // A mark of this import: a running server that sees it change purges its caches (content/api-thread-main.ts).
+      { key: "imported" as const, value: JSON.stringify({ id: randomUUID(), at: new Date().toISOString() }) },
+    ]);
     await insertRows(
       trx,
       "menus",
@@ -100,6 +103,7 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
         position,
       })),
     );
+    await insertRows(trx, "translations", translationRows(valid));
     // A reader PUT racing this import may already have recreated a row: the file wins.
     for (const chunk of chunksOf(valid.readers, 3)) {
       await trx
@@ -122,6 +126,7 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
         (await trx.selectFrom("setting").select(["key", "value"]).execute()).map((row) => [row.key, JSON.parse(row.value) as unknown]),
       );
       if (!settings.has("syscfg")) throw new Error("the database holds no site yet: import one first");
+      const translations = await trx.selectFrom("translations").select(["entity", "id", "lang", "fields"]).execute();
       const messages = (kind: MessageKind) =>
         trx
           .selectFrom("messages")
@@ -130,7 +135,7 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
           .orderBy("position")
           .execute();
       // Keys are listed in site-file order, which is the order the JSON gets.
-      return {
+      const file = {
         version: SITE_FILE_VERSION,
         syscfg: settings.get("syscfg"),
         sysauthor: settings.get("sysauthor"),
@@ -173,6 +178,7 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
           .execute(),
         readers: await trx.selectFrom("readers").select(["type", "pid", "count"]).orderBy("type").orderBy("pid").execute(),
       };
+      return withTranslations(file, translations);
     });
   // Validating what we write keeps every exported file importable.
   try {
@@ -193,6 +199,54 @@ export async function loadSiteIfEmpty(content: ContentDb, siteFilePath: string):
 export async function hasSite(content: ContentDb): Promise<boolean> {
   const row = await content.db.selectFrom("setting").select("key").where("key", "=", "syscfg").executeTakeFirst();
   return row !== undefined;
+}
+
+interface TranslationRow {
+  entity: string;
+  id: number;
+  lang: string;
+  fields: string;
+}
+
+/** The rows of a site's translations: a setting is item 0 of its entity, a collection's items keep their ids. */
+function translationRows(site: SiteFile): TranslationRow[] {
+  const rows: TranslationRow[] = [];
+  for (const [lang, set] of Object.entries(site.translations ?? {})) {
+    for (const name of Object.keys(TRANSLATED_SETTINGS) as (keyof typeof TRANSLATED_SETTINGS)[]) {
+      const fields = set[name];
+      if (fields) rows.push({ entity: name, id: 0, lang, fields: JSON.stringify(fields) });
+    }
+    for (const name of Object.keys(TRANSLATED_COLLECTIONS) as (keyof typeof TRANSLATED_COLLECTIONS)[]) {
+      for (const { id, ...fields } of set[name] ?? []) rows.push({ entity: name, id, lang, fields: JSON.stringify(fields) });
+    }
+  }
+  return rows;
+}
+
+/**
+ * A file with the translations of its rows, as the file had them: settings, then each
+ * collection's items in the collection's order, each with its id first. None at all:
+ * the file has no `translations`, as before there were any.
+ */
+function withTranslations<F extends Record<string, unknown>>(file: F, rows: readonly TranslationRow[]): F {
+  if (rows.length === 0) return file;
+  const translations: Record<string, Record<string, unknown>> = {};
+  for (const lang of [...new Set(rows.map((row) => row.lang))].sort()) {
+    const of = (entity: TranslatedEntity) => rows.filter((row) => row.lang === lang && row.entity === entity);
+    const set: Record<string, unknown> = {};
+    for (const name of Object.keys(TRANSLATED_SETTINGS) as (keyof typeof TRANSLATED_SETTINGS)[]) {
+      const row = of(name)[0];
+      if (row) set[name] = JSON.parse(row.fields);
+    }
+    for (const name of Object.keys(TRANSLATED_COLLECTIONS) as (keyof typeof TRANSLATED_COLLECTIONS)[]) {
+      const byId = new Map(of(name).map((row) => [Number(row.id), JSON.parse(row.fields) as Record<string, unknown>]));
+      if (byId.size === 0) continue;
+      const order = ((file[name] as { id: number }[] | undefined) ?? []).map((item) => item.id);
+      set[name] = order.filter((id) => byId.has(id)).map((id) => ({ id, ...byId.get(id) }));
+    }
+    translations[lang] = set;
+  }
+  return { ...file, translations };
 }
 
 function messageRows(messages: SiteFile["news"], kind: MessageKind): Insertable<Database["messages"]>[] {

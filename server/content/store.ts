@@ -44,6 +44,9 @@ export async function readSetting<T>(content: ContentDb, key: SettingKey): Promi
   return row ? (JSON.parse(row.value) as T) : undefined;
 }
 
+/** The mark the latest import left (its id), undefined before any: it changes with every import. */
+export const getImportMark = async (content: ContentDb) => (await readSetting<{ id: string }>(content, "imported"))?.id;
+
 export const getSiteConfig = (content: ContentDb) => readSetting<SiteConfig>(content, "syscfg");
 export const getAuthor = (content: ContentDb) => readSetting<Author>(content, "sysauthor");
 export const getHomeHtml = (content: ContentDb) => readSetting<HomeHtml>(content, "indexhtml");

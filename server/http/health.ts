@@ -1,10 +1,13 @@
 /**
  * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
- * the upstream answers and the database is open; 503 otherwise), for load balancers.
- * They say no more than that: the process, its caches and the upstream's history are
- * the internal listener's to show (server/metrics/internal-listener.ts), not the public's.
- * With REDIS_URL, a ready instance that cannot reach Redis says `degraded` (still 200: it
- * serves, from its own state).
+ * whether this instance should get traffic), for load balancers. Readiness is 200 while
+ * the upstream answers, and still 200, `degraded`, while it does not but the caches hold
+ * answers to serve (stale-while-error is the point of them: one CMS outage must not take
+ * every instance out of rotation); 503 only when starting, draining after SIGTERM, or
+ * with neither an upstream nor anything cached. With REDIS_URL, a ready instance that
+ * cannot reach Redis says `degraded` too (it serves, from its own state). The process,
+ * its caches and the upstream's history are the internal listener's to show
+ * (server/metrics/internal-listener.ts), not the public's.
  *
  * Readiness costs an upstream request and a database ping, so it is checked at most
  * once a second, concurrent callers sharing one check, and each public call is charged
@@ -23,11 +26,21 @@ export interface ReadinessDeps {
   database?: { ping(): Promise<void> };
   /** The tier shared with other instances, when REDIS_URL is set. */
   sharedTier?: Pick<SharedTier, "state">;
+  /** Entries the caches hold, which can answer while the upstream cannot. */
+  cachedEntries?: () => number;
+  /** Where the process is in its life (server/index.ts sets it); serving when not given. */
+  phase?: () => Phase;
   now?: () => number;
 }
 
+/** Starting: not listening yet; draining: SIGTERM came, the load balancer should stop sending. */
+export type Phase = "starting" | "serving" | "draining";
+
+export type ReadinessStatus = "ready" | "degraded" | "not ready" | "starting" | "draining";
+
 export interface Readiness {
   ready: boolean;
+  status: ReadinessStatus;
   reachable: boolean;
   database: "open" | "unavailable" | "not used";
   sharedTier: SharedTierState | "not used";
@@ -57,13 +70,24 @@ async function databaseState(database: ReadinessDeps["database"]): Promise<Readi
 
 /** The readiness check, shared by the public endpoint and the internal listener. */
 export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
-  const checked = createGeneratedCache<Omit<Readiness, "sharedTier">>(deps.now);
+  const checked = createGeneratedCache<Pick<Readiness, "reachable" | "database">>(deps.now);
   const check = async () => {
     const [reachable, database] = await Promise.all([upstreamReachable(deps.upstream), databaseState(deps.database)]);
-    return { value: { ready: reachable && database !== "unavailable", reachable, database }, freshForMs: READINESS_KEEP_MS };
+    return { value: { reachable, database }, freshForMs: READINESS_KEEP_MS };
   };
-  // Redis's state is read at each call: it costs nothing, and a reconnection shows at once.
-  return async () => ({ ...(await checked.get("ready", check)).value, sharedTier: deps.sharedTier?.state() ?? "not used" });
+  // The phase, the caches and Redis's state are read at each call: they cost nothing, and a drain shows at once.
+  return async () => {
+    const { reachable, database } = (await checked.get("ready", check)).value;
+    const sharedTier = deps.sharedTier?.state() ?? "not used";
+    const phase = deps.phase?.() ?? "serving";
+    const upstreamServes = reachable && database !== "unavailable";
+    const sharing = sharedTier === "connected" || sharedTier === "not used";
+    let status: ReadinessStatus;
+    if (phase !== "serving") status = phase;
+    else if (upstreamServes) status = sharing ? "ready" : "degraded";
+    else status = (deps.cachedEntries?.() ?? 0) > 0 ? "degraded" : "not ready";
+    return { ready: status === "ready" || status === "degraded", status, reachable, database, sharedTier };
+  };
 }
 
 export interface HealthDeps {
@@ -79,13 +103,12 @@ export function createHealthRouter(deps: HealthDeps): Router {
   router.get("/portal/readyz", async (req, res) => {
     const admitted = await deps.missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
-    const { ready, reachable, database, sharedTier } = await deps.readiness();
-    const sharing = sharedTier === "connected" || sharedTier === "not used";
+    const { ready, status, reachable, database, sharedTier } = await deps.readiness();
     res
       .status(ready ? 200 : 503)
       .set("Cache-Control", "no-store")
       .json({
-        status: ready ? (sharing ? "ready" : "degraded") : "not ready",
+        status,
         // Named only where there is one, so a single instance's answer says no more than it must.
         ...(sharedTier === "not used" ? {} : { sharedTier }),
         upstream: { reachable },

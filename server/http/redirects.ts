@@ -1,22 +1,29 @@
 /**
  * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else
- * answered go to /portal/index.html with the original query string. The target is a
- * fixed local path, so no request can steer it to another host.
+ * answered go to the home page with the original query string: the English one for a path
+ * under /portal/en/, else the default language's (PORTAL_LANG). The target is a fixed
+ * local path, so no request can steer it to another host.
  */
 import type { RequestHandler } from "express";
-import { BASE_PATH, HOME_PATH } from "../../shared/routes.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { BASE_PATH, HOME_PATH, LANG_PREFIX, langPath } from "../../shared/routes.ts";
 
-const HOME = BASE_PATH + HOME_PATH;
+const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
-export function homeLocation(originalUrl: string): string {
+export function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): string {
   const q = originalUrl.indexOf("?");
-  return q === -1 ? HOME : HOME + originalUrl.slice(q);
+  const path = q === -1 ? originalUrl : originalUrl.slice(0, q);
+  const lang = path === ENGLISH_PREFIX || path.startsWith(`${ENGLISH_PREFIX}/`) ? "en" : defaultLang;
+  const home = BASE_PATH + langPath(HOME_PATH, lang);
+  return q === -1 ? home : home + originalUrl.slice(q);
 }
 
-export const redirectHome: RequestHandler = (req, res) => {
-  if (req.method !== "GET" && req.method !== "HEAD") {
-    res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).type("text/plain").send("405 method not allowed\n");
-    return;
-  }
-  res.set("Cache-Control", "no-store").redirect(302, homeLocation(req.originalUrl));
-};
+export function redirectHome(defaultLang: Lang): RequestHandler {
+  return (req, res) => {
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).type("text/plain").send("405 method not allowed\n");
+      return;
+    }
+    res.set("Cache-Control", "no-store").redirect(302, homeLocation(req.originalUrl, defaultLang));
+  };
+}

@@ -5,6 +5,8 @@
  * touches the file's modification time, so the order of use survives a restart: the
  * folder is read once, oldest first, into an index bounded in bytes. Files are
  * written whole under another name and renamed, so a crash leaves no half image.
+ * Processes sharing the folder (a cluster's workers) give its keeping to one index
+ * (folder-keeper.ts): each tells it what it stored and read, and removes nothing itself.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
@@ -28,25 +30,54 @@ interface Header {
 }
 
 const NAME = /^[0-9a-f]{64}$/;
+/** A temporary file older than this is a write a crash cut short; a younger one may be another process's, under way. */
+const ABANDONED_MS = 60_000;
+
+/** What is told of each file stored and read, when another index keeps the folder's bound. */
+export interface FolderKeeper {
+  stored(name: string, size: number): void;
+  used(name: string): void;
+}
+
+/** A variant file's name: the name of its key. */
+export function isVariantFileName(name: string): boolean {
+  return NAME.test(name);
+}
 
 export class DiskCache {
   /** File name → bytes on disk, most recently used last. */
   private readonly index: LRUCache<string, number>;
   private readonly dir: string;
   private readonly onError: (err: unknown) => void;
+  private readonly keeper: FolderKeeper | undefined;
   private loaded: Promise<void> | undefined;
 
-  constructor(dir: string, maxBytes: number, onError: (err: unknown) => void) {
+  /** `keeper`: the index that keeps the folder's bound, when it is not this one (which then only forgets). */
+  constructor(dir: string, maxBytes: number, onError: (err: unknown) => void, keeper?: FolderKeeper) {
     this.dir = dir;
+    this.keeper = keeper;
     this.index = new LRUCache<string, number>({
       maxSize: maxBytes,
       sizeCalculation: (size) => Math.max(1, size),
       // Replaced entries were rewritten in place; only evicted and deleted ones leave the disk.
       dispose: (_size, name, reason) => {
-        if (reason === "evict" || reason === "delete") unlink(this.file(name)).catch(() => {});
+        if (!keeper && (reason === "evict" || reason === "delete")) unlink(this.file(name)).catch(() => {});
       },
     });
     this.onError = onError;
+  }
+
+  /** Notes a file another process stored (this index keeps the folder): files past the bound are removed. */
+  async recordStored(name: string, size: number): Promise<void> {
+    await this.ready();
+    this.index.set(name, size);
+    if (!this.index.has(name)) await unlink(this.file(name)).catch(() => {});
+  }
+
+  /** Notes a file another process read: it is the most recently used. */
+  async recordUsed(name: string): Promise<void> {
+    await this.ready();
+    this.index.get(name);
   }
 
   /** The folder read into the index, once, on first use: an app that serves no image never touches the disk. */
@@ -72,6 +103,7 @@ export class DiskCache {
     }
     const now = new Date();
     utimes(this.file(name), now, now).catch(() => {});
+    this.keeper?.used(name);
     return stored;
   }
 
@@ -89,6 +121,7 @@ export class DiskCache {
     this.index.set(name, data.length);
     // Larger than the whole bound: the index refused it, so the file goes too.
     if (!this.index.has(name)) await unlink(this.file(name)).catch(() => {});
+    else this.keeper?.stored(name, data.length);
   }
 
   /** Bytes the index holds (the files of this cache). */
@@ -103,9 +136,11 @@ export class DiskCache {
   private async load(): Promise<void> {
     await mkdir(this.dir, { recursive: true });
     const files: { name: string; size: number; usedAt: number }[] = [];
+    const now = Date.now();
     for (const name of await readdir(this.dir)) {
       if (name.endsWith(".tmp")) {
-        await unlink(this.file(name)).catch(() => {});
+        const info = await stat(this.file(name)).catch(() => undefined);
+        if (info && now - info.mtimeMs > ABANDONED_MS) await unlink(this.file(name)).catch(() => {});
         continue;
       }
       if (!NAME.test(name)) continue;

@@ -22,9 +22,16 @@ export interface ImageOrigins {
   allowed: ReadonlySet<string>;
   /** PUBLIC_ORIGIN: an absolute URL on it is the site-relative path it names. */
   site?: string;
+  /** The upstream's origin, where site paths outside the media folder are read: only its image files may be. */
+  upstream?: string;
+  /** IMAGE_ALLOW_SVG: SVG sources beyond the embedded media. */
+  allowSvg?: boolean;
 }
 
 const MAX_URL_LENGTH = 2048;
+const MEDIA_PREFIX = "/portal/media/";
+const RASTER_FILE = /\.(png|jpe?g|webp|avif|gif)$/i;
+const SVG_FILE = /\.svg$/i;
 const PARAMETERS = new Set(["url", "w", "q"]);
 
 const bad = (message: string) => new HttpError(400, message);
@@ -74,7 +81,7 @@ function sourceOf(raw: string | undefined, origins: ImageOrigins): ImageSource {
     throw bad("url must not contain spaces, control characters or backslashes");
   if (/%(2f|5c|2e|25|00)/i.test(raw)) throw bad("url must not contain encoded slashes, backslashes, dots or percent signs");
   if (raw.includes("#")) throw bad("url must not have a fragment");
-  if (raw.startsWith("/") && !raw.startsWith("//")) return { kind: "site", path: sitePath(raw) };
+  if (raw.startsWith("/") && !raw.startsWith("//")) return { kind: "site", path: sitePath(raw, origins) };
   if (!/^https?:\/\//i.test(raw)) throw bad("url must be a path on this site (starting with /) or an absolute http(s) URL");
   let url: URL;
   try {
@@ -83,18 +90,40 @@ function sourceOf(raw: string | undefined, origins: ImageOrigins): ImageSource {
     throw bad("url is not a valid URL");
   }
   if (url.username || url.password) throw bad("url must not carry credentials");
-  if (origins.site !== undefined && url.origin === origins.site) return { kind: "site", path: sitePath(url.pathname + url.search) };
+  if (origins.site !== undefined && url.origin === origins.site) {
+    // Without a fragment, a "?" in the URL can only start its query (an empty one included).
+    return { kind: "site", path: sitePath(url.pathname + (url.href.includes("?") ? url.search || "?" : ""), origins) };
+  }
   if (!origins.allowed.has(url.origin)) throw bad("url is not on an allowed image host (the upstream's origin or IMAGE_HOSTS)");
   if (hasDotSegment(url.pathname)) throw bad("url must not have . or .. path segments");
+  // The upstream's origin also answers the content API: only its image files are images.
+  if (url.origin === origins.upstream) imageFileOnly(raw, url.pathname, origins, false);
   return { kind: "remote", url };
 }
 
-function sitePath(raw: string): string {
+function sitePath(raw: string, origins: ImageOrigins): string {
   const path = raw.split("?")[0] as string;
   if (hasDotSegment(path)) throw bad("url must not have . or .. path segments");
   // Parsed against a placeholder origin only to normalise its encoding; the path stays on the site.
   const url = new URL(raw, "http://site.invalid");
-  return url.pathname + url.search;
+  imageFileOnly(raw, url.pathname, origins, url.pathname.startsWith(MEDIA_PREFIX));
+  return url.pathname;
+}
+
+/**
+ * A source on the site or the upstream's origin is an image file: a path ending in an
+ * image's extension, without a query (another query would be another variant of one image,
+ * and any other path an API call or a probe of what exists there). SVG only from the
+ * embedded media (the site's own files) or with IMAGE_ALLOW_SVG.
+ */
+function imageFileOnly(raw: string, pathname: string, origins: ImageOrigins, embedded: boolean): void {
+  if (raw.includes("?")) throw bad("url must not have a query: a site or upstream image is a plain file path");
+  if (RASTER_FILE.test(pathname)) return;
+  if (SVG_FILE.test(pathname)) {
+    if (embedded || origins.allowSvg) return;
+    throw bad("url is an SVG image, which is served only from the embedded media unless IMAGE_ALLOW_SVG=on");
+  }
+  throw bad("url must be an image file on the site or the upstream: a path ending in .png, .jpg, .jpeg, .webp, .avif or .gif");
 }
 
 function hasDotSegment(path: string): boolean {

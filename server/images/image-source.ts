@@ -1,14 +1,15 @@
 /**
  * Reads an image source: the embedded media folder for `/portal/media/...`, otherwise a
- * GET through the upstream client (its pool, deadline and queue bound) with the size
- * cap of IMAGE_MAX_MB, conditional on the validator of the copy already kept. A redirect
+ * GET with the size cap of IMAGE_MAX_MB, conditional on the validator of the copy already
+ * kept, through a client of the origin's own (its own pool, queue bound and a shorter
+ * deadline than the API's: images never take the content API's connections). A redirect
  * is followed only on the same origin. Failures become answers that say what went wrong
  * without a word of what the source sent.
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { HttpError } from "../http/errors.ts";
-import { type UpstreamClient, UpstreamError } from "../upstream/client.ts";
+import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../upstream/client.ts";
 import type { ImageSource } from "./image-request.ts";
 
 /** What identifies a version of the source: its ETag and Last-Modified, as it sent them. */
@@ -17,10 +18,12 @@ export interface Validator {
   lastModified?: string;
 }
 
-export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator } | { changed: false };
+/** `embedded`: read from the embedded media folder, the site's own files. */
+export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator; embedded?: boolean } | { changed: false };
 
 export interface ImageSourceOptions {
-  upstream: UpstreamClient;
+  /** Where images of each origin are fetched (createImageFetchers). */
+  fetchers: ImageFetchers;
   /** The upstream's origin: site-relative paths outside the media folder are read from it. */
   upstreamOrigin: string;
   /** The embedded media folder, served as /portal/media/. */
@@ -32,6 +35,41 @@ export type ReadSource = (source: ImageSource, known?: Validator) => Promise<Sou
 
 const MEDIA_PREFIX = "/portal/media/";
 const MAX_REDIRECTS = 3;
+
+/** Connections to one origin for images, and fetches that may wait for one: a page's images at once, and more. */
+export const IMAGE_SOCKETS_PER_ORIGIN = 8;
+export const IMAGE_WAITING_PER_ORIGIN = 248;
+/** The longest an image source may take to answer in full (UPSTREAM_TIMEOUT_MS when that is shorter). */
+export const IMAGE_FETCH_TIMEOUT_MS = 3000;
+
+/** A client per image origin, made on its first image: the origins are the configured few, so the set is bounded. */
+export interface ImageFetchers {
+  of(origin: string): UpstreamClient;
+  close(): void;
+}
+
+export function createImageFetchers(upstreamTimeoutMs: number): ImageFetchers {
+  const clients = new Map<string, UpstreamClient>();
+  return {
+    of(origin) {
+      let client = clients.get(origin);
+      if (!client) {
+        client = createUpstreamClient({
+          baseUrl: origin,
+          timeoutMs: Math.min(IMAGE_FETCH_TIMEOUT_MS, upstreamTimeoutMs),
+          maxSockets: IMAGE_SOCKETS_PER_ORIGIN,
+          maxQueue: IMAGE_WAITING_PER_ORIGIN,
+        });
+        clients.set(origin, client);
+      }
+      return client;
+    },
+    close() {
+      for (const client of clients.values()) client.close();
+      clients.clear();
+    },
+  };
+}
 
 const notFound = () => new HttpError(404, "image source not found");
 
@@ -59,7 +97,7 @@ async function readMedia(dir: string, name: string, maxBytes: number, known?: Va
   if (info.size > maxBytes) throw tooLarge();
   const etag = `"${info.size.toString(16)}-${Math.floor(info.mtimeMs).toString(16)}"`;
   if (known?.etag === etag) return { changed: false };
-  return { changed: true, bytes: await readFile(file), validator: { etag } };
+  return { changed: true, bytes: await readFile(file), validator: { etag }, embedded: true };
 }
 
 async function fetchRemote(options: ImageSourceOptions, first: URL, known?: Validator): Promise<SourceAnswer> {
@@ -68,9 +106,12 @@ async function fetchRemote(options: ImageSourceOptions, first: URL, known?: Vali
   if (known?.lastModified) headers["if-modified-since"] = known.lastModified;
   let url = first;
   for (let hop = 0; hop <= MAX_REDIRECTS; hop++) {
-    const answer = await options.upstream.fetch(url, { maxBodyBytes: options.maxBytes, headers }).catch((err: unknown) => {
-      throw fromUpstreamError(err);
-    });
+    const answer = await options.fetchers
+      .of(url.origin)
+      .fetch(url, { maxBodyBytes: options.maxBytes, headers })
+      .catch((err: unknown) => {
+        throw fromUpstreamError(err);
+      });
     if (answer.status === 304 && known) return { changed: false };
     if (answer.status >= 200 && answer.status < 300) {
       return { changed: true, bytes: answer.body, validator: validatorOf(answer.headers) };
@@ -105,7 +146,7 @@ function fromUpstreamError(err: unknown): HttpError {
     case "timeout":
       return new HttpError(504, "the image source did not answer in time");
     case "busy":
-      return new HttpError(503, "upstream connections are busy; try again shortly", { "Retry-After": "1" });
+      return new HttpError(503, "the image source's connections are busy; try again shortly", { "Retry-After": "1" });
     case "network":
       return new HttpError(502, "the image source could not be reached");
   }

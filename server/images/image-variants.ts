@@ -5,9 +5,13 @@
  * or last found unchanged; then it is checked against the source with the validator it
  * was made from (ETag / Last-Modified), and made again only if the source changed. While
  * the source fails, the copy kept is served, from memory or disk, instead of an error.
+ * A source that failed (missing, unreadable, not an image, too slow to resize) answers
+ * that failure again for FAILURE_MS without being read: a hostile source costs one try.
  */
+import { LRUCache } from "lru-cache";
 import { etagOf } from "../cache/response-cache.ts";
 import type { CacheOutcome, Loaded, SwrCache } from "../cache/swr-cache.ts";
+import { HttpError } from "../http/errors.ts";
 import type { DiskCache } from "./disk-cache.ts";
 import { type ImageRequest, sourceKey } from "./image-request.ts";
 import { isSourceFailure, type ReadSource, type Validator } from "./image-source.ts";
@@ -17,6 +21,11 @@ import type { ResizeQueue } from "./resize-queue.ts";
 
 /** How long a variant is used without asking the source whether it changed. */
 export const FRESH_MS = 4 * 3_600_000;
+
+/** How long a source's failure is answered without reading it again. */
+export const FAILURE_MS = 60_000;
+/** Failures of the source and its bytes: missing, unreadable or not an image (502), too slow (504); not our own refusals. */
+const REMEMBERED = new Set([404, 410, 502, 504]);
 
 export interface ImageVariant {
   body: Buffer;
@@ -33,18 +42,29 @@ export interface ImageVariantsOptions {
   queue: ResizeQueue;
   now: () => number;
   onDiskError: (err: unknown) => void;
+  /** IMAGE_ALLOW_SVG: SVG sources beyond the embedded media's. */
+  allowSvg: boolean;
+  /** The resize deadline (RESIZE_DEADLINE_S unless given). */
+  resizeDeadlineS?: number;
 }
 
 export interface ImageVariants {
   /** The cache key of `request` answered in `choice`: the source, width, quality and format. */
   keyOf(request: ImageRequest, choice: OutputChoice): string;
   /** True when answering `key` now would read the source: kept neither in memory nor on disk, and no load of it under way. */
-  startsWork(key: string): boolean;
-  get(key: string, request: ImageRequest, choice: OutputChoice): Promise<CacheOutcome<ImageVariant>>;
+  startsWork(key: string, request: ImageRequest): boolean;
+  /** `client` (client-key.ts): whose line the resize waits in, if one is needed. */
+  get(key: string, request: ImageRequest, choice: OutputChoice, client: string): Promise<CacheOutcome<ImageVariant>>;
 }
 
 export function createImageVariants(options: ImageVariantsOptions): ImageVariants {
   const { memory, disk, readSource, queue, now } = options;
+  /** Source key → its failure and until when it is answered again. Bounded: a crowd of failing sources forgets the oldest. */
+  const failures = new LRUCache<string, { error: HttpError; until: number }>({ max: 10_000 });
+  const failedRecently = (request: ImageRequest): HttpError | undefined => {
+    const failure = failures.get(sourceKey(request.source));
+    return failure && now() < failure.until ? failure.error : undefined;
+  };
 
   const fresh = (variant: ImageVariant): Loaded<ImageVariant> => ({
     value: variant,
@@ -54,14 +74,37 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
   const keep = (key: string, variant: ImageVariant): Promise<void> => disk.write(key, variant).catch(options.onDiskError);
 
   /** The variant made again, or confirmed, from the source; the kept copy when the source fails. */
-  async function fromSource(key: string, request: ImageRequest, choice: OutputChoice, kept?: ImageVariant): Promise<Loaded<ImageVariant>> {
-    let answer: Awaited<ReturnType<ReadSource>>;
+  async function fromSource(
+    key: string,
+    request: ImageRequest,
+    choice: OutputChoice,
+    client: string,
+    kept?: ImageVariant,
+  ): Promise<Loaded<ImageVariant>> {
+    const failed = failedRecently(request);
+    if (failed) {
+      if (kept) return { value: kept, freshForMs: 0 };
+      throw failed;
+    }
     try {
-      answer = await readSource(request.source, kept?.validator);
+      return await made(key, request, choice, client, kept);
     } catch (err) {
+      if (err instanceof HttpError && REMEMBERED.has(err.status)) {
+        failures.set(sourceKey(request.source), { error: err, until: now() + FAILURE_MS });
+      }
       if (kept && isSourceFailure(err)) return { value: kept, freshForMs: 0 };
       throw err;
     }
+  }
+
+  async function made(
+    key: string,
+    request: ImageRequest,
+    choice: OutputChoice,
+    client: string,
+    kept?: ImageVariant,
+  ): Promise<Loaded<ImageVariant>> {
+    const answer = await readSource(request.source, kept?.validator);
     if (!answer.changed && kept) {
       const confirmed = { ...kept, madeAt: now() };
       await keep(key, confirmed);
@@ -69,7 +112,11 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
     }
     if (!answer.changed) throw new Error("the source answered unchanged to an unconditional read");
     const { bytes, validator } = answer;
-    const resized = await queue.run(() => resizeImage(bytes, request.width, request.quality, choice));
+    const resize = { allowSvg: options.allowSvg || answer.embedded === true, deadlineS: options.resizeDeadlineS };
+    const resized = await queue.run(() => resizeImage(bytes, request.width, request.quality, choice, resize), {
+      client,
+      bytes: bytes.length,
+    });
     const variant = { body: resized.body, contentType: `image/${resized.format}`, etag: etagOf(resized.body), validator, madeAt: now() };
     await keep(key, variant);
     return fresh(variant);
@@ -77,13 +124,14 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
 
   return {
     keyOf: (request, choice) => `${sourceKey(request.source)}\n${request.width}\n${request.quality}\n${choice}`,
-    startsWork: (key) => memory.startsLoad(key) && !disk.has(key),
-    get: (key, request, choice) =>
+    // A source that failed lately answers its failure at no cost, so it is no work either.
+    startsWork: (key, request) => memory.startsLoad(key) && !disk.has(key) && !failedRecently(request),
+    get: (key, request, choice, client) =>
       memory.get(key, async () => {
         const stored = await disk.read(key);
         const kept = stored && { ...stored, etag: etagOf(stored.body) };
         if (kept && now() < kept.madeAt + FRESH_MS) return fresh(kept);
-        return fromSource(key, request, choice, kept);
+        return fromSource(key, request, choice, client, kept);
       }),
   };
 }

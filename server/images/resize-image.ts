@@ -3,9 +3,10 @@
  * re-encoded as AVIF, WebP or the source's own format. Sharp (libvips) decodes within a
  * pixel limit checked from the header before any decoding, stops at the first decoding
  * error, and reads EXIF orientation; what comes out carries no metadata. SVG sources are
- * rasterised (librsvg runs no scripts and loads no external resources), at the density
- * that gives the requested width, and sent as PNG when the client takes neither AVIF nor
- * WebP: no SVG ever leaves the endpoint.
+ * rasterised, only when allowed (librsvg runs no scripts and loads no external resources,
+ * but a drawing of filter effects can take minutes), at the density that gives the
+ * requested width, and sent as PNG when the client takes neither AVIF nor WebP: no SVG
+ * ever leaves the endpoint. Every resize has a deadline.
  */
 import type { Metadata, Sharp } from "sharp";
 import { HttpError } from "../http/errors.ts";
@@ -31,6 +32,19 @@ export const MAX_INPUT_PIXELS = 50_000_000;
 
 export type ImageFormat = "avif" | "webp" | "jpeg" | "png" | "gif";
 
+/**
+ * The longest a resize may take (a large photograph takes about a second on one core).
+ * libvips checks it between the regions it computes, so one slow region (an SVG's filter
+ * drawn at once) may overrun it before the resize is stopped.
+ */
+export const RESIZE_DEADLINE_S = 10;
+
+export interface ResizeOptions {
+  /** SVG sources are rasterised (IMAGE_ALLOW_SVG, or the embedded media's own files); otherwise refused. */
+  allowSvg: boolean;
+  deadlineS?: number;
+}
+
 export interface ResizedImage {
   body: Buffer;
   format: ImageFormat;
@@ -42,7 +56,15 @@ const SOURCE_OUTPUT: Record<string, ImageFormat> = { jpeg: "jpeg", png: "png", w
 const notAnImage = () => new HttpError(502, "the image source is not a JPEG, PNG, WebP, GIF, AVIF or SVG image");
 const tooManyPixels = () => new HttpError(502, `the image source has more than ${MAX_INPUT_PIXELS} pixels`);
 
-export async function resizeImage(source: Buffer, width: number, quality: number, choice: OutputChoice): Promise<ResizedImage> {
+const svgRefused = () => new HttpError(502, "the image source is an SVG drawing, which is rasterised only with IMAGE_ALLOW_SVG=on");
+
+export async function resizeImage(
+  source: Buffer,
+  width: number,
+  quality: number,
+  choice: OutputChoice,
+  resize: ResizeOptions,
+): Promise<ResizedImage> {
   const sharp = await loadSharp();
   const options = { limitInputPixels: MAX_INPUT_PIXELS, failOn: "error" as const };
   let meta: Metadata;
@@ -53,23 +75,30 @@ export async function resizeImage(source: Buffer, width: number, quality: number
   }
   const sourceOutput = meta.format ? SOURCE_OUTPUT[meta.format] : undefined;
   if (!sourceOutput || !meta.width || !meta.height) throw notAnImage();
+  if (meta.format === "svg" && !resize.allowSvg) throw svgRefused();
   const density = meta.format === "svg" ? svgDensity(meta, width) : undefined;
   if (meta.width * meta.height * ((density ?? 72) / 72) ** 2 > MAX_INPUT_PIXELS) throw tooManyPixels();
   const format = choice === "source" ? sourceOutput : choice;
+  const deadlineS = resize.deadlineS ?? RESIZE_DEADLINE_S;
   try {
     const pipeline = sharp(source, { ...options, density })
       .rotate()
       .resize({ width, withoutEnlargement: true });
-    const body = await encoded(pipeline, format, quality).toBuffer();
+    const body = await encoded(pipeline, format, quality).timeout({ seconds: deadlineS }).toBuffer();
     return { body, format };
   } catch (err) {
-    throw refusal(err);
+    throw refusal(err, deadlineS);
   }
 }
 
-/** What a sharp failure tells the client: too many pixels, or not an image it can read; never sharp's own words. */
-function refusal(err: unknown): HttpError {
-  return err instanceof Error && /pixel limit/i.test(err.message) ? tooManyPixels() : notAnImage();
+/** What a sharp failure tells the client: too many pixels, too slow, or not an image it can read; never sharp's own words. */
+function refusal(err: unknown, deadlineS = RESIZE_DEADLINE_S): HttpError {
+  const message = err instanceof Error ? err.message : "";
+  if (/pixel limit/i.test(message)) return tooManyPixels();
+  // Sharp says "timeout: N% complete", and libvips, stopped mid-way, may speak first of the image it killed.
+  if (/\btimeout\b|killed for image/i.test(message))
+    return new HttpError(502, `the image source took longer than ${deadlineS} s to resize`);
+  return notAnImage();
 }
 
 /** A vector drawn at the density (dpi, librsvg's default 72) that makes it `width` wide, never below the default. */

@@ -1,37 +1,68 @@
 /**
- * At most `slots` resizes at once in this process, and a short line of `maxWaiting`
- * behind them; past that a resize is refused at once with 503 and Retry-After, so a flood
- * of new variants cannot take every core (each resize uses one libvips thread).
+ * At most `slots` resizes at once in this process (each uses one libvips thread), the
+ * others waiting in a line per client, served in turn: a page's images all wait their
+ * turn, and one client's flood delays no one else's page by more than a resize per turn.
+ * Refused at once: a client with `maxWaitingPerClient` waiting (429), or anyone when the
+ * whole line holds `maxWaiting` resizes or `maxWaitingBytes` of sources (503).
  */
 import { HttpError } from "../http/errors.ts";
 
 export interface ResizeQueueOptions {
   slots: number;
+  /** Resizes one client may have waiting. */
+  maxWaitingPerClient: number;
+  /** Resizes all clients together may have waiting. */
   maxWaiting: number;
+  /** Bytes of the sources waiting (each is held in memory until its turn); unbounded when absent. */
+  maxWaitingBytes?: number;
+}
+
+export interface ResizeTask {
+  /** Who asked for it (client-key.ts), for its line and its share. */
+  client?: string;
+  /** The source's size, held while it waits. */
+  bytes?: number;
+}
+
+interface Waiter {
+  start: () => void;
+  bytes: number;
 }
 
 export class ResizeQueue {
   private running = 0;
-  private readonly waiting: (() => void)[] = [];
+  /** Each client's line; a Map keeps insertion order, so its first client is the next served. */
+  private readonly lines = new Map<string, Waiter[]>();
+  private waitingCount = 0;
+  private waitingBytes = 0;
   private readonly options: ResizeQueueOptions;
   /** Resizes started since the process began. */
   started = 0;
 
   /** Resizes running or waiting now. */
   get busy(): number {
-    return this.running + this.waiting.length;
+    return this.running + this.waitingCount;
   }
 
   constructor(options: ResizeQueueOptions) {
     this.options = options;
   }
 
-  async run<T>(task: () => Promise<T>): Promise<T> {
+  async run<T>(task: () => Promise<T>, { client = "", bytes = 0 }: ResizeTask = {}): Promise<T> {
     if (this.running >= this.options.slots) {
-      if (this.waiting.length >= this.options.maxWaiting) {
+      const line = this.lines.get(client) ?? [];
+      if (line.length >= this.options.maxWaitingPerClient) {
+        throw new HttpError(429, "too many of your images are waiting to be resized; try again shortly", { "Retry-After": "1" });
+      }
+      if (this.waitingCount >= this.options.maxWaiting || this.waitingBytes + bytes > (this.options.maxWaitingBytes ?? Infinity)) {
         throw new HttpError(503, "too many images are being resized; try again shortly", { "Retry-After": "1" });
       }
-      await new Promise<void>((resolve) => this.waiting.push(resolve));
+      await new Promise<void>((start) => {
+        line.push({ start, bytes });
+        this.lines.set(client, line);
+        this.waitingCount++;
+        this.waitingBytes += bytes;
+      });
     } else {
       this.running++;
     }
@@ -39,10 +70,23 @@ export class ResizeQueue {
     try {
       return await task();
     } finally {
-      // The slot passes straight to the next in line, or is given back.
-      const next = this.waiting.shift();
+      // The slot passes straight to the next client in turn, or is given back.
+      const next = this.next();
       if (next) next();
       else this.running--;
     }
+  }
+
+  /** The first waiter of the client whose turn it is; that client, if it has more, goes to the back. */
+  private next(): (() => void) | undefined {
+    const first = this.lines.entries().next();
+    if (first.done) return undefined;
+    const [client, line] = first.value;
+    const waiter = line.shift() as Waiter;
+    this.lines.delete(client);
+    if (line.length > 0) this.lines.set(client, line);
+    this.waitingCount--;
+    this.waitingBytes -= waiter.bytes;
+    return waiter.start;
   }
 }

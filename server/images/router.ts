@@ -8,28 +8,29 @@ import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
+import { matchesIfNoneMatch } from "../http/etag-match.ts";
 import type { MissGate } from "../http/miss-budget.ts";
-import { tooManyMisses } from "../http/miss-budget.ts";
+import { burstOf, tooManyMisses } from "../http/miss-budget.ts";
 import type { Logger } from "../logger.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
-import { DiskCache } from "./disk-cache.ts";
+import { clientKeyOf } from "../portal-api/client-key.ts";
+import { DiskCache, type FolderKeeper } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
-import { createSourceReader } from "./image-source.ts";
+import { createImageFetchers, createSourceReader } from "./image-source.ts";
 import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-variants.ts";
 import { outputChoiceFor } from "./output-format.ts";
 import { ResizeQueue } from "./resize-queue.ts";
 
 export interface ImageEndpointDeps {
   config: Config;
-  upstream: UpstreamClient;
   /** Where the upstream is (the embedded one's address when there is no API_BASE_URL). */
   upstreamUrl: string;
   mediaDir?: string;
   missBudget: MissGate;
   logger: Logger;
-  /** Resizes at once and waiting; defaults: one per core, four per core. */
+  /** Keeps the image folder's bound when another process does (a cluster's primary); else this endpoint does. */
+  folderKeeper?: FolderKeeper;
+  /** Resizes at once; default: one per core. */
   resizeSlots?: number;
-  resizeWaiting?: number;
   now?: () => number;
 }
 
@@ -38,7 +39,15 @@ export interface ImageEndpoint {
   memory: SwrCache<ImageVariant>;
   disk: DiskCache;
   queue: ResizeQueue;
+  /** Releases the image origins' connection pools. */
+  close(): void;
 }
+
+/** A page's images and more (the home page at 1280 px is 43 variants on a cold cache). */
+const RESIZES_WAITING_PER_CLIENT = 64;
+/** The whole line: a crowd's first views at once. */
+const RESIZES_WAITING = 1024;
+const RESIZE_SOURCES_WAITING_BYTES = 256 * 1024 * 1024;
 
 /** Long enough for a CDN to keep a variant between checks; stale copies may be served a week while it checks. */
 const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
@@ -48,7 +57,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
   const now = deps.now ?? Date.now;
   const upstreamOrigin = new URL(deps.upstreamUrl).origin;
   const allowed = new Set([...(config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : []), ...config.images.hosts]);
-  const origins = { allowed, site: config.publicOrigin };
+  const origins = { allowed, site: config.publicOrigin, upstream: upstreamOrigin, allowSvg: config.images.allowSvg };
   const onDiskError = (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image disk cache failed");
   const memory = new SwrCache<ImageVariant>({
     maxBytes: config.cache.maxBytes,
@@ -58,38 +67,45 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
   });
-  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError);
+  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError, deps.folderKeeper);
   const cores = availableParallelism();
-  const queue = new ResizeQueue({ slots: deps.resizeSlots ?? cores, maxWaiting: deps.resizeWaiting ?? cores * 4 });
+  const queue = new ResizeQueue({
+    slots: deps.resizeSlots ?? cores,
+    // Never fewer than one burst of the client's miss budget: the budget refuses a flood first.
+    maxWaitingPerClient: Math.max(RESIZES_WAITING_PER_CLIENT, burstOf(config.missRatePerMin)),
+    maxWaiting: RESIZES_WAITING,
+    maxWaitingBytes: RESIZE_SOURCES_WAITING_BYTES,
+  });
+  const fetchers = createImageFetchers(config.upstreamTimeoutMs);
   const readSource = createSourceReader({
-    upstream: deps.upstream,
+    fetchers,
     upstreamOrigin,
     mediaDir: deps.mediaDir,
     maxBytes: config.images.maxSourceBytes,
   });
-  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError });
+  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError, allowSvg: config.images.allowSvg });
 
   const handler: RequestHandler = async (req, res) => {
     const query = req.originalUrl.indexOf("?");
     const request = parseImageQuery(query === -1 ? "" : req.originalUrl.slice(query + 1), origins);
     const choice = outputChoiceFor(req.headers.accept);
     const key = variants.keyOf(request, choice);
-    if (variants.startsWork(key)) {
+    if (variants.startsWork(key, request)) {
       const admitted = await deps.missBudget.take(req.ip);
       if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
     }
-    const { value, status } = await variants.get(key, request, choice);
+    const { value, status } = await variants.get(key, request, choice, clientKeyOf(req.ip));
     res.set({
       "Cache-Control": CACHE_CONTROL,
       Vary: "Accept",
       ETag: value.etag,
       "X-Cache": status,
     });
-    if (req.headers["if-none-match"] === value.etag) {
+    if (matchesIfNoneMatch(req.headers["if-none-match"], value.etag)) {
       res.status(304).end();
       return;
     }
     res.type(value.contentType).set("Content-Length", String(value.body.length)).end(value.body);
   };
-  return { handler, memory, disk, queue };
+  return { handler, memory, disk, queue, close: fetchers.close };
 }

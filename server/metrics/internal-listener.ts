@@ -12,7 +12,8 @@ import type { Logger } from "../logger.ts";
 export interface InternalEndpoints {
   metrics(): Promise<{ contentType: string; body: string }>;
   health(): Record<string, unknown>;
-  readiness(): Promise<{ ready: boolean } & Record<string, unknown>>;
+  /** `status` says why when not ready (starting, draining…); "ready" or "not ready" when not given. */
+  readiness(): Promise<{ ready: boolean; status?: string } & Record<string, unknown>>;
 }
 
 export interface InternalListenerOptions {
@@ -43,7 +44,7 @@ export function startInternalListener({ host, port, logger, endpoints }: Interna
         sendJson(res, 200, endpoints.health());
       } else if (path === "/readyz") {
         const readiness = await endpoints.readiness();
-        sendJson(res, readiness.ready ? 200 : 503, { status: readiness.ready ? "ready" : "not ready", ...readiness });
+        sendJson(res, readiness.ready ? 200 : 503, { ...readiness, status: readiness.status ?? (readiness.ready ? "ready" : "not ready") });
       } else {
         sendJson(res, 404, { error: "not found" });
       }

@@ -4,9 +4,10 @@
  * detail names no item, 504/502 when a call failed with nothing stale to serve.
  */
 import { payloadKindOf } from "../../shared/call-table.ts";
+import { translationKey } from "../../shared/data-keys.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
-import { detailKey, embeddedPayload, pageKeys, shellKeys } from "../../shared/page-data.ts";
-import type { PageState, PublicConfig } from "../../shared/page-state.ts";
+import { detailKey, embeddedPayload, keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
+import { contentLangOf, isUntranslated, type PageState, type PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
@@ -28,11 +29,18 @@ export async function loadPageState(
   query: URLSearchParams,
   config: PublicConfig,
   lang: PageState["lang"],
-  langInUrl: boolean,
 ): Promise<LoadedPage> {
   const keys = [...new Set([...shellKeys(config.classify), ...pageKeys(match, query)])];
-  const outcomes = await Promise.allSettled(keys.map((key) => read(key)));
-  const state: PageState = { lang, langInUrl, config, fallback: {}, failures: {} };
+  // Asked for in the page's content language; embedded under the keys the page reads them by.
+  const contentLang = contentLangOf(lang, config);
+  const mainKey = translationKey(match);
+  // A Chinese page's hreflang set needs to know whether its item has an English version.
+  const otherKey = config.contentLang && lang === "zh-CN" && mainKey ? keyInLang(mainKey, "en") : undefined;
+  const [outcomes, other] = await Promise.all([
+    Promise.allSettled(keys.map((key) => read(keyInLang(key, contentLang)))),
+    otherKey ? read(otherKey).catch(() => undefined) : undefined,
+  ]);
+  const state: PageState = { lang, translated: false, config, fallback: {}, failures: {} };
   let freshForMs = Number.POSITIVE_INFINITY;
 
   outcomes.forEach((outcome, index) => {
@@ -50,6 +58,10 @@ export async function loadPageState(
     else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key) ?? "list"));
   });
 
+  if (otherKey) freshForMs = Math.min(freshForMs, other?.freshForMs ?? 0);
+  state.translated =
+    config.contentLang && (mainKey === undefined || hasTranslation(lang === "en" ? state.fallback[mainKey] : englishItemOf(other)));
+
   const detail = detailKey(match);
   const failures = Object.values(state.failures);
   let status: LoadedPage["status"] = 200;
@@ -60,4 +72,15 @@ export async function loadPageState(
     status = failures.includes(504) ? 504 : 502;
   }
   return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0, tags: unionOfTags(keys.map(cacheTagsOfKey)) };
+}
+
+/** An item the upstream has in English: there, and not marked as the Chinese stand-in. */
+const hasTranslation = (item: unknown) => item !== null && item !== undefined && !isEmptyPayload(item) && !isUntranslated(item);
+
+/** The item of an English answer read beside a Chinese page, if it came. */
+function englishItemOf(loaded: Awaited<ReturnType<ApiReader["get"]>> | undefined): unknown {
+  const answer = loaded?.value;
+  if (answer?.status !== 200) return undefined;
+  const envelope = answer.json as { code?: number; data?: unknown };
+  return envelope.code === 0 ? envelope.data : undefined;
 }

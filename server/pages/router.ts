@@ -49,7 +49,15 @@ export interface PagesDeps {
   recompressor?: IdleRecompressor;
   /** Told how long each stage of a render took (metrics). */
   observeStage?: (stage: RenderStage, seconds: number) => void;
+  /** What a page rendered per request (its route says `perRequest`) adds to its state: a form token, say. */
+  perRequestState?: (req: Request) => Partial<PageState>;
 }
+
+/** Sends the page at `target` (relative to the base path) rendered for this request alone, with `extra` in its state. */
+export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
+
+/** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
+const REDIRECT_MAX_AGE_S = 86_400;
 
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
@@ -57,6 +65,7 @@ const secondsSince = (started: number) => (performance.now() - started) / 1000;
 export function publicConfigOf(config: Config): PublicConfig {
   return {
     defaultLang: config.lang,
+    contentLang: config.contentLangParam !== undefined,
     classify: config.classify ?? [],
     homeScript: config.homeScript,
     publicOrigin: config.publicOrigin,
@@ -110,7 +119,8 @@ export function createPagesRouter({
   refusalHeaders,
   recompressor,
   observeStage = () => {},
-}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number } {
+  perRequestState,
+}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage } {
   const router = Router();
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
@@ -125,11 +135,14 @@ export function createPagesRouter({
     watch: PurgeWatch | undefined,
     background: boolean,
     requestId: string | undefined,
+    extra?: Partial<PageState>,
   ): Promise<RenderedPage> {
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
     const dataStarted = performance.now();
-    const { state, status, freshForMs, tags } = await loadPageState(read, match, page.query, publicConfig, page.lang, page.langInUrl);
+    const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang);
+    const { status, freshForMs, tags } = loaded;
+    const state = extra ? { ...loaded.state, ...extra } : loaded.state;
     observeStage("data", secondsSince(dataStarted));
     const renderStarted = performance.now();
     const [rendered, template] = await Promise.all([
@@ -193,11 +206,11 @@ export function createPagesRouter({
       .map(([name, value]) => [name, Array.isArray(value) ? value.join(", ") : String(value)]);
   }
 
-  function applyPageHeaders(res: Response, rendered: RenderedPage, langInUrl: boolean): void {
+  function applyPageHeaders(res: Response, rendered: RenderedPage): void {
     if (rendered.csp) res.setHeader("Content-Security-Policy", rendered.csp);
     res.setHeader("Content-Type", "text/html; charset=utf-8");
-    // Without ?lang= the language can come from a cookie, so a shared cache must keep them apart.
-    res.setHeader("Vary", langInUrl ? "Accept-Encoding" : "Accept-Encoding, Cookie");
+    // The address alone decides the page (its language included), so only the coding varies.
+    res.setHeader("Vary", "Accept-Encoding");
     for (const [name, value] of cacheTagHeaders(rendered.tags)) res.setHeader(name, value);
   }
 
@@ -219,10 +232,40 @@ export function createPagesRouter({
   // Requests the hot path looked up in the page cache and left to Express: their miss is counted already.
   const lookedUp = new WeakSet<IncomingMessage>();
 
+  /** A page of its own for one request: never shared, never kept (by us or by anyone on the way). */
+  async function sendOwn(req: Request, res: Response, page: PageRequest, extra: Partial<PageState>, status?: number): Promise<void> {
+    const admitted = await missBudget.take(req.ip);
+    if (!admitted.ok) {
+      sendTooManyPage(res, admitted.retryAfterS, page.lang);
+      return;
+    }
+    const rendered = await render(page, undefined, false, res.locals.reqId, extra);
+    applyPageHeaders(res, rendered);
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("ETag", rendered.etag);
+    res.status(rendered.status === 200 && status ? status : rendered.status).send(rendered.body);
+  }
+
+  const sendOwnPage: SendOwnPage = async (req, res, target, extra, status) => {
+    const page = pageRequestOf(target);
+    if (!page) throw new Error(`no page at ${target}`);
+    await sendOwn(req, res, page, extra, status);
+  };
+
   router.get("/*path", async (req: Request, res: Response, next) => {
-    const page = pageRequestOf(req.url, req.headers, config.lang);
+    const page = pageRequestOf(req.url);
     if (!page) {
       next();
+      return;
+    }
+    if (page.redirect) {
+      // `?lang=` from before languages had addresses of their own: the page's address in that language.
+      res.setHeader("Cache-Control", `public, max-age=${REDIRECT_MAX_AGE_S}`);
+      res.redirect(301, page.redirect);
+      return;
+    }
+    if (page.match.route.perRequest) {
+      await sendOwn(req, res, page, perRequestState?.(req) ?? {});
       return;
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
@@ -239,7 +282,7 @@ export function createPagesRouter({
       return;
     }
     const rendered = await renderOnce(page, false, res.locals.reqId);
-    applyPageHeaders(res, rendered, page.langInUrl);
+    applyPageHeaders(res, rendered);
     const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
@@ -267,7 +310,7 @@ export function createPagesRouter({
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status).send(rendered.body);
   });
-  const pageKeyOf = createPageKeyReader(config.lang);
+  const pageKeyOf = createPageKeyReader();
   /**
    * The hot path: a cached page, fresh or stale, answered straight from the Node request
    * before Express and its middleware run. Returns false when Express should handle it.
@@ -276,11 +319,11 @@ export function createPagesRouter({
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
     const target = url.slice(BASE_PATH.length);
-    const key = pageKeyOf(target, req.headers);
+    const key = pageKeyOf(target);
     if (key === undefined) return undefined;
     const cached = pageCache.lookup(key, (stale) => {
       // Only a stale page needs its route: to re-render it.
-      const page = pageRequestOf(target, req.headers, config.lang);
+      const page = pageRequestOf(target);
       if (!page) throw new Error(`no page at ${target}`);
       return reRender(page)(stale);
     });
@@ -289,7 +332,7 @@ export function createPagesRouter({
       // known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
-        const lang = pageRequestOf(target, req.headers, config.lang)?.lang ?? config.lang;
+        const lang = pageRequestOf(target)?.lang ?? config.lang;
         void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
         return "refused";
       }
@@ -300,5 +343,5 @@ export function createPagesRouter({
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
-  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders });
+  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders, sendOwnPage });
 }

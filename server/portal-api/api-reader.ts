@@ -5,6 +5,7 @@
  */
 import type { IncomingHttpHeaders } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
+import { keyLangOf } from "../../shared/data-keys.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import { cacheTagHeaders, cacheTagsOfKey } from "../cache/cache-tags.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
@@ -104,6 +105,17 @@ export function ttlFor(path: string, cache: Config["cache"]): number {
 }
 
 /**
+ * The upstream path of a key (docs/behaviour.md#languages): an English key's `lang=en`
+ * becomes the upstream's own parameter (CONTENT_LANG_PARAM) with the value `en`; a
+ * Chinese key is sent as it is.
+ */
+export function upstreamPathOf(key: string, contentLangParam: string | undefined): string {
+  const { key: plain, lang } = keyLangOf(key);
+  if (lang === "zh-CN" || !contentLangParam) return plain;
+  return `${plain}${plain.includes("?") ? "&" : "?"}${new URLSearchParams([[contentLangParam, lang]])}`;
+}
+
+/**
  * `answerHeaders` are what every /api/portal answer carries: each answer is laid out for
  * HTTP once, when it is loaded, so every answer of it is a lookup and one write.
  */
@@ -112,11 +124,12 @@ export function createApiReader(
   upstream: UpstreamClient,
   cacheConfig: Config["cache"],
   answerHeaders: readonly (readonly [string, string])[],
+  contentLangParam?: string,
 ): ApiReader {
   const loadOf = (key: string, requestId: string | undefined) => async (): Promise<Loaded<CachedAnswer>> => {
     let classified: ClassifiedAnswer;
     try {
-      const res = await upstream.request("GET", API_PREFIX + key, undefined, requestId);
+      const res = await upstream.request("GET", API_PREFIX + upstreamPathOf(key, contentLangParam), undefined, requestId);
       classified = classifyUpstreamAnswer(res, key.split("?")[0] as string);
     } catch (err) {
       throw httpErrorOf(err);

@@ -4,6 +4,8 @@
  * same answer holds for the router, the page loader and the tests.
  */
 import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
+import { CONTENT_LANG_QUERY, keyInLang } from "../../shared/data-keys.ts";
+import { isLang, type Lang } from "../../shared/page-state.ts";
 import { parseId } from "../../shared/params.ts";
 import { parseSearchCall, SEARCH_PATH, searchKey } from "../../shared/search.ts";
 
@@ -20,11 +22,29 @@ function classifyCall(path: string): ApiCall {
 /** The site search (docs/behaviour.md#search): answered by the server's own index, never by the upstream. */
 export const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
 
+/**
+ * The content language a GET asks for (`lang`, docs/behaviour.md#languages): `en` or
+ * `zh-CN` (the default, as absent); anything else is refused.
+ */
+function contentLangParam(query: URLSearchParams): { ok: true; lang: Lang } | { ok: false; error: string } {
+  const all = query.getAll(CONTENT_LANG_QUERY);
+  if (all.length > 1) return { ok: false, error: `${CONTENT_LANG_QUERY} is given more than once` };
+  const raw = all[0];
+  if (raw === undefined || raw === "") return { ok: true, lang: "zh-CN" };
+  return isLang(raw) ? { ok: true, lang: raw } : { ok: false, error: `${CONTENT_LANG_QUERY} must be zh-CN or en` };
+}
+
+/**
+ * `contentLang`: the upstream is asked for content by language (CONTENT_LANG_PARAM), so an
+ * English request has keys of its own; without it, `lang=en` asks for what Chinese does,
+ * under the same key.
+ */
 export function resolveApiRequest(
   method: string,
   path: string,
   query: URLSearchParams,
   classifyPaths: ReadonlySet<string>,
+  contentLang = false,
 ): ResolvedRequest {
   if (path === SEARCH_PATH) {
     if (method !== "GET" && method !== "HEAD") {
@@ -54,7 +74,10 @@ export function resolveApiRequest(
   }
   const normalised = normaliseCallQuery(match.call, query);
   if (!normalised.ok) return { kind: "refused", status: 400, message: normalised.error };
-  return { kind: "get", call: match.call, key: concretePath + normalised.search };
+  const lang = contentLangParam(query);
+  if (!lang.ok) return { kind: "refused", status: 400, message: lang.error };
+  const key = concretePath + normalised.search;
+  return { kind: "get", call: match.call, key: contentLang && !match.call.uncached ? keyInLang(key, lang.lang) : key };
 }
 
 /** The classify paths of the configuration, relative to /api/portal. */

@@ -53,12 +53,19 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
   const classifyPaths = classifyPathsOf(config.classify);
+  const contentLang = config.contentLangParam !== undefined;
   /** `line` is the method and the request target relative to /api/portal; clients repeat a few, so each is resolved once. */
   const resolveLine = memoByUrl((line): ResolvedRequest => {
     const space = line.indexOf(" ");
     const q = line.indexOf("?");
     const path = line.slice(space + 1, q === -1 ? undefined : q);
-    return resolveApiRequest(line.slice(0, space), path, new URLSearchParams(q === -1 ? "" : line.slice(q + 1)), classifyPaths);
+    return resolveApiRequest(
+      line.slice(0, space),
+      path,
+      new URLSearchParams(q === -1 ? "" : line.slice(q + 1)),
+      classifyPaths,
+      contentLang,
+    );
   });
   // What the hot path resolved and left to Express, for the router below.
   const carried = new WeakMap<IncomingMessage, ResolvedRequest>();

@@ -4,13 +4,15 @@
  *
  * Its origin says where it came from: `local` (this process's /portal/_purge), `cluster`
  * (another worker of the process group, through the primary) or `remote` (another
- * instance). Fan-out channels subscribe with `onPurge` and pass on what they did not
+ * instance), or `content`: the embedded database got an import, which every process
+ * sees itself (server/content/api-thread-main.ts). Fan-out channels subscribe with `onPurge` and pass on what they did not
  * bring: the cluster relay (cluster-relay.ts) sends `local` purges to the other workers;
  * a channel between instances would publish `local` ones and apply what it receives as
  * `remote` in each process (each worker subscribing itself, so it never relays those).
  */
 
 import { API_PREFIX } from "../../shared/call-table.ts";
+import { keyLangOf } from "../../shared/data-keys.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import { growingLru } from "../cache/growing-lru.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
@@ -21,7 +23,7 @@ import { classifyPathsOf, resolveApiRequest } from "../portal-api/resolve-reques
 import { TIMESTAMP_TOLERANCE_S } from "./purge-auth.ts";
 import type { PurgeRequest } from "./purge-request.ts";
 
-export type PurgeOrigin = "local" | "cluster" | "remote";
+export type PurgeOrigin = "local" | "cluster" | "remote" | "content";
 
 /** Entries purged in this process, per tag and per path (an entry holding two purged tags counts under both). */
 export interface PurgeResult {
@@ -44,6 +46,8 @@ export interface PurgerDeps {
   cache: ResponseCache;
   pageCache?: PageCache;
   classify?: readonly { api: string }[];
+  /** API keys have a content language (CONTENT_LANG_PARAM). */
+  contentLang?: boolean;
 }
 
 /** Ids are remembered for the whole window a timestamp may fall in, either side of now. */
@@ -51,7 +55,7 @@ export const SEEN_FOR_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
 /** A bound on the ids remembered: only signed purges are remembered, so it is never reached by accident. */
 const MAX_SEEN_IDS = 10_000;
 
-export function createPurger({ cache, pageCache, classify }: PurgerDeps): Purger {
+export function createPurger({ cache, pageCache, classify, contentLang = false }: PurgerDeps): Purger {
   const classifyPaths = classifyPathsOf(classify);
   const seenIds = growingLru<string, true>(MAX_SEEN_IDS, { ttl: SEEN_FOR_MS });
   const listeners: PurgeListener[] = [];
@@ -60,13 +64,16 @@ export function createPurger({ cache, pageCache, classify }: PurgerDeps): Purger
   const purgeBoth = (selector: PurgeSelector, mode: PurgeRequest["mode"]) =>
     cache.purge(selector, mode) + (pageCache?.purge(selector, mode) ?? 0);
 
-  /** An API path's cache entry, or a page path's entries in every language. */
+  /** An API path's cache entries, or a page path's, in every language (docs/behaviour.md#languages). */
   function purgePath(path: string, mode: PurgeRequest["mode"]): number {
     if (path.startsWith(`${API_PREFIX}/`)) {
       const q = path.indexOf("?");
       const callPath = path.slice(API_PREFIX.length, q === -1 ? undefined : q);
-      const resolved = resolveApiRequest("GET", callPath, new URLSearchParams(q === -1 ? "" : path.slice(q + 1)), classifyPaths);
-      return resolved.kind === "get" ? cache.purge({ keys: (key) => key === resolved.key }, mode) : 0;
+      const query = new URLSearchParams(q === -1 ? "" : path.slice(q + 1));
+      const resolved = resolveApiRequest("GET", callPath, query, classifyPaths, contentLang);
+      if (resolved.kind !== "get") return 0;
+      const plain = keyLangOf(resolved.key).key;
+      return cache.purge({ keys: (key) => keyLangOf(key).key === plain }, mode);
     }
     const rest = pageKeyRestOf(path.slice(BASE_PATH.length));
     return rest === null || !pageCache ? 0 : pageCache.purge({ keys: (key) => keyRestOf(key) === rest }, mode);

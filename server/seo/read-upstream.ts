@@ -4,8 +4,14 @@
  * request to ourselves).
  */
 import { type Paged, payloadOf } from "../../shared/envelope.ts";
-import { apiKey } from "../../shared/page-data.ts";
+import { apiKey, keyInLang } from "../../shared/page-data.ts";
+import type { Lang } from "../../shared/page-state.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
+
+/** The reader asking for every key in a content language (docs/behaviour.md#languages). */
+export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
+  return lang === "zh-CN" ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
+}
 
 /** The payload of a call, or a throw when the call failed or did not answer code 0. */
 export async function readPayload<T>(reader: ApiReader, key: string, kind: "object" | "list" | "paged"): Promise<T> {

@@ -11,8 +11,9 @@
  * Retry-After: never a 404 or a redirect, which a crawler would take as final.
  */
 import { type Response, Router } from "express";
-import { FEEDS, type FeedKind } from "../../shared/feeds.ts";
+import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
+import { LANGS } from "../../shared/page-state.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
@@ -62,19 +63,22 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     res.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(robotsTxt(origin));
   });
 
+  const contentLang = config.contentLangParam !== undefined;
   const sitemapKeep = keepFor(sitemapCalls().map((id) => apiKey(id)));
   router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (_req, res) => {
     warnRelative();
     let xml: string;
     try {
       const made = await generated.get("sitemap", async () => {
-        const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId));
+        const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId), undefined, { contentLang, defaultLang: config.lang });
         if (sitemap.failed.length === sitemap.sections) throw new Error("every upstream list failed");
-        if (sitemap.failed.length > 0) logger.warn({ failed: sitemap.failed }, "sitemap is missing sections whose upstream calls failed");
+        const partial = sitemap.failed.length > 0 || sitemap.failedLangs.length > 0;
+        if (partial)
+          logger.warn({ failed: [...sitemap.failed, ...sitemap.failedLangs] }, "sitemap is missing sections whose upstream calls failed");
         if (sitemap.truncated) logger.warn("sitemap holds more than 50000 URLs and was cut");
         return {
           value: sitemapXml(sitemap.entries, origin),
-          freshForMs: sitemap.failed.length ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
+          freshForMs: partial ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
         };
       });
       xml = made.value;
@@ -86,14 +90,14 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     res.set({ "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
   });
 
-  for (const kind of Object.keys(FEEDS) as FeedKind[]) {
+  for (const [kind, lang] of (Object.keys(FEEDS) as FeedKind[]).flatMap((kind) => LANGS.map((lang) => [kind, lang] as const))) {
     const keep = keepFor([apiKey(FEEDS[kind].detail.detail.items.call), keys.syscfg(), keys.sysauthor()]);
-    router.get(FEEDS[kind].href, async (_req, res) => {
+    router.get(feedHref(kind, lang), async (_req, res) => {
       warnRelative();
       let xml: string;
       try {
-        const made = await generated.get(`rss:${kind}`, async () => {
-          const feed = await buildFeed(readerFor(reader, res.locals.reqId), kind, origin, config.lang);
+        const made = await generated.get(`rss:${kind}:${lang}`, async () => {
+          const feed = await buildFeed(readerFor(reader, res.locals.reqId), kind, origin, lang, contentLang);
           return { value: feed.xml, freshForMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
         });
         xml = made.value;

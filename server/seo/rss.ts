@@ -7,13 +7,13 @@
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
-import { FEEDS, type FeedKind } from "../../shared/feeds.ts";
+import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
-import type { Lang } from "../../shared/page-state.ts";
+import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import { pageHref } from "../../shared/routes.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import { rfc822Of } from "./message-dates.ts";
-import { readPayload } from "./read-upstream.ts";
+import { readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
 export const FEED_ITEM_COUNT = 50;
@@ -79,16 +79,22 @@ function newestFirst(messages: Message[]): Message[] {
 }
 
 /**
- * Reads the feed's data and builds it. The list call failing throws (the router answers
- * 503); the site config or author failing only leaves the channel plainer.
+ * Reads the feed's data and builds it, in a language (docs/behaviour.md#languages): the
+ * English feed reads the upstream in English when `contentLang`, and links each item to
+ * its canonical page, the English one only for an item translated. The list call failing
+ * throws (the router answers 503); the site config or author failing only leaves the
+ * channel plainer.
  */
 export async function buildFeed(
-  reader: ApiReader,
+  anyReader: ApiReader,
   kind: FeedKind,
   origin: string | undefined,
   lang: Lang,
+  contentLang = false,
 ): Promise<{ xml: string; complete: boolean }> {
   const feed = FEEDS[kind];
+  const inEnglish = lang === "en" && contentLang;
+  const reader = readerInLang(anyReader, inEnglish ? "en" : "zh-CN");
   const listKey = apiKey(feed.detail.detail.items.call, { query: { pageIndex: 0, pageMaxCount: FEED_ITEM_COUNT } });
   const [list, config, author] = await Promise.all([
     readPayload<Paged<Message>>(reader, listKey, "paged"),
@@ -101,17 +107,17 @@ export async function buildFeed(
     .slice(0, FEED_ITEM_COUNT)
     .map((m) => ({
       title: String(m.title ?? ""),
-      link: absoluteUrl(origin, pageHref(feed.detail, m.id)),
+      link: absoluteUrl(origin, pageHref(feed.detail, m.id, inEnglish && !isUntranslated(m) ? "en" : "zh-CN")),
       description: String(m.brief ?? ""),
       pubDate: rfc822Of(m.dateTime),
     }));
   const xml = rssXml(
     {
       title: [author?.name, pageTitle].filter(Boolean).join(" - "),
-      link: absoluteUrl(origin, pageHref(feed.list)),
+      link: absoluteUrl(origin, pageHref(feed.list, undefined, lang)),
       description: config?.metaDescription || pageTitle,
       language: lang === "en" ? "en" : "zh-cn",
-      self: absoluteUrl(origin, feed.href),
+      self: absoluteUrl(origin, feedHref(kind, lang)),
     },
     items,
   );

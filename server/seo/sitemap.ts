@@ -7,20 +7,27 @@
  * locations: the protocol wants absolute URLs, but docs/behaviour.md rules out a 404
  * or a redirect, and a relative sitemap is still useful to tools that know the host.
  * The router logs once that PUBLIC_ORIGIN should be set.
+ *
+ * A page with a version in each language (docs/behaviour.md#languages) is listed in
+ * both, each with `xhtml:link` alternates naming both and x-default; any other is listed
+ * in Chinese alone, with none.
  */
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { apiKey } from "../../shared/data-keys.ts";
 import type { ItemList, PageDetail, PageItem } from "../../shared/page-route.ts";
+import { isUntranslated, LANGS, type Lang } from "../../shared/page-state.ts";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 import { w3cDateOf } from "./message-dates.ts";
-import { readAllPages, readPayload } from "./read-upstream.ts";
+import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
 export interface SitemapEntry {
   /** Path including the base path, e.g. /portal/message/news/12 */
   path: string;
   lastmod?: string;
+  /** The page in every language and x-default, when it has a version in each. */
+  alternates?: { hreflang: string; path: string }[];
 }
 
 /** The sitemaps.org limit for one file; beyond it the list is cut (a sitemap index would be the next step). */
@@ -29,15 +36,43 @@ export const MAX_SITEMAP_URLS = 50_000;
 export function sitemapXml(entries: readonly SitemapEntry[], origin: string | undefined): string {
   const urls = entries.map((entry) => {
     const lastmod = entry.lastmod ? `<lastmod>${escapeXml(entry.lastmod)}</lastmod>` : "";
-    return `<url><loc>${escapeXml(absoluteUrl(origin, entry.path))}</loc>${lastmod}</url>`;
+    const links = (entry.alternates ?? [])
+      .map((a) => `<xhtml:link rel="alternate" hreflang="${escapeXml(a.hreflang)}" href="${escapeXml(absoluteUrl(origin, a.path))}"/>`)
+      .join("");
+    return `<url><loc>${escapeXml(absoluteUrl(origin, entry.path))}</loc>${lastmod}${links}</url>`;
   });
-  return `${XML_DECLARATION}\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9">\n${urls.join("\n")}\n</urlset>\n`;
+  return `${XML_DECLARATION}\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join("\n")}\n</urlset>\n`;
+}
+
+export interface SitemapLangs {
+  /** Content is asked for by language (CONTENT_LANG_PARAM): pages may have English versions. */
+  contentLang: boolean;
+  /** x-default's language (PORTAL_LANG). */
+  defaultLang: Lang;
+}
+
+/** A page's entries: in Chinese, and, when it has a version in each language, in English too, both naming all. */
+function entriesInLangs(
+  href: (lang: Lang) => string,
+  lastmod: string | undefined,
+  translated: boolean,
+  langs: SitemapLangs,
+): SitemapEntry[] {
+  const dated = (path: string): SitemapEntry => (lastmod ? { path, lastmod } : { path });
+  if (!translated) return [dated(href("zh-CN"))];
+  const alternates = [
+    ...LANGS.map((lang) => ({ hreflang: lang, path: href(lang) })),
+    { hreflang: "x-default", path: href(langs.defaultLang) },
+  ];
+  return LANGS.map((lang) => ({ ...dated(href(lang)), alternates }));
 }
 
 export interface CollectedSitemap {
   entries: SitemapEntry[];
   /** Sections whose calls failed; all of them failing means the upstream is down. */
   failed: string[];
+  /** Sections whose English calls failed: listed in Chinese alone for now. */
+  failedLangs: string[];
   sections: number;
   truncated: boolean;
 }
@@ -60,13 +95,18 @@ function readItems(reader: ApiReader, list: ItemList): Promise<{ items: PageItem
  * The entries of the pages of a table of routes that are not details, in the table's
  * order; a list page is dated by the newest entry of the detail page its route module names.
  */
-export function pageEntriesOf(routes: readonly PageRoute[], detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>): SitemapEntry[] {
+export function pageEntriesOf(
+  routes: readonly PageRoute[],
+  detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>,
+  translated: (route: PageRoute) => boolean = () => false,
+  langs: SitemapLangs = { contentLang: false, defaultLang: "zh-CN" },
+): SitemapEntry[] {
   return routes
     .filter((route) => !route.detail && !route.unlisted)
-    .map((route) => {
+    .flatMap((route) => {
       const dated = route.sitemapLastmodFrom?.();
       const lastmod = dated && newestOf((detailEntries.get(dated) ?? []).map((e) => e.lastmod));
-      return lastmod ? { path: pageHref(route), lastmod } : { path: pageHref(route) };
+      return entriesInLangs((lang) => pageHref(route, undefined, lang), lastmod, translated(route), langs);
     });
 }
 
@@ -75,35 +115,72 @@ export function pageEntriesOf(routes: readonly PageRoute[], detailEntries: Reado
  * by its newest item, when its route module names that item's detail page), then every
  * item of each detail page's list call, messages dated by their dateTime.
  */
-export async function collectSitemap(reader: ApiReader, routes: readonly PageRoute[] = PAGE_ROUTES): Promise<CollectedSitemap> {
+export async function collectSitemap(
+  reader: ApiReader,
+  routes: readonly PageRoute[] = PAGE_ROUTES,
+  langs: SitemapLangs = { contentLang: false, defaultLang: "zh-CN" },
+): Promise<CollectedSitemap> {
   const failed: string[] = [];
+  const failedLangs: string[] = [];
   let truncated = false;
+  const english = readerInLang(reader, "en");
+  /** What of `read` the upstream has in English; nothing when content is not asked for by language, or the call failed. */
+  const translatedOf = async <T>(section: string, read: () => Promise<T>): Promise<T | undefined> => {
+    if (!langs.contentLang) return undefined;
+    try {
+      return await read();
+    } catch {
+      failedLangs.push(section);
+      return undefined;
+    }
+  };
   const details = routes.filter((route) => route.detail);
   const detailEntries = await Promise.all(
     details.map(async (route): Promise<SitemapEntry[]> => {
       const detail = route.detail as PageDetail;
       try {
-        const read = await readItems(reader, detail.items);
+        const [read, inEnglish] = await Promise.all([
+          readItems(reader, detail.items),
+          translatedOf(route.id, () => readItems(english, detail.items)),
+        ]);
         truncated ||= read.truncated;
+        const translatedIds = new Set(
+          (inEnglish?.items ?? []).filter((item) => isId(item?.id) && !isUntranslated(item)).map((item) => item.id),
+        );
         return read.items
           .filter((item) => isId(item?.id))
-          .map((item) => ({
-            path: pageHref(route, item.id),
-            lastmod: detail.kind === "message" ? w3cDateOf(item.dateTime) : undefined,
-          }));
+          .flatMap((item) =>
+            entriesInLangs(
+              (lang) => pageHref(route, item.id, lang),
+              detail.kind === "message" ? w3cDateOf(item.dateTime) : undefined,
+              translatedIds.has(item.id),
+              langs,
+            ),
+          );
       } catch {
         failed.push(route.id);
         return [];
       }
     }),
   );
+  // A page that is one item (the company introduction) is a translation when its item is.
+  const ownItems = routes.filter((route) => !route.detail && route.translatedBy);
+  const ownTranslated = new Map(
+    await Promise.all(
+      ownItems.map(async (route) => {
+        const item = await translatedOf(route.id, () => readPayload<unknown>(english, route.translatedBy?.() as string, "object"));
+        return [route, item !== undefined && !isUntranslated(item)] as const;
+      }),
+    ),
+  );
+  const translated = (route: PageRoute) => langs.contentLang && (ownTranslated.get(route) ?? !route.translatedBy);
   const entriesOf = new Map(details.map((route, index) => [route, detailEntries[index] as SitemapEntry[]]));
-  const all: SitemapEntry[] = [...pageEntriesOf(routes, entriesOf), ...detailEntries.flat()];
+  const all: SitemapEntry[] = [...pageEntriesOf(routes, entriesOf, translated, langs), ...detailEntries.flat()];
   // An upstream list may repeat an item across pages when content changes while it is read.
   const seen = new Set<string>();
   const entries = all.filter((entry) => !seen.has(entry.path) && seen.add(entry.path));
   if (entries.length > MAX_SITEMAP_URLS) truncated = true;
-  return { entries: entries.slice(0, MAX_SITEMAP_URLS), failed, sections: details.length, truncated };
+  return { entries: entries.slice(0, MAX_SITEMAP_URLS), failed, failedLangs, sections: details.length, truncated };
 }
 
 /** The calls the sitemap reads: each detail page's list call. */

@@ -9,6 +9,8 @@ export const about = definePage({
   title: { "zh-CN": "公司简介", en: "About us" },
   component: "about",
   dataKeys: () => [keys.company()],
+  // One item, the company introduction: the page is English when it is.
+  translatedBy: () => keys.company(),
 });
 
 export const founders = definePage({

@@ -82,7 +82,7 @@ describeInBrowser("the first use of a control before its part has hydrated", () 
         expect(opened).toBe(true);
       });
       await withoutScript(async (page) => {
-        await Promise.all([page.waitForURL(/lang=en/, { waitUntil: "domcontentloaded" }), use(page, ".lang-switch", input)]);
+        await Promise.all([page.waitForURL(/\/portal\/en\//, { waitUntil: "domcontentloaded" }), use(page, ".lang-switch", input)]);
         expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
       });
     },

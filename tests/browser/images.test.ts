@@ -15,7 +15,10 @@ import path from "node:path";
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
-import { DEMO_MEDIA_DIR } from "../../server/project-root.ts";
+import { startContentApi } from "../../server/content/api.ts";
+import { openContentDb } from "../../server/content/db.ts";
+import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
+import { DEMO_MEDIA_DIR, DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
 import { startDemoSite, type TestSite } from "./support/site.ts";
@@ -53,22 +56,50 @@ async function startHttpCms(contentApi: string): Promise<{ origin: string; close
   };
 }
 
+/** The demo content's own API (the embedded one, on a SQLite file of its own): the CMS's backend. */
+async function startDemoContentApi(): Promise<{ url: string; close(): Promise<void> }> {
+  const dir = await mkdtemp(path.join(tmpdir(), "portal-cms-"));
+  const content = await openContentDb(`sqlite:${path.join(dir, "portal.db")}`);
+  await loadSiteIfEmpty(content, DEMO_SITE_FILE);
+  const api = await startContentApi(content);
+  return {
+    url: api.url,
+    async close() {
+      await api.close();
+      await content.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
+
 const demo = readDemoSite();
 const PAGES = samplePages(siteItems(demo)).flatMap(({ path: page }) => [375, 1280].map((width) => ({ page, width })));
 
 describeInBrowser("images from an http content API on another port", () => {
-  const env = {} as { demo: TestSite; cms: { origin: string; close(): Promise<void> }; site: TestSite; browser: Browser; imageDir: string };
+  const env = {} as {
+    demo: { url: string; close(): Promise<void> };
+    cms: { origin: string; close(): Promise<void> };
+    site: TestSite;
+    browser: Browser;
+    imageDir: string;
+  };
   beforeAll(async () => {
     // The demo site's own content API stands behind the CMS; the site under test reads the CMS.
-    env.demo = await startDemoSite();
-    env.cms = await startHttpCms(env.demo.contentApiUrl);
+    env.demo = await startDemoContentApi();
+    env.cms = await startHttpCms(env.demo.url);
     // A fresh deployment: no variant made yet, on disk or in memory.
     env.imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
     // No miss budget: the walk below is 28 page views of a cold deployment from one address
     // within a minute or two (the home page alone is 24 image variants at 375 px and 43 at
     // 1280), a crowd's worth of misses that the budget, tested on its own, rightly refuses
     // in part once a fast machine outruns its refill.
-    env.site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: env.imageDir, MISS_RATE_PER_MIN: "0" });
+    // The CMS serves the demo's SVG drawings as its own images: SVG from it is opted into.
+    env.site = await startDemoSite({
+      API_BASE_URL: env.cms.origin,
+      IMAGE_CACHE_DIR: env.imageDir,
+      MISS_RATE_PER_MIN: "0",
+      IMAGE_ALLOW_SVG: "on",
+    });
     env.browser = await launchChromium();
   });
   afterAll(async () => {
@@ -120,17 +151,22 @@ describeInBrowser("images from an http content API on another port", () => {
     }
   });
 
-  it("lets one visitor's first view of the home page at 1280 px on a fresh deployment through the default miss budget", async () => {
+  it.each([
+    { page: "/portal/index.html", width: 375 },
+    { page: "/portal/index.html", width: 1280 },
+    { page: "/portal/message/news/list.html", width: 375 },
+    { page: "/portal/message/news/list.html", width: 1280 },
+  ])("gives one visitor's first view of $page at $width px on a fresh deployment every image", async ({ page: pagePath, width }) => {
     // The deployment as shipped: the default budget, no variant made yet.
     const imageDir = await mkdtemp(path.join(tmpdir(), "portal-images-"));
-    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir });
-    const { page, problems, failedRequests } = await openWatchedPage(env.browser, 1280, 800);
+    const site = await startDemoSite({ API_BASE_URL: env.cms.origin, IMAGE_CACHE_DIR: imageDir, IMAGE_ALLOW_SVG: "on" });
+    const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     const made: string[] = [];
     page.on("response", (response) => {
       if (new URL(response.url()).pathname === IMAGE_PATH && response.headers()["x-cache"] === "MISS") made.push(response.url());
     });
     try {
-      await page.goto(`${site.origin}/portal/index.html`);
+      await page.goto(`${site.origin}${pagePath}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
       await page.evaluate(async () => {
         for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
@@ -139,8 +175,8 @@ describeInBrowser("images from an http content API on another port", () => {
         }
       });
       await page.waitForLoadState("networkidle");
-      // Most of a burst's worth of variants made for this one view, none refused.
-      expect(made.length).toBeGreaterThan(30);
+      // Many variants made for this one view, none refused (no 503, no 429).
+      expect(made.length).toBeGreaterThan(5);
       expect(failedRequests).toEqual([]);
       expect(problems).toEqual([]);
     } finally {

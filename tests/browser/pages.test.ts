@@ -323,7 +323,7 @@ describeInBrowser("the inner pages in Chromium", () => {
     expect(apiRequests).toContain(`GET /api/portal/reader/reader?pid=${NEWS[0]?.id}&type=2`);
 
     // A new page view of the first article counts again (the server may de-duplicate it; the count never drops).
-    const again = await open(`/portal/message/news/${news.id}?lang=en`);
+    const again = await open(`/portal/en/message/news/${news.id}`);
     await again.page.waitForFunction(() => /^\d+ reads?$/.test(document.querySelector(".reader-count")?.textContent ?? ""));
     const shown = (await again.page.locator(".reader-count").textContent()) ?? "";
     const count = Number(shown.replace(/\D/g, ""));

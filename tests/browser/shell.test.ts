@@ -48,7 +48,8 @@ describeInBrowser("the site shell in Chromium", () => {
       "/portal/message/notice/1",
       "/portal/product/1",
       "/portal/job/society/index.html",
-      "/portal/about/index.html?lang=en",
+      "/portal/en/about/index.html",
+      "/portal/en/message/notice/1",
     ];
     for (const width of [1280, 375]) {
       const { page, problems } = await openWatchedPage(env.browser, width);
@@ -233,7 +234,7 @@ describeInBrowser("the site shell in Chromium", () => {
       () => document.querySelector("#site-menu a[aria-current=page]")?.getAttribute("href") === "/portal/about/member/index.html",
     );
     expect(await page.locator("#site-menu [aria-current=page]").count()).toBe(1);
-    expect(await page.getAttribute(".lang-switch", "href")).toBe("/portal/about/member/index.html?lang=en");
+    expect(await page.getAttribute(".lang-switch", "href")).toBe("/portal/en/about/member/index.html");
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(problems).toEqual([]);
     await page.context().close();
@@ -384,53 +385,59 @@ describeInBrowser("the site shell in Chromium", () => {
     await page.context().close();
   });
 
-  it("switches the language without a reload or a refetch, and keeps it after a reload", async () => {
+  it("switches to the same page in English by client navigation, with its English content, and back", async () => {
     const { page, problems, apiRequests } = await openWatchedPage(env.browser, 1280);
-    await page.goto(`${env.site.origin}/portal/about/index.html`);
+    await page.goto(`${env.site.origin}/portal/product/2`);
     await hydrated(page);
-    expect(await page.textContent(".skip-link")).toBe("跳到主要内容");
+    expect(await page.textContent("main h1")).toBe("青禾边缘计算网关 EG-500");
     await page.evaluate(() => {
       (window as unknown as { sameDocument: boolean }).sameDocument = true;
     });
 
     await page.click(".lang-switch");
+    await page.waitForURL(`${env.site.origin}/portal/en/product/2`);
     await page.waitForFunction(() => document.documentElement.lang === "en");
+    // Interface and content arrive together: the heading is English as soon as the address is.
+    expect(await page.textContent("main h1")).toBe("Qinghe EG-500 Edge Computing Gateway");
     expect(await page.textContent(".skip-link")).toBe("Skip to main content");
-    expect(await page.getAttribute("nav.site-nav", "aria-label")).toBe("Main navigation");
-    expect(await page.locator(".footer-title").first().textContent()).toBe("Products & Services");
-    expect(await page.title()).toBe("青禾数智 - About us");
+    expect(await page.locator("main").textContent()).not.toContain("32 TOPS 的 AI 算力");
+    expect(await page.getAttribute(".lang-switch", "href")).toBe("/portal/product/2");
+    await page.waitForFunction(() => document.title === "Qinghe Intelligence - Qinghe EG-500 Edge Computing Gateway");
+    // The English data came from the English keys, and the page was never reloaded.
+    expect(apiRequests).toContain("GET /api/portal/product/product/2?lang=en");
+    expect(apiRequests.filter((r) => r.includes("/product/product/2") && !r.includes("lang=en"))).toEqual([]);
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
-    expect(page.url()).toBe(`${env.site.origin}/portal/about/index.html`);
-    expect(apiRequests).toEqual([]);
 
-    const cookie = (await page.context().cookies()).find((c) => c.name === "portal_lang");
-    expect(cookie).toMatchObject({ value: "en", path: "/portal", sameSite: "Lax" });
-    expect((cookie?.expires ?? 0) * 1000 - Date.now()).toBeGreaterThan(364 * 24 * 3600 * 1000);
+    // Links stay in English; an untranslated notice is shown in Chinese, marked and announced.
+    await page.click(".site-footer a[href='/portal/en/message/notice/list.html']");
+    await page.waitForURL(/\/portal\/en\/message\/notice\/list\.html$/);
+    await page.locator(".msg-item[lang='zh-CN'] a").first().click();
+    await page.waitForSelector("main .lang-notice");
+    expect(await page.textContent("main .lang-notice")).toBe("This content is available in Chinese only.");
+    expect(await page.getAttribute("main h1", "lang")).toBe("zh-CN");
 
-    await page.reload();
-    await hydrated(page);
-    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
-    expect(await page.textContent(".skip-link")).toBe("Skip to main content");
-
+    await page.goBack();
+    await page.goBack();
+    await page.waitForURL(`${env.site.origin}/portal/en/product/2`);
     await page.click(".lang-switch");
+    await page.waitForURL(`${env.site.origin}/portal/product/2`);
     await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
-    await page.reload();
-    await hydrated(page);
-    expect(await page.textContent(".skip-link")).toBe("跳到主要内容");
+    expect(await page.textContent("main h1")).toBe("青禾边缘计算网关 EG-500");
+    expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
+    // Nothing remembers the choice beside the address.
+    expect((await page.context().cookies()).find((c) => c.name === "portal_lang")).toBeUndefined();
     expect(problems).toEqual([]);
     await page.context().close();
   });
 
-  it("names the new language in the URL when the page was opened with ?lang=", async () => {
+  it("takes an old ?lang= link to the page's English address, which hydrates as it was rendered", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/about/index.html?lang=en`);
     await hydrated(page);
-    await page.click(".lang-switch");
-    await page.waitForFunction(() => document.documentElement.lang === "zh-CN");
-    expect(new URL(page.url()).searchParams.get("lang")).toBe("zh-CN");
-    expect(await page.getAttribute("#site-menu a[href^='/portal/about/member/']", "href")).toBe(
-      "/portal/about/member/index.html?lang=zh-CN",
-    );
+    expect(page.url()).toBe(`${env.site.origin}/portal/en/about/index.html`);
+    expect(await page.evaluate(() => document.documentElement.lang)).toBe("en");
+    expect(await page.locator("main").textContent()).toContain("About Qinghe Intelligence");
+    expect(await page.getAttribute("#site-menu a[href^='/portal/en/about/member/']", "href")).toBe("/portal/en/about/member/index.html");
     expect(problems).toEqual([]);
     await page.context().close();
   });

@@ -246,8 +246,8 @@ describe("home page, default layout (themePortal 1,1)", () => {
     }
   });
 
-  it("writes the interface strings in English with ?lang=en", async () => {
-    const { doc } = await renderHome(siteRoutes("1,1", MARKUP), {}, "/portal/index.html?lang=en");
+  it("writes the interface strings in English at its English address", async () => {
+    const { doc } = await renderHome(siteRoutes("1,1", MARKUP), {}, "/portal/en/index.html");
     const headings = all(byId(doc, "home-content"), tag("h2")).map(text);
     expect(headings).toEqual(["Products", "Services", "News", "Notices", "Partners"]);
     expect(one(doc, hasClass("carousel")).attribs["aria-roledescription"]).toBe("carousel");

@@ -93,7 +93,7 @@ const itemsIn = (routes: Record<string, unknown>) => (call: string) => {
 /** Every page type, a detail page in English, and a detail nobody has (404). */
 const PAGES: string[] = [
   ...samplePages(itemsIn(siteRoutes(1))).map((page) => page.path),
-  `${pageHref("noticeDetail", 2)}?lang=en`,
+  pageHref("noticeDetail", 2, "en"),
   pageHref("newsDetail", 99),
 ];
 

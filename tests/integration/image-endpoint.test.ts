@@ -5,17 +5,19 @@
  */
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
+import { createServer, get as httpGet } from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import request from "supertest";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
-import { FRESH_MS } from "../../server/images/image-variants.ts";
+import { FAILURE_MS, FRESH_MS } from "../../server/images/image-variants.ts";
 import { MAX_INPUT_PIXELS } from "../../server/images/resize-image.ts";
 import { imageUrl } from "../../shared/image-url.ts";
 import { testConfig } from "../support/config.ts";
-import { type ImageOrigin, serveBytes, startImageOrigin } from "../support/image-origin.ts";
+import { type ImageHandler, type ImageOrigin, serveBytes, startImageOrigin } from "../support/image-origin.ts";
 
 let origin: ImageOrigin;
 let other: ImageOrigin;
@@ -114,6 +116,22 @@ describe("resizing", () => {
       .set("If-None-Match", String(first.headers.etag));
     expect(again.status).toBe(304);
   });
+
+  it.each([
+    ["a list naming it", (etag: string) => `"other", ${etag}`],
+    ["its weak form", (etag: string) => `W/${etag}`],
+    ["a wildcard", () => "*"],
+  ])("answers 304 to If-None-Match with %s, 200 to a list without it", async (_what, header) => {
+    const app = build();
+    const first = await img(app, `${origin.url}/img/a.png`, 384, "image/webp");
+    const ask = (value: string) =>
+      request(app)
+        .get(imageUrl(`${origin.url}/img/a.png`, 384))
+        .set("Accept", "image/webp")
+        .set("If-None-Match", value);
+    expect((await ask(header(String(first.headers.etag)))).status).toBe(304);
+    expect((await ask(`"other", W/"another"`)).status).toBe(200);
+  });
 });
 
 describe("what is refused before anything is fetched", () => {
@@ -151,6 +169,161 @@ describe("what is refused before anything is fetched", () => {
     const res = await img(build(), `${origin.url.replace("//", "//user:pw@")}/img/a.png`);
     expect(res.status).toBe(400);
     expect(origin.count()).toBe(0);
+  });
+});
+
+describe("sources on the site and the upstream's origin", () => {
+  it.each([
+    ["an API path on the site", "/api/portal/sys/syscfg", /must be an image file/],
+    ["an API path on the upstream's origin", "{origin}/api/portal/sys/syscfg", /must be an image file/],
+    ["a path that is no image file", "/img/a", /must be an image file/],
+    ["a query on a site image", "/img/a.png?v=1", /must not have a query/],
+    ["a query on the upstream's image", "{origin}/img/a.png?v=2", /must not have a query/],
+    ["an empty query", "/img/a.png?", /must not have a query/],
+    ["an SVG on the upstream", "/img/logo.svg", /IMAGE_ALLOW_SVG/],
+  ])("refuses %s with a 400 and fetches nothing", async (_what, src, message) => {
+    const res = await img(build(), src.replace("{origin}", origin.url));
+    expect(res.status).toBe(400);
+    expect(res.text).toMatch(message);
+    expect(origin.count()).toBe(0);
+  });
+
+  it("reads a site image file from the upstream's origin; a listed image host keeps its own paths and queries", async () => {
+    const app = build({ IMAGE_HOSTS: other.url });
+    expect((await img(app, "/img/a.png", 128)).status).toBe(200);
+    expect(origin.count("/img/a.png")).toBe(1);
+    expect((await img(app, `${other.url}/x.png?size=large`, 128)).status).toBe(200);
+    expect(other.count("/x.png")).toBe(1);
+  });
+});
+
+describe("SVG sources", () => {
+  const drawing = Buffer.from(
+    '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="100"><rect width="200" height="100" fill="#36c"/></svg>',
+  );
+
+  it("rasterises no SVG from the upstream or a listed host unless IMAGE_ALLOW_SVG=on, whatever its name says", async () => {
+    origin.routes.set("/drawing.svg", serveBytes(drawing, "image/svg+xml"));
+    origin.routes.set("/drawing.png", serveBytes(drawing, "image/png"));
+    other.routes.set("/drawing", serveBytes(drawing, "image/svg+xml"));
+    const sources = [`${origin.url}/drawing.png`, `${other.url}/drawing`];
+    const off = build({ IMAGE_HOSTS: other.url });
+    for (const src of sources) {
+      const res = await img(off, src, 128, "image/webp");
+      expect(res.status, src).toBe(502);
+      expect(res.text).toMatch(/IMAGE_ALLOW_SVG/);
+    }
+    expect((await img(off, `${origin.url}/drawing.svg`, 128)).status).toBe(400);
+
+    const on = build({ IMAGE_HOSTS: other.url, IMAGE_ALLOW_SVG: "on" });
+    for (const src of [...sources, `${origin.url}/drawing.svg`]) {
+      const res = await img(on, src, 128, "image/webp");
+      expect(res.status, src).toBe(200);
+      expect(await sharp(res.body).metadata()).toMatchObject({ format: "webp", width: 128 });
+    }
+  });
+});
+
+describe("a source that failed", () => {
+  it("answers its failure again for a minute without reading it, for every variant, without charging the client; then reads it again", async () => {
+    const clock = { now: 1_000_000 };
+    origin.routes.set("/broken.png", serveBytes(Buffer.from("<html>not an image</html>"), "image/png"));
+    const app = build({ MISS_RATE_PER_MIN: "60" }, { now: () => clock.now });
+    const as = (req: request.Test) => req.set("X-Forwarded-For", "203.0.113.9");
+    const src = `${origin.url}/broken.png`;
+    expect((await as(img(app, src, 640, "image/webp"))).status).toBe(502);
+    expect(origin.count("/broken.png")).toBe(1);
+    // Every width and format of it, more than the client's burst of misses: all answered from the failure.
+    for (const width of [64, 128, 256, 384, 640, 828, 1080, 1280, 1920]) {
+      for (const accept of ["image/avif", "image/webp", "image/png"]) {
+        expect((await as(img(app, src, width, accept))).status).toBe(502);
+      }
+    }
+    expect(origin.count("/broken.png")).toBe(1);
+    expect(app.portal.images.queue.started).toBe(1);
+
+    clock.now += FAILURE_MS + 1;
+    expect((await as(img(app, src, 384, "image/webp"))).status).toBe(502);
+    expect(origin.count("/broken.png")).toBe(2);
+  });
+});
+
+describe("image fetches beside the content API", () => {
+  it("answers a visitor's API miss while images from an origin that never answers fill their allowance, and serves the upstream's images", async () => {
+    // A listed image host that takes every request and answers none, until the end.
+    const stuck: import("node:http").ServerResponse[] = [];
+    const never: ImageHandler = (_req, res) => void stuck.push(res);
+    const sources = Array.from({ length: 330 }, (_, n) => `/stuck/${n}.png`);
+    for (const source of sources) other.routes.set(source, never);
+    origin.routes.set("/api/portal/sys/syscfg", (_req, res) =>
+      res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify({ code: 0, msg: "ok", data: { themePortal: "1,1" } })),
+    );
+    const { get, close } = await listening(build({ IMAGE_HOSTS: other.url, UPSTREAM_TIMEOUT_MS: "60000" }));
+    try {
+      let answered = 0;
+      const images = sources.map((source) =>
+        get(imageUrl(`${other.url}${source}`, 384)).then((status) => {
+          answered++;
+          return status;
+        }),
+      );
+      // The first answer is a refusal: every fetch the images may start is under way or waiting.
+      while (answered === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+      expect(await get("/api/portal/sys/syscfg?imgScope=0")).toBe(200);
+      expect(await get(imageUrl("/img/a.png", 256))).toBe(200);
+      for (const source of sources) other.routes.delete(source);
+      for (const res of stuck.splice(0)) res.writeHead(404).end();
+      const statuses = await Promise.all(images);
+      expect(statuses.filter((status) => status === 503).length).toBeGreaterThan(0);
+    } finally {
+      await close();
+    }
+  });
+});
+
+describe("a page's images on a cold cache", () => {
+  /** `count` distinct variants: `count / 3` sources at three widths each, as a page's images. */
+  const variants = (prefix: string, count: number) => {
+    for (let n = 0; n < count / 3; n++) origin.routes.set(`/${prefix}/${n}.png`, serveBytes(png800, "image/png"));
+    return Array.from({ length: count }, (_, n) =>
+      imageUrl(`/${prefix}/${Math.floor(n / 3)}.png`, ([256, 384, 640] as const)[n % 3] ?? 256),
+    );
+  };
+
+  it("gives one visitor all of a page's 48 new variants at once on one core, with the default miss budget", async () => {
+    // One resize at a time, as on a one-core machine: all 48 wait their turn.
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "600" }, { imageResizeSlots: 1 }));
+    try {
+      const statuses = await Promise.all(variants("page", 48).map((target) => get(target, { "x-forwarded-for": "203.0.113.5" })));
+      expect(statuses).toEqual(Array(48).fill(200));
+    } finally {
+      await close();
+    }
+  });
+
+  it("refuses a client past its miss budget with 429, never with 503", async () => {
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "600" }, { imageResizeSlots: 1 }));
+    try {
+      const statuses = await Promise.all(variants("flood", 120).map((target) => get(target, { "x-forwarded-for": "203.0.113.6" })));
+      expect(statuses.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(statuses.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    } finally {
+      await close();
+    }
+  });
+
+  it("without a miss budget, refuses a flooding client past its share of the line (429) while another visitor's page all arrives", async () => {
+    const { get, close } = await listening(build({ MISS_RATE_PER_MIN: "0" }, { imageResizeSlots: 1 }));
+    try {
+      const flood = Promise.all(variants("flood", 150).map((target) => get(target, { "x-forwarded-for": "203.0.113.6" })));
+      const page = Promise.all(variants("page", 30).map((target) => get(target, { "x-forwarded-for": "198.51.100.7" })));
+      expect(await page).toEqual(Array(30).fill(200));
+      const flooded = await flood;
+      expect(flooded.filter((status) => status === 429).length).toBeGreaterThan(0);
+      expect(flooded.filter((status) => status !== 200 && status !== 429)).toEqual([]);
+    } finally {
+      await close();
+    }
   });
 });
 
@@ -349,6 +522,26 @@ describe("the miss budget", () => {
     expect((await img(app, `${origin.url}/img/a.png`, 1080).set("X-Forwarded-For", "198.51.100.20")).status).toBe(200);
   });
 });
+
+/** `app` on a real socket, and a GET of it on a connection of its own, resolving to the status. */
+async function listening(app: PortalApp) {
+  const server = createServer(app);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    get: (target: string, headers: Record<string, string> = {}) =>
+      new Promise<number>((resolve, reject) =>
+        httpGet(`${base}${target}`, { agent: false, headers }, (res) => {
+          res.resume();
+          res.on("end", () => resolve(res.statusCode ?? 0));
+        }).on("error", reject),
+      ),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
 
 /** A real 1 × 1 PNG whose header claims `width` × `height`: what a decompression bomb's header looks like. */
 async function pngClaiming(width: number, height: number): Promise<Buffer> {

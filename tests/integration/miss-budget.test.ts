@@ -150,7 +150,7 @@ describe("the miss budget of pages", () => {
     expect(refused.headers["content-security-policy"]).toBeDefined();
     expect(refused.text).toContain("请 2 秒后再试");
     // Asked again before its time: refused before Express runs, with the same headers and the page's language.
-    const early = await get(portal, "/portal/message/news/5005?lang=en", ATTACKER);
+    const early = await get(portal, "/portal/en/message/news/5005", ATTACKER);
     expect(early.status).toBe(429);
     expect(early.text).toContain("Please try again in 2 seconds");
     const same = ["retry-after", "cache-control", "content-type", "content-security-policy", "x-content-type-options", "x-frame-options"];

@@ -106,8 +106,9 @@ describe("inner pages from the embedded demo content", () => {
   });
 
   it("says Founders in English", async () => {
-    const res = await get("/portal/about/member/index.html?lang=en");
-    expect(h1Of(res.text)).toBe(`${demo.sysauthor.fname} Founders`);
+    const res = await get("/portal/en/about/member/index.html");
+    // The company's full name in English too: the demo site has it translated.
+    expect(h1Of(res.text)).toBe("Hangzhou Qinghe Intelligent Technology Co., Ltd. Founders");
   });
 
   it("renders the newest milestones first, as YYYY-MM, with a link to the next page for visitors without JavaScript", async () => {
@@ -177,11 +178,11 @@ describe("inner pages from the embedded demo content", () => {
     });
 
     it(`names the ${kind} list in English`, async () => {
-      const res = await get(`/portal/message/${kind}/list.html?lang=en`);
+      const res = await get(`/portal/en/message/${kind}/list.html`);
       expect(h1Of(res.text)).toBe(english);
       expect(textOf(res.text)).toContain(`${all.length} items`);
-      // Links keep the language the URL named.
-      expect(bodyOf(res.text)).toContain(`href="/portal/message/${kind}/list.html?page=2&amp;lang=en"`);
+      // Links stay at English addresses.
+      expect(bodyOf(res.text)).toContain(`href="/portal/en/message/${kind}/list.html?page=2"`);
     });
 
     it(`renders a ${kind} detail at both addresses with title, date, image and HTML detail`, async () => {

@@ -40,7 +40,7 @@ describe("list totals", () => {
     ["newsList", "zh-CN", "共 1 条"],
     ["noticeList", "zh-CN", "共 2 条"],
   ] as const)("shows the %s total in %s as %s", async (page, lang, total) => {
-    const res = await request(server.origin).get(`${pageHref(page)}?lang=${lang}`);
+    const res = await request(server.origin).get(pageHref(page, undefined, lang));
     expect(res.status).toBe(200);
     expect(totalOf(res.text)).toBe(total);
   });

@@ -67,8 +67,8 @@ describe("SEED_CONTENT", () => {
     it.each([
       ["zh-CN", "网站还没有发布内容", "内容发布后会显示在这里。"],
       ["en", "No content has been published yet", "The site's content will appear here once it is published."],
-    ])("shows the home page's no-content state in %s, and no demo company", async (lang, title, hint) => {
-      const res = await request(site.origin).get(`${pageHref("home")}?lang=${lang}`);
+    ] as const)("shows the home page's no-content state in %s, and no demo company", async (lang, title, hint) => {
+      const res = await request(site.origin).get(pageHref("home", undefined, lang));
       expect(res.status).toBe(200);
       const text = visibleText(res.text);
       expect(text).toContain(title);

@@ -112,6 +112,7 @@ interface DemoSite {
   services: { id: number }[];
   jobs: { id: number; type: number; name: string; jobAddrId: number }[];
   jobAddrs: { id: number; name: string }[];
+  translations?: { en: { news?: { id: number }[] } };
 }
 
 const ORIGIN = "https://www.example.com";
@@ -168,13 +169,18 @@ describe("search engines on the demo site", () => {
         "/message/notice/list.html",
         "/job/society/index.html",
         "/job/school/index.html",
+        "/contact.html",
         ...demo.news.map((n) => `/message/news/${n.id}`),
         ...demo.notices.map((n) => `/message/notice/${n.id}`),
         ...demo.products.map((p) => `/product/${p.id}`),
         ...demo.services.map((s) => `/service/${s.id}`),
         ...demo.jobs.map((j) => `/job/${j.type === 1 ? "society" : "school"}/${j.id}`),
       ].map((p) => `${ORIGIN}/portal${p}`);
-      expect([...locs].sort()).toEqual([...expected].sort());
+      // In Chinese every page; in English, beside it, each page the upstream has translated (languages.test.ts checks which).
+      const english = locs.filter((loc) => loc.startsWith(`${ORIGIN}/portal/en/`));
+      expect(locs.filter((loc) => !english.includes(loc)).sort()).toEqual([...expected].sort());
+      for (const loc of english) expect(expected, loc).toContain(loc.replace("/portal/en/", "/portal/"));
+      expect(english.length).toBeGreaterThan(0);
     }
   });
 
@@ -234,21 +240,22 @@ describe("search engines on the demo site", () => {
   });
 
   it("gives a detail one canonical URL for both its id forms, with language alternates", async () => {
-    const id = (demo.news[0] as { id: number }).id;
+    // A news item the demo site has in English too.
+    const id = demo.translations?.en.news?.[0]?.id as number;
     for (const url of [`/portal/message/news/${id}`, `/portal/message/news?id=${id}`]) {
       const res = await request(site.origin).get(url).set("Host", "evil.example").set("X-Forwarded-Host", "evil.example");
       expect(res.status).toBe(200);
       const canonical = `${ORIGIN}/portal/message/news/${id}`;
       expect(linkHref(res.text, 'rel="canonical"'), url).toBe(canonical);
-      expect(linkHref(res.text, 'rel="alternate" hreflang="zh-CN"')).toBe(`${canonical}?lang=zh-CN`);
-      expect(linkHref(res.text, 'rel="alternate" hreflang="en"')).toBe(`${canonical}?lang=en`);
+      expect(linkHref(res.text, 'rel="alternate" hreflang="zh-CN"')).toBe(canonical);
+      expect(linkHref(res.text, 'rel="alternate" hreflang="en"')).toBe(`${ORIGIN}/portal/en/message/news/${id}`);
       expect(linkHref(res.text, 'rel="alternate" hreflang="x-default"')).toBe(canonical);
       expect(headOf(res.text)).toContain(`<meta property="og:url" content="${canonical}">`);
       expect(res.text).not.toContain("evil.example");
     }
     // Each language version is its own canonical URL, as hreflang alternates must be.
-    const en = await request(site.origin).get(`/portal/message/news?id=${id}&lang=en`);
-    expect(linkHref(en.text, 'rel="canonical"')).toBe(`${ORIGIN}/portal/message/news/${id}?lang=en`);
+    const en = await request(site.origin).get(`/portal/en/message/news?id=${id}`);
+    expect(linkHref(en.text, 'rel="canonical"')).toBe(`${ORIGIN}/portal/en/message/news/${id}`);
     expect(headOf(en.text)).toContain('<meta property="og:locale" content="en_US">');
   });
 
@@ -302,13 +309,14 @@ describe("search engines on the demo site", () => {
   it("adds JSON-LD of the right type to each kind of page", async () => {
     const job = demo.jobs.find((j) => j.type === 2 && j.name.includes("实习")) as DemoSite["jobs"][number];
     const cases: [string, string[]][] = [
-      ["/portal/index.html", ["Organization"]],
-      [`/portal/message/news/${demo.news[0]?.id}`, ["NewsArticle", "BreadcrumbList"]],
-      [`/portal/message/notice?id=${demo.notices[0]?.id}`, ["NewsArticle", "BreadcrumbList"]],
-      [`/portal/job/school/${job.id}`, ["JobPosting", "BreadcrumbList"]],
-      [`/portal/product/${demo.products[0]?.id}`, ["BreadcrumbList"]],
-      ["/portal/about/index.html", ["BreadcrumbList"]],
-      ["/portal/job/society/index.html", ["BreadcrumbList"]],
+      // Every page also says what it is and the language of its content (WebPage, inLanguage).
+      ["/portal/index.html", ["Organization", "WebPage"]],
+      [`/portal/message/news/${demo.news[0]?.id}`, ["NewsArticle", "BreadcrumbList", "WebPage"]],
+      [`/portal/message/notice?id=${demo.notices[0]?.id}`, ["NewsArticle", "BreadcrumbList", "WebPage"]],
+      [`/portal/job/school/${job.id}`, ["JobPosting", "BreadcrumbList", "WebPage"]],
+      [`/portal/product/${demo.products[0]?.id}`, ["BreadcrumbList", "WebPage"]],
+      ["/portal/about/index.html", ["BreadcrumbList", "WebPage"]],
+      ["/portal/job/society/index.html", ["BreadcrumbList", "WebPage"]],
     ];
     for (const [url, types] of cases) {
       const res = await request(site.origin).get(url);

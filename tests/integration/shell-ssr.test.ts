@@ -313,40 +313,45 @@ describe("the theme", () => {
 });
 
 describe("the interface language", () => {
-  it("is Chinese by default, with a switch to the English version of the same URL", async () => {
+  it("is Chinese unprefixed, with a switch to the same page at its English address", async () => {
     const res = await request(site.origin).get("/portal/message/news/list.html?page=2");
     expect(res.text).toContain('<html lang="zh-CN">');
     expect(res.text).toContain(
-      '<a class="lang-switch" href="/portal/message/news/list.html?page=2&amp;lang=en" hrefLang="en"><span class="visually-hidden">切换语言：</span><span lang="en">English</span></a>',
+      '<a class="lang-switch" href="/portal/en/message/news/list.html?page=2" hrefLang="en"><span class="visually-hidden">切换语言：</span><span lang="en">English</span></a>',
     );
   });
 
-  it("is English with ?lang=en: shell strings, links that keep the language, and a switch back", async () => {
-    const res = await request(site.origin).get("/portal/about/index.html?lang=en");
+  it("is English under /portal/en/: shell strings, links that stay in English, and a switch back", async () => {
+    const res = await request(site.origin).get("/portal/en/about/index.html");
     expect(res.text).toContain('<html lang="en">');
     expect(res.text).toContain('<a class="skip-link" href="#main-content">Skip to main content</a>');
     expect(res.text).toContain('<nav class="site-nav" aria-label="Main navigation">');
     expect(res.text).toContain('<h2 class="footer-title">Products &amp; Services</h2>');
     expect(res.text).toContain('<p class="footer-copyright">© 2020-2026 测试科技有限公司 All rights reserved</p>');
-    expect(res.text).toContain('<a href="/portal/about/member/index.html?lang=en">Founders</a>');
-    expect(res.text).toContain('<a href="/portal/index.html?lang=en#product-list">Products</a>');
-    expect(res.text).toContain('href="/portal/about/index.html?lang=zh-CN" hrefLang="zh-CN"');
+    expect(res.text).toContain('<a href="/portal/en/about/member/index.html">Founders</a>');
+    expect(res.text).toContain('<a href="/portal/en/index.html#product-list">Products</a>');
+    expect(res.text).toContain('href="/portal/about/index.html" hrefLang="zh-CN"');
     expect(res.text).not.toContain("跳到主要内容");
   });
 
-  it("is English with the portal_lang cookie, without putting the language in links", async () => {
+  it("is the same page whatever the portal_lang cookie says: the address alone decides", async () => {
     const res = await request(site.origin).get("/portal/about/index.html").set("Cookie", "portal_lang=en");
-    expect(res.text).toContain('<html lang="en">');
-    expect(res.text).toContain('<span class="visually-hidden">Switch language: </span><span lang="zh-CN">中文</span>');
-    expect(res.text).toContain('<a href="/portal/about/member/index.html">Founders</a>');
-    expect(res.text).toContain('<a class="skip-link" href="#main-content">Skip to main content</a>');
+    expect(res.text).toContain('<html lang="zh-CN">');
+    expect(res.text).toContain('<a href="/portal/about/member/index.html">创始团队</a>');
+    expect(res.headers.vary).toBe("Accept-Encoding");
   });
 
-  it("follows PORTAL_LANG as the default", async () => {
+  it("leads the site's entry points to the home page of PORTAL_LANG, and stray English paths to the English home", async () => {
     const english = await startSite({ PORTAL_LANG: "en" });
-    const res = await request(english.origin).get("/portal/about/index.html");
-    await english.close();
-    expect(res.text).toContain('<html lang="en">');
-    expect(res.text).toContain("Skip to main content");
+    try {
+      expect((await request(english.origin).get("/portal/")).headers.location).toBe("/portal/en/index.html");
+      expect((await request(english.origin).get("/portal/nowhere?x=1")).headers.location).toBe("/portal/en/index.html?x=1");
+      // The unprefixed pages are Chinese whatever the default.
+      expect((await request(english.origin).get("/portal/about/index.html")).text).toContain('<html lang="zh-CN">');
+    } finally {
+      await english.close();
+    }
+    expect((await request(site.origin).get("/portal/")).headers.location).toBe("/portal/index.html");
+    expect((await request(site.origin).get("/portal/en/nowhere")).headers.location).toBe("/portal/en/index.html");
   });
 });

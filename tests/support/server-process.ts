@@ -35,7 +35,8 @@ export function runServerScript(env: Record<string, string>, { built = false }: 
   const [command, ...args] = built ? startCommand() : [TSX, "server/index.ts"];
   return spawn(command as string, args, {
     cwd: PROJECT_DIR,
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", ...env },
+    // No balancer waits on a test's server: a stop does not drain unless the test asks for one.
+    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SHUTDOWN_DRAIN_MS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }

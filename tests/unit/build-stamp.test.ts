@@ -4,7 +4,7 @@
  * Run as npm runs it, a real Node process, on a small project of its own.
  */
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -16,8 +16,12 @@ const write = (file: string, text: string) => {
   mkdirSync(path.dirname(path.join(root, file)), { recursive: true });
   writeFileSync(path.join(root, file), text);
 };
-const stamp = (command: "begin" | "end" | "current") => {
-  const run = spawnSync(process.execPath, [path.join(root, "scripts/build-stamp.mjs"), command], { encoding: "utf8" });
+const stamp = (command: "begin" | "end" | "current" | "prestart", env: Record<string, string> = {}) => {
+  const { NODE_ENV: _, ...inherited } = process.env;
+  const run = spawnSync(process.execPath, [path.join(root, "scripts/build-stamp.mjs"), command], {
+    encoding: "utf8",
+    env: { ...inherited, ...env },
+  });
   return { code: run.status, said: run.stderr };
 };
 /** What a successful build leaves, between its first and last step. */
@@ -68,5 +72,47 @@ describe("npm start's build check", () => {
     // A build that fails stops before its last step: no stamp, so the next start builds.
     expect(stamp("begin").code).toBe(0);
     expect(stamp("current")).toEqual({ code: 1, said: expect.stringMatching(/no build stamp/) });
+  });
+});
+
+describe("npm start in production", () => {
+  /** A build script that only leaves a mark, and (unless pruned) the build tools in node_modules. */
+  const project = ({ pruned }: { pruned: boolean }) => {
+    write("package.json", JSON.stringify({ scripts: { build: "node -e \"require('fs').writeFileSync('built','')\"" } }));
+    if (!pruned) write("node_modules/vite/package.json", "{}\n");
+  };
+  const built = () => existsSync(path.join(root, "built"));
+
+  it("stops a pruned tree's stale build with one line saying to run npm run build, and does not build", () => {
+    project({ pruned: true });
+    build();
+    write("server/index.ts", "export const server = 2;\n");
+    const { code, said } = stamp("prestart");
+    expect(code).toBe(1);
+    expect(said.trim().split("\n")).toEqual([
+      "the sources changed since dist/ was built: run npm run build first (npm start never builds in production)",
+    ]);
+    expect(built()).toBe(false);
+  });
+
+  it("stops a missing build under NODE_ENV=production, build tools installed or not", () => {
+    project({ pruned: false });
+    const { code, said } = stamp("prestart", { NODE_ENV: "production" });
+    expect(code).toBe(1);
+    expect(said).toMatch(/^dist\/ has no build .*: run npm run build first/);
+    expect(built()).toBe(false);
+  });
+
+  it("builds a stale tree in development, where the build tools are", () => {
+    project({ pruned: false });
+    expect(stamp("prestart").code).toBe(0);
+    expect(built()).toBe(true);
+  });
+
+  it("serves a runtime tree that carries the build without its sources", () => {
+    project({ pruned: true });
+    build();
+    for (const folder of ["client", "server", "shared"]) rmSync(path.join(root, folder), { recursive: true, force: true });
+    expect(stamp("prestart", { NODE_ENV: "production" })).toEqual({ code: 0, said: "" });
   });
 });

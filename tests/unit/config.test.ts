@@ -18,7 +18,7 @@ describe("parseConfig", () => {
       logLevel: "info",
       webConcurrency: 1,
       pageCache: true,
-      images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024 },
+      images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024, allowSvg: false },
       metrics: undefined,
       seedContent: "demo",
     });
@@ -56,6 +56,7 @@ describe("parseConfig", () => {
       IMAGE_MAX_MB: "5",
       IMAGE_CACHE_DIR: "/var/cache/portal-images",
       IMAGE_CACHE_MB: "64",
+      IMAGE_ALLOW_SVG: "on",
       REDIS_URL: "rediss://:pw@redis.internal:6380/2",
       SEED_CONTENT: "none",
     });
@@ -72,6 +73,7 @@ describe("parseConfig", () => {
       maxSourceBytes: 5 * 1024 * 1024,
       cacheDir: "/var/cache/portal-images",
       cacheMaxBytes: 64 * 1024 * 1024,
+      allowSvg: true,
     });
     expect(config.redisUrl).toBe("rediss://:pw@redis.internal:6380/2");
     expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0, seedContent: "none" });
@@ -115,6 +117,7 @@ describe("parseConfig", () => {
     ["IMAGE_HOSTS", "img.example.com", /^IMAGE_HOSTS must be http\(s\) origins/],
     ["IMAGE_MAX_MB", "0", /^IMAGE_MAX_MB must be a whole number of megabytes from 1 to 1024/],
     ["IMAGE_CACHE_MB", "lots", /^IMAGE_CACHE_MB must be a whole number of megabytes/],
+    ["IMAGE_ALLOW_SVG", "yes", /^IMAGE_ALLOW_SVG must be on or off/],
     ["WEB_CONCURRENCY", "0", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],
@@ -152,6 +155,8 @@ describe("parseConfig", () => {
     ["API_BASE_URL", "ftp://s3cr3t-pw@cms.example.com", "ftp://***@cms.example.com"],
     ["PUBLIC_ORIGIN", "https://u:s3cr3t-pw@www.example.com", "https://***@www.example.com"],
     ["REDIS_URL", "http://default:s3cr3t-pw@redis.internal:6379", "http://***@redis.internal:6379"],
+    ["SMTP_URL", "smtpx://mailer:s3cr3t-pw@mail.example.com:465", "smtpx://***@mail.example.com:465"],
+    ["ENQUIRY_WEBHOOK_URL", "ftp://hook:s3cr3t-pw@hooks.example.com", "ftp://***@hooks.example.com"],
   ])("never echoes the credentials of a rejected %s", (name, value, shown) => {
     expect(() => parseConfig({ [name]: value })).toThrow(
       new RegExp(`^${name} .*\\(got "${shown.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}"\\)$`),
@@ -195,5 +200,33 @@ describe("parseConfig", () => {
 
   it("treats an empty variable as unset", () => {
     expect(parseConfig({ PORT: "", API_BASE_URL: " " }).port).toBe(3000);
+  });
+
+  it("reads the enquiry settings, each channel only with what it needs", () => {
+    const config = parseConfig({
+      FORM_SECRET: "a-form-secret-long-enough",
+      ENQUIRY_WEBHOOK_URL: "https://hooks.example.com/enquiry",
+      ENQUIRY_WEBHOOK_SECRET: `whsec_${Buffer.alloc(24, 1).toString("base64")}`,
+      SMTP_URL: "smtps://mailer:pw@mail.example.com:465",
+      ENQUIRY_TO: "sales@example.com, support@example.com",
+      ENQUIRY_FROM: "website@example.com",
+    }).enquiries;
+    expect(config).toMatchObject({ ratePerHour: 5, retentionDays: 180, formSecret: "a-form-secret-long-enough" });
+    expect(config.webhook?.url).toBe("https://hooks.example.com/enquiry");
+    expect(config.mail).toEqual({
+      smtpUrl: "smtps://mailer:pw@mail.example.com:465",
+      to: ["sales@example.com", "support@example.com"],
+      from: "website@example.com",
+    });
+    expect(() => parseConfig({ ENQUIRY_WEBHOOK_URL: "https://hooks.example.com/x" })).toThrow(
+      "ENQUIRY_WEBHOOK_URL needs ENQUIRY_WEBHOOK_SECRET as well",
+    );
+    expect(() => parseConfig({ SMTP_URL: "smtp://mail.example.com", ENQUIRY_FROM: "a@example.com" })).toThrow(
+      "SMTP_URL needs ENQUIRY_TO as well",
+    );
+    expect(() => parseConfig({ ENQUIRY_TO: "sales@example.com\r\nBcc: x@example.com" })).toThrow(/^ENQUIRY_TO must be email addresses/);
+    expect(() => parseConfig({ FORM_SECRET: "short" })).toThrow(
+      "FORM_SECRET must be at least 16 characters of random text (value not shown)",
+    );
   });
 });

@@ -15,33 +15,47 @@ const URLS = [
   "/message/news?id=7",
   `/message/news/list.html?page=${"9".repeat(300)}`,
 ];
-const HEADERS = [{}, { cookie: "portal_lang=en" }, { cookie: "a=1; portal_lang=zh-CN; b=2" }, { cookie: "portal_lang=xx" }];
 
 describe("page cache key on the hot path", () => {
-  it("is the key pageRequestOf gives, for every URL and language cookie, however often a URL repeats", () => {
-    const keyOf = createPageKeyReader("zh-CN");
+  it("is the key pageRequestOf gives, for every URL, however often a URL repeats; none for a URL answered by a redirect", () => {
+    const keyOf = createPageKeyReader();
     for (let round = 0; round < 2; round++) {
       for (const url of URLS) {
-        for (const headers of HEADERS) {
-          expect(keyOf(url, headers), `${url} ${JSON.stringify(headers)}`).toBe(pageRequestOf(url, headers, "zh-CN")?.key);
-        }
+        const page = pageRequestOf(url);
+        expect(keyOf(url), url).toBe(page?.redirect ? undefined : page?.key);
       }
     }
   });
 
   it("keeps languages and pages apart, and ignores parameters pages do not read", () => {
-    const keyOf = createPageKeyReader("zh-CN");
-    const keys = new Set(URLS.slice(0, 4).flatMap((url) => HEADERS.slice(0, 2).map((headers) => keyOf(url, headers))));
-    // /index.html ×2 languages, list page 2 ×2 languages (tracking parameter shares them), ?lang=en once.
-    expect(keys.size).toBe(5);
+    const keyOf = createPageKeyReader();
+    const keys = new Set(
+      ["/index.html", "/en/index.html", ...URLS.slice(1, 3), "/en/message/news/list.html?page=2"].map((url) => keyOf(url)),
+    );
+    // /index.html ×2 languages, list page 2 ×2 languages (the tracking parameter shares one).
+    expect(keys.size).toBe(4);
     // A page number past what the list reads renders the first page: it shares that page's key, not one of its own.
-    expect(keyOf(URLS[7] as string, {})).toBe(keyOf("/message/news/list.html", {}));
+    expect(keyOf(URLS[7] as string)).toBe(keyOf("/message/news/list.html"));
+    // An unknown language is a parameter like any other the page does not read.
+    expect(keyOf(URLS[4] as string)).toBe(keyOf("/message/news/list.html?page=2"));
+  });
+
+  it("answers ?lang= with the page's address in that language, its query normalised", () => {
+    expect(pageRequestOf("/message/news/list.html?page=2&lang=en&utm=x")?.redirect).toBe("/portal/en/message/news/list.html?page=2");
+    expect(pageRequestOf("/en/message/news/12?lang=zh-CN")?.redirect).toBe("/portal/message/news/12");
+    expect(pageRequestOf("/message/news?id=12&lang=en")?.redirect).toBe("/portal/en/message/news?id=12");
+    expect(pageRequestOf("/index.html?lang=en")?.redirect).toBe("/portal/en/index.html");
+    expect(pageRequestOf("/index.html?lang=fr")?.redirect).toBeUndefined();
+  });
+
+  it("is the same whatever cookie or header comes with the request: it is worked out from the URL alone", () => {
+    expect(pageRequestOf("/en/about/index.html")).toMatchObject({ lang: "en", path: "/en/about/index.html", key: "en /about/index.html" });
   });
 });
 
 describe("page cache key of URLs written differently", () => {
-  const keyOf = createPageKeyReader("zh-CN");
-  const key = (url: string) => keyOf(url, {});
+  const keyOf = createPageKeyReader();
+  const key = (url: string) => keyOf(url);
 
   it("follows what the page reads, not the URL's text: separators inside a value are part of that value", () => {
     // "3&size=50" is not a page number: the page renders page 1 at size 20, not page 3 at size 50.
@@ -103,6 +117,6 @@ describe("a page URL as the client router reads it", () => {
       expect(routerReads(path, search), `${path}?${search}`).toEqual([routerTextOf(path), routerTextOf(search)]);
     }
     // So /x/%31%32 is the page of item 12 on the server too, not a not-found page the browser would show as item 12.
-    expect(pageRequestOf("/message/news/%31%32", {}, "zh-CN")?.match).toMatchObject({ route: { id: "newsDetail" }, id: 12 });
+    expect(pageRequestOf("/message/news/%31%32")?.match).toMatchObject({ route: { id: "newsDetail" }, id: 12 });
   });
 });

@@ -1,11 +1,13 @@
 /**
  * The README's configuration table is the operator's list of settings: every variable the
- * config reads is in it, and it names none the config does not read.
+ * config reads is in it, and it names none the config does not read. .env.example is made
+ * from it (npm run env-example) and must be current.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { CONFIG_VARIABLES } from "../../server/config.ts";
+import { envExampleText } from "../../scripts/env-example-text.ts";
+import { CONFIG_VARIABLES, parseConfig } from "../../server/config.ts";
 
 /** The variables named in the first column of the table under "## Configuration". */
 function documentedVariables(readme: string): string[] {
@@ -23,5 +25,22 @@ describe("README configuration table", () => {
     expect(documented.length).toBeGreaterThan(0);
     expect(CONFIG_VARIABLES.filter((name) => !documented.includes(name))).toEqual([]);
     expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
+  });
+});
+
+describe(".env.example", () => {
+  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+  const example = readFileSync(path.resolve(import.meta.dirname, "../../.env.example"), "utf8");
+
+  it("is current: made again from the README's table, it is the file (npm run env-example writes it)", () => {
+    expect(example).toBe(envExampleText(readme));
+  });
+
+  it("names every variable the config reads, each at a default the config accepts", () => {
+    const named = [...example.matchAll(/^# ([A-Z][A-Z0-9_]*)=(.*)$/gm)];
+    expect(named.map((m) => m[1]).sort()).toEqual([...CONFIG_VARIABLES].sort());
+    // Uncommented as written, the file starts the server as the defaults do.
+    const env = Object.fromEntries(named.map((m) => [m[1] as string, m[2] as string]));
+    expect(parseConfig(env)).toEqual(parseConfig({}));
   });
 });

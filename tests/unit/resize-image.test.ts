@@ -13,13 +13,42 @@ import { IMAGE_QUALITIES } from "../../shared/image-url.ts";
 
 const slide = readdirSync(DEMO_MEDIA_DIR).find((name) => /^slide-.*\.jpg$/.test(name));
 const photo = readFileSync(path.join(DEMO_MEDIA_DIR, slide ?? "missing"));
+const plain = { allowSvg: false };
 
 describe("resizing a photograph", () => {
   it.each(IMAGE_QUALITIES.map((quality) => ({ quality })))("sends AVIF no heavier than WebP at quality $quality", async ({ quality }) => {
-    const [avif, webp] = await Promise.all([resizeImage(photo, 828, quality, "avif"), resizeImage(photo, 828, quality, "webp")]);
+    const [avif, webp] = await Promise.all([
+      resizeImage(photo, 828, quality, "avif", plain),
+      resizeImage(photo, 828, quality, "webp", plain),
+    ]);
     expect(avif.format).toBe("avif");
     expect(webp.format).toBe("webp");
     expect(avif.body.length).toBeLessThanOrEqual(webp.body.length);
     expect((await sharp(avif.body).metadata()).width).toBe(828);
+  });
+});
+
+describe("a drawing that would take the resize slot for long", () => {
+  /** Blurs and dilations over a large canvas: seconds of rasterising on one core for a few hundred bytes. */
+  const filters = Array.from(
+    { length: 2 },
+    (_, n) => `<feGaussianBlur stdDeviation="${50 + n}"/><feMorphology operator="dilate" radius="40"/>`,
+  );
+  const drawing = Buffer.from(
+    `<svg xmlns="http://www.w3.org/2000/svg" width="2000" height="2000"><filter id="f" x="0" y="0" width="1" height="1">${filters.join("")}</filter><rect width="2000" height="2000" fill="red" filter="url(#f)"/></svg>`,
+  );
+
+  it("is refused unless SVG is allowed, before anything is drawn", async () => {
+    await expect(resizeImage(drawing, 640, 75, "webp", { allowSvg: false })).rejects.toMatchObject({
+      status: 502,
+      message: expect.stringMatching(/IMAGE_ALLOW_SVG/),
+    });
+  });
+
+  it("is stopped at the resize deadline, with an answer that says so", async () => {
+    await expect(resizeImage(drawing, 640, 75, "webp", { allowSvg: true, deadlineS: 1 })).rejects.toMatchObject({
+      status: 502,
+      message: "the image source took longer than 1 s to resize",
+    });
   });
 });

@@ -35,8 +35,8 @@ const routes = [...PAGE_ROUTES, awards];
 
 const state = (fallback: Record<string, unknown>): PageState => ({
   lang: "en",
-  langInUrl: false,
-  config: { defaultLang: "zh-CN", classify: [], homeScript: false, publicOrigin: "https://www.example.com" },
+  translated: true,
+  config: { defaultLang: "zh-CN", contentLang: true, classify: [], homeScript: false, publicOrigin: "https://www.example.com" },
   fallback,
   failures: {},
 });
@@ -57,10 +57,10 @@ describe("a page added to the route table", () => {
   });
 
   it("is keyed in the page cache by the parameters its module reads, parsed as it parses them", () => {
-    const key = (url: string) => pageRequestOf(url, {}, "zh-CN", routes)?.key;
+    const key = (url: string) => pageRequestOf(url, routes)?.key;
     expect(key("/about/awards/index.html?year=2024&utm_source=mail")).toBe("zh-CN /about/awards/index.html?year=2024");
     expect(key("/about/awards/index.html?year=24")).toBe("zh-CN /about/awards/index.html");
-    expect(pageRequestOf("/about/awards/index.html?year=2024", {}, "zh-CN")).toBeNull();
+    expect(pageRequestOf("/about/awards/index.html?year=2024")).toBeNull();
   });
 
   it("has the server load the data keys its module names, beside the shell's", () => {
@@ -84,16 +84,20 @@ describe("a page added to the route table", () => {
       translatorFor("en"),
     );
     expect(head).toContain("<title>Acme - Awards</title>");
-    expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/about/awards/index.html?year=2024">');
-    expect(head).toContain('title="Acme - News" href="/portal/message/news/rss.xml"');
+    // An English page of a site with English content: its own English address, and the English feed.
+    expect(head).toContain('<link rel="canonical" href="https://www.example.com/portal/en/about/awards/index.html?year=2024">');
+    expect(head).toContain(
+      '<link rel="alternate" hreflang="zh-CN" href="https://www.example.com/portal/about/awards/index.html?year=2024">',
+    );
+    expect(head).toContain('title="Acme - News" href="/portal/en/message/news/rss.xml"');
     const breadcrumb = head.match(
       /<script type="application\/ld\+json">(\{"@context":"https:\/\/schema.org","@type":"BreadcrumbList".*?)<\/script>/,
     );
     const trail = JSON.parse(breadcrumb?.[1] ?? "null") as { itemListElement: { name: string; item: string }[] };
     expect(trail.itemListElement.map((crumb) => [crumb.name, crumb.item])).toEqual([
-      ["Home", "https://www.example.com/portal/index.html"],
-      ["About us", "https://www.example.com/portal/about/index.html"],
-      ["Awards", "https://www.example.com/portal/about/awards/index.html"],
+      ["Home", "https://www.example.com/portal/en/index.html"],
+      ["About us", "https://www.example.com/portal/en/about/index.html"],
+      ["Awards", "https://www.example.com/portal/en/about/awards/index.html"],
     ]);
   });
 

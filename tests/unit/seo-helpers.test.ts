@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { clip, isNotFound, textOfHtml } from "../../client/server-head/page-meta.ts";
-import { canonicalPath, imageUrl, withLang } from "../../client/server-head/seo-urls.ts";
+import { canonicalPath, imageUrl } from "../../client/server-head/seo-urls.ts";
 import { employmentTypeOf, jsonLdScript } from "../../client/server-head/structured-data.ts";
 import { createGeneratedCache } from "../../server/cache/generated-cache.ts";
 import { rfc822Of, w3cDateOf } from "../../server/seo/message-dates.ts";
@@ -77,10 +77,16 @@ describe("canonical URLs", () => {
     expect(canonical("/about/milepost/index.html?page=2")).toBe("/portal/about/milepost/index.html");
   });
 
-  it("adds a language to either form", () => {
-    expect(withLang("/portal/index.html", "en")).toBe("/portal/index.html?lang=en");
-    expect(withLang("/portal/message/news/list.html?page=2", "zh-CN")).toBe("/portal/message/news/list.html?page=2&lang=zh-CN");
-    expect(withLang("/portal/index.html", undefined)).toBe("/portal/index.html");
+  it("is the page's address in the language asked for: English under /en, Chinese unprefixed", () => {
+    const inLang = (url: string, lang: "zh-CN" | "en") => {
+      const [path, search = ""] = url.split("?");
+      const query = new URLSearchParams(search);
+      const match = matchPage(path as string, query);
+      return match && canonicalPath(match, query, () => undefined, lang);
+    };
+    expect(inLang("/message/news/list.html?page=2", "en")).toBe("/portal/en/message/news/list.html?page=2");
+    expect(inLang("/en/message/news/list.html?page=2", "zh-CN")).toBe("/portal/message/news/list.html?page=2");
+    expect(inLang("/en/product?id=3", "en")).toBe("/portal/en/product/3");
   });
 });
 

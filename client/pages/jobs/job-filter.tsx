@@ -15,9 +15,8 @@ import { type KeyboardEvent, memo, type ReactNode, type RefObject, useCallback, 
 import type { JobAddr, JobType } from "../../../shared/entities.ts";
 import { idListOf, type JobFilter } from "../../../shared/list-query.ts";
 import { DEFAULT_PAGE_SIZE } from "../../../shared/params.ts";
-import { BASE_PATH } from "../../../shared/routes.ts";
 import { withQuery } from "../../../shared/with-query.ts";
-import { useFormLang, useGo } from "../../hooks/page-query.ts";
+import { useFormAction, useGo } from "../../hooks/page-query.ts";
 import { useHydratedSoon } from "../../hooks/use-hydrated.ts";
 import { fill } from "../../i18n/fill.ts";
 import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
@@ -194,7 +193,7 @@ const JobFilterForm = memo(function JobFilterForm({
   onClear,
 }: JobFilterProps & { onApply?: (form: HTMLFormElement) => void; onClear: () => void }) {
   const t = useT(PAGES_MESSAGES);
-  const lang = useFormLang();
+  const formAction = useFormAction();
   const groups = [
     { name: "jobTypeIds", legend: t("pages.jobs.types"), options: types, checked: filter.jobTypeIds },
     { name: "jobAddrIds", legend: t("pages.jobs.addrs"), options: addrs, checked: filter.jobAddrIds },
@@ -203,7 +202,7 @@ const JobFilterForm = memo(function JobFilterForm({
     <form
       className="job-filter-form"
       method="get"
-      action={BASE_PATH + path}
+      action={formAction(path)}
       onSubmit={(event) => {
         if (!onApply) return;
         event.preventDefault();
@@ -224,7 +223,6 @@ const JobFilterForm = memo(function JobFilterForm({
         </fieldset>
       ))}
       {filter.size !== DEFAULT_PAGE_SIZE && <input type="hidden" name="size" value={filter.size} />}
-      {lang && <input type="hidden" name={lang.name} value={lang.value} />}
       <div className="job-filter-actions">
         <button type="submit" className="button button-primary">
           {t("pages.jobs.apply")}

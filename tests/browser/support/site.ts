@@ -10,14 +10,12 @@ import { launchChromium } from "./chromium.ts";
 
 export interface TestSite {
   origin: string;
-  /** Where the site's content can be read as an upstream reads it: the site's own /api/portal. */
-  contentApiUrl: string;
   close(): Promise<void>;
 }
 
 export async function startDemoSite(env: Record<string, string> = {}): Promise<TestSite> {
   const site = await startBuiltSite(env);
-  return { origin: site.origin, contentApiUrl: site.origin, close: site.close };
+  return { origin: site.origin, close: site.close };
 }
 
 /**

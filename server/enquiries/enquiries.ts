@@ -1,0 +1,98 @@
+/**
+ * The enquiries as the app holds them: the store (DATABASE_URL, a connection of this
+ * process's own), the intake, the delivery loop when a channel is configured, the
+ * retention sweep, the metrics, and the routes (router.ts).
+ */
+import type { Router } from "express";
+import type { Registry } from "prom-client";
+import { type Config, withoutCredentials } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import type { SendOwnPage } from "../pages/router.ts";
+import type { SharedTier } from "../shared-tier/redis-connection.ts";
+import { createDeliverer, type Deliverer } from "./delivery.ts";
+import { createIntake, type Intake } from "./intake.ts";
+import { createEnquiryMetrics } from "./metrics.ts";
+import { createEnquiryRouter } from "./router.ts";
+import { createEnquiryStore, type EnquiryStore } from "./store.ts";
+
+/** How often enquiries past ENQUIRY_RETENTION_DAYS are deleted (and once soon after start). */
+const RETENTION_SWEEP_MS = 3600_000;
+const FIRST_SWEEP_MS = 10_000;
+const DAY_MS = 86_400_000;
+
+export interface Enquiries {
+  store: EnquiryStore;
+  intake: Intake;
+  deliverer: Deliverer | undefined;
+  /** `pageSender` gives the pages' renderer of a page per request, once there is one. */
+  router(pageSender: () => SendOwnPage | undefined): Router;
+  /** Starts the delivery loop and the retention sweep (the server does; a test may not). */
+  start(): void;
+  /** Deletes what is past retention now; the number of enquiries deleted. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+}
+
+export interface EnquiryDeps {
+  logger: Logger;
+  registry: Registry;
+  sharedTier?: SharedTier;
+  now?: () => number;
+  /** Tests shorten the waits between delivery attempts and polls. */
+  backoffBaseMs?: number;
+  pollMs?: number;
+}
+
+export function createEnquiries(
+  config: Config,
+  { logger, registry, sharedTier, now = Date.now, backoffBaseMs, pollMs }: EnquiryDeps,
+): Enquiries {
+  const { enquiries: settings } = config;
+  const store = createEnquiryStore(config.databaseUrl);
+  const metrics = createEnquiryMetrics(registry, async () => (store.isOpen() ? store.oldestPending() : undefined), now);
+  const deliverer =
+    settings.webhook || settings.mail
+      ? createDeliverer({ store, config: settings, logger, events: metrics, now, backoffBaseMs, pollMs })
+      : undefined;
+  const intake = createIntake({ config: settings, store, deliverer, metrics, logger, sharedTier, now });
+  const sweep = async () => {
+    const deleted = await store.deleteOlderThan(now() - settings.retentionDays * DAY_MS, now());
+    if (deleted > 0) logger.info({ deleted, retentionDays: settings.retentionDays }, "deleted enquiries past their retention");
+    return deleted;
+  };
+  const runSweep = () => {
+    sweep().catch((error: unknown) =>
+      logger.warn({ err: error instanceof Error ? error.message : String(error) }, "enquiry retention sweep failed"),
+    );
+  };
+  let first: NodeJS.Timeout | undefined;
+  let sweeper: NodeJS.Timeout | undefined;
+  return {
+    start() {
+      if (sweeper) return;
+      // Opened now, so a database that is away is said at start, and the sweep has a connection.
+      store
+        .ping()
+        .catch((error: unknown) =>
+          logger.warn(
+            { err: withoutCredentials(error instanceof Error ? error.message : String(error)) },
+            "the enquiry database is not reachable yet: enquiries are refused with 503 until it is",
+          ),
+        );
+      deliverer?.start();
+      first = setTimeout(runSweep, FIRST_SWEEP_MS).unref();
+      sweeper = setInterval(runSweep, RETENTION_SWEEP_MS).unref();
+    },
+    store,
+    intake,
+    deliverer,
+    router: (pageSender) => createEnquiryRouter({ intake, pageSender, now }),
+    sweep,
+    async close() {
+      clearTimeout(first);
+      clearInterval(sweeper);
+      await deliverer?.stop();
+      await store.close();
+    },
+  };
+}

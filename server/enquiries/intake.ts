@@ -1,0 +1,125 @@
+/**
+ * What happens to a submitted form, whichever way it came (the page's POST or the JSON
+ * API): the token, the spam checks, the fields, the client's hourly limit, and the
+ * enquiry stored before anyone is told it was accepted. Spam (the honeypot filled, or
+ * sent under 3 seconds after the form was served) is told it was accepted and is not
+ * stored at all: nothing of it is anyone's personal data worth keeping.
+ */
+import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
+import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { type EnquiryConfig, withoutCredentials } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import { clientKeyOf } from "../portal-api/client-key.ts";
+import type { SharedTier } from "../shared-tier/redis-connection.ts";
+import { createSharedLimit } from "../shared-tier/shared-limit.ts";
+import type { Deliverer } from "./delivery.ts";
+import { createFormKeys, type FormKeys, MIN_FILL_MS, TOKEN_LIFETIME_MS } from "./form-keys.ts";
+import type { EnquiryMetrics, RefusalReason } from "./metrics.ts";
+import type { EnquiryStore } from "./store.ts";
+
+export type Outcome =
+  | { kind: "accepted"; id: string }
+  /** Told exactly what "accepted" is told. */
+  | { kind: "spam"; reason: "honeypot" | "too_fast" }
+  | { kind: "invalid"; read: ReadEnquiry }
+  | { kind: "token"; read: ReadEnquiry }
+  | { kind: "tooMany"; read: ReadEnquiry; retryAfterS: number }
+  | { kind: "unavailable"; read: ReadEnquiry };
+
+export interface Intake {
+  keys: FormKeys;
+  /** `body` is whatever the request held (any JSON value, or a parsed form). */
+  submit(body: unknown, client: { address: string | undefined; lang: Lang }): Promise<Outcome>;
+}
+
+export interface IntakeOptions {
+  config: EnquiryConfig;
+  store: EnquiryStore;
+  deliverer: Deliverer | undefined;
+  metrics: EnquiryMetrics;
+  logger: Logger;
+  sharedTier?: SharedTier;
+  now?: () => number;
+}
+
+const HOUR_S = 3600;
+
+export function createIntake({ config, store, deliverer, metrics, logger, sharedTier, now = Date.now }: IntakeOptions): Intake {
+  const keys = createFormKeys(config.formSecret);
+  const local = new RateLimiterMemory({ points: config.ratePerHour, duration: HOUR_S });
+  const shared = sharedTier ? createSharedLimit(sharedTier, { name: "enquiry", points: config.ratePerHour, durationS: HOUR_S }) : undefined;
+
+  /** Seconds until the client may send again, or 0 when it may now. */
+  async function retryAfterOf(client: string): Promise<number> {
+    const admitted = await shared?.(client);
+    if (admitted) return admitted.ok ? 0 : admitted.retryAfterS;
+    try {
+      await local.consume(client);
+      return 0;
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
+      throw refusal;
+    }
+  }
+
+  const refuse = <O extends Outcome>(reason: RefusalReason, outcome: O): O => {
+    metrics.refused(reason);
+    return outcome;
+  };
+
+  return {
+    keys,
+    async submit(body, client) {
+      const object = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
+      const read = readEnquiry(object);
+      const at = now();
+      const token = keys.check(read.token, at);
+      if (!token.ok) return refuse("token", { kind: "token", read });
+      if (read.trap !== "") return refuse("honeypot", { kind: "spam", reason: "honeypot" });
+      if (at - token.issuedAt < MIN_FILL_MS) return refuse("too_fast", { kind: "spam", reason: "too_fast" });
+      if (Object.keys(read.errors).length > 0) return refuse("invalid", { kind: "invalid", read });
+      const clientKey = clientKeyOf(client.address);
+      const retryAfterS = await retryAfterOf(clientKey);
+      if (retryAfterS > 0) return refuse("rate", { kind: "tooMany", read, retryAfterS });
+      let saved: Awaited<ReturnType<EnquiryStore["save"]>>;
+      try {
+        saved = await store.save(
+          rowOf(read.values, at, client.lang, keys.clientHash(clientKey), config),
+          token.nonce,
+          token.issuedAt + TOKEN_LIFETIME_MS,
+        );
+      } catch (error) {
+        logger.error(
+          { err: withoutCredentials(error instanceof Error ? error.message : String(error)) },
+          "an enquiry could not be stored: the visitor was asked to try again",
+        );
+        return refuse("unavailable", { kind: "unavailable", read });
+      }
+      if (saved === "replayed") return refuse("replayed", { kind: "token", read });
+      metrics.received();
+      deliverer?.kick();
+      return { kind: "accepted", id: saved.saved.id };
+    },
+  };
+}
+
+function rowOf(values: EnquiryValues, at: number, lang: Lang, clientHash: string, config: EnquiryConfig) {
+  const anyChannel = config.webhook !== undefined || config.mail !== undefined;
+  return {
+    created_at: at,
+    lang,
+    name: values.name,
+    email: values.email,
+    phone: values.phone,
+    company: values.company,
+    subject: values.subject,
+    message: values.message,
+    consent_at: at,
+    consent_version: CONSENT_VERSION,
+    client_hash: clientHash,
+    webhook_state: config.webhook ? ("pending" as const) : ("off" as const),
+    mail_state: config.mail ? ("pending" as const) : ("off" as const),
+    next_attempt_at: anyChannel ? at : null,
+  };
+}

@@ -1,0 +1,103 @@
+/**
+ * The contact form's endpoints (CONTRACT 12): `POST /portal/contact.html` (a form post:
+ * 303 to the thank-you, or the form again with what was wrong), `POST /api/portal/enquiry`
+ * (JSON: 202 or 400 with the field errors) and `GET /api/portal/enquiry/token` (a fresh
+ * token for a form shown by client navigation). Bodies are small; anything larger is 413.
+ */
+import express, { type Request, type Response, Router } from "express";
+import type { EnquiryFormState } from "../../shared/enquiry.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { BASE_PATH, pageHref, splitLangPath } from "../../shared/routes.ts";
+import { HttpError } from "../http/errors.ts";
+import type { SendOwnPage } from "../pages/router.ts";
+import type { Intake, Outcome } from "./intake.ts";
+
+/** The contact page's address in each language. */
+const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
+export const ENQUIRY_API_PATH = "/api/portal/enquiry";
+/** Far more than the longest form (5000 characters of message, each up to 9 bytes encoded, and the rest). */
+const BODY_LIMIT = 64 * 1024;
+
+export interface EnquiryRouterDeps {
+  intake: Intake;
+  pageSender: () => SendOwnPage | undefined;
+  now?: () => number;
+}
+
+const STATUS_OF: Record<Exclude<Outcome["kind"], "accepted" | "spam">, number> = {
+  invalid: 400,
+  token: 400,
+  tooMany: 429,
+  unavailable: 503,
+};
+
+export function createEnquiryRouter({ intake, pageSender, now = Date.now }: EnquiryRouterDeps): Router {
+  const router = Router();
+  /** The page's path under the base path, as posted to, and its language. */
+  const pageOf = (req: Request) => {
+    const path = req.path.slice(BASE_PATH.length);
+    return { path, lang: splitLangPath(path).lang };
+  };
+
+  // Only a form: any other body type is refused before it is read.
+  const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50, type: () => true });
+  router.post(CONTACT_PATHS, (req, _res, next) => {
+    next(
+      req.is("application/x-www-form-urlencoded") ? undefined : new HttpError(415, "send the form as application/x-www-form-urlencoded"),
+    );
+  });
+  router.post(CONTACT_PATHS, parseForm, async (req: Request, res: Response) => {
+    const { path, lang } = pageOf(req);
+    const outcome = await intake.submit(req.body, { address: req.ip, lang });
+    res.setHeader("Cache-Control", "no-store");
+    if (outcome.kind === "accepted" || outcome.kind === "spam") {
+      res.redirect(303, `${BASE_PATH}${path}?sent=1`);
+      return;
+    }
+    if (outcome.kind === "tooMany") res.setHeader("Retry-After", String(outcome.retryAfterS));
+    const form: EnquiryFormState = {
+      token: intake.keys.issue(now()),
+      values: outcome.read.values,
+      errors: outcome.kind === "invalid" ? outcome.read.errors : undefined,
+      problem: outcome.kind === "invalid" ? undefined : outcome.kind,
+    };
+    const sendOwnPage = pageSender();
+    if (!sendOwnPage) {
+      res.status(STATUS_OF[outcome.kind]).type("text/plain").send(`${STATUS_OF[outcome.kind]} the enquiry was not accepted\n`);
+      return;
+    }
+    await sendOwnPage(req, res, path, { form }, STATUS_OF[outcome.kind]);
+  });
+
+  const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });
+  router.post(ENQUIRY_API_PATH, parseJson, async (req: Request, res: Response) => {
+    const lang: Lang = req.body?.lang === "en" ? "en" : "zh-CN";
+    const outcome = await intake.submit(req.body, { address: req.ip, lang });
+    res.setHeader("Cache-Control", "no-store");
+    if (outcome.kind === "accepted" || outcome.kind === "spam") {
+      res.status(202).json({ code: 0, msg: "accepted", data: null });
+      return;
+    }
+    if (outcome.kind === "tooMany") res.setHeader("Retry-After", String(outcome.retryAfterS));
+    const status = STATUS_OF[outcome.kind];
+    res.status(status).json({
+      code: status,
+      msg: MESSAGES[outcome.kind],
+      data: outcome.kind === "invalid" ? { errors: outcome.read.errors } : { problem: outcome.kind },
+    });
+  });
+  router.all(ENQUIRY_API_PATH, (_req, _res, next) => next(new HttpError(405, "POST an enquiry as JSON")));
+
+  router.get(`${ENQUIRY_API_PATH}/token`, (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ code: 0, msg: "ok", data: { token: intake.keys.issue(now()) } });
+  });
+  return router;
+}
+
+const MESSAGES: Record<keyof typeof STATUS_OF, string> = {
+  invalid: "some fields need correcting",
+  token: "the form has expired or was sent before: load it again",
+  tooMany: "too many enquiries from this address: try again later",
+  unavailable: "the enquiry could not be stored: try again in a moment",
+};

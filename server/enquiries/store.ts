@@ -1,0 +1,153 @@
+/**
+ * Enquiries in the database of DATABASE_URL, through a connection of this process's own
+ * (also when the embedded content API has its own in its thread: SQLite in WAL mode
+ * lets both write, one at a time). Opened on first use and again after a failure, so a
+ * database that is away at start or at a submit costs that submit a 503, not the server.
+ */
+import { randomBytes } from "node:crypto";
+import type { Insertable, Selectable } from "kysely";
+import { type ContentDb, openContentDb } from "../content/db.ts";
+import type { ChannelState, EnquiryTable } from "../content/schema.ts";
+
+export type Enquiry = Selectable<EnquiryTable>;
+export type NewEnquiry = Omit<Insertable<EnquiryTable>, "id" | "attempts" | "lease_until" | "last_error">;
+export type Channel = "webhook" | "mail";
+
+export interface EnquiryStore {
+  /**
+   * Stores an enquiry and spends its token's nonce, in one transaction: both or neither.
+   * "replayed": the nonce was spent before, and nothing is written.
+   */
+  save(enquiry: NewEnquiry, nonce: string, tokenExpiresAt: number): Promise<{ saved: Enquiry } | "replayed">;
+  /** Up to `limit` enquiries due for delivery, each leased to this caller until `leaseUntil` (no other instance takes them meanwhile). */
+  claimDue(nowMs: number, leaseUntil: number, limit: number): Promise<Enquiry[]>;
+  /** One channel's outcome, written as soon as it is known (a crash then never repeats it). */
+  markChannel(id: string, channel: Channel, state: ChannelState): Promise<void>;
+  /** Ends an attempt: the next one at `nextAttemptAt` (null: nothing left) and the lease given back. */
+  finishAttempt(id: string, change: { attempts: number; nextAttemptAt: number | null; lastError: string | null }): Promise<void>;
+  list(options?: { since?: number }): Promise<Enquiry[]>;
+  remove(id: string): Promise<boolean>;
+  /** Deletes enquiries created before `before` and spent tokens expired by `nowMs`; the number of enquiries deleted. */
+  deleteOlderThan(before: number, nowMs: number): Promise<number>;
+  /** The creation time of the oldest enquiry still waiting for a delivery, if any. */
+  oldestPending(): Promise<number | undefined>;
+  ping(): Promise<void>;
+  /** True once the database has been opened (a scrape of the metrics never opens it). */
+  isOpen(): boolean;
+  close(): Promise<void>;
+}
+
+/** `enq_` and 20 random characters: the webhook-id of every delivery of the enquiry, and its Message-ID's left part. */
+export const newEnquiryId = () => `enq_${randomBytes(15).toString("base64url")}`;
+
+export function createEnquiryStore(databaseUrl: string): EnquiryStore {
+  let opening: Promise<ContentDb> | undefined;
+  let opened = false;
+  let closed = false;
+  const open = (): Promise<ContentDb> => {
+    if (closed) return Promise.reject(new Error("the enquiry store is closed"));
+    opening ??= openContentDb(databaseUrl).then(
+      (content) => {
+        opened = true;
+        return content;
+      },
+      (error: unknown) => {
+        opening = undefined;
+        throw error;
+      },
+    );
+    return opening;
+  };
+  const db = async () => (await open()).db;
+
+  return {
+    async save(enquiry, nonce, tokenExpiresAt) {
+      const id = newEnquiryId();
+      const row = { ...enquiry, id, attempts: 0, lease_until: null, last_error: null };
+      return (await db()).transaction().execute(async (trx) => {
+        const spent = await trx
+          .insertInto("enquiry_tokens")
+          .values({ nonce, expires_at: tokenExpiresAt })
+          .onConflict((c) => c.column("nonce").doNothing())
+          .executeTakeFirst();
+        if (Number(spent.numInsertedOrUpdatedRows ?? 0) === 0) return "replayed" as const;
+        await trx.insertInto("enquiries").values(row).execute();
+        return { saved: row as Enquiry };
+      });
+    },
+    async claimDue(nowMs, leaseUntil, limit) {
+      const d = await db();
+      const due = await d
+        .selectFrom("enquiries")
+        .select("id")
+        .where("next_attempt_at", "<=", nowMs)
+        .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", nowMs)]))
+        .orderBy("next_attempt_at")
+        .limit(limit)
+        .execute();
+      const claimed: Enquiry[] = [];
+      for (const { id } of due) {
+        // The same test as above, made again as the row is written: of instances racing for it, one wins.
+        const taken = await d
+          .updateTable("enquiries")
+          .set({ lease_until: leaseUntil })
+          .where("id", "=", id)
+          .where("next_attempt_at", "<=", nowMs)
+          .where((eb) => eb.or([eb("lease_until", "is", null), eb("lease_until", "<", nowMs)]))
+          .executeTakeFirst();
+        if (Number(taken.numUpdatedRows) !== 1) continue;
+        const row = await d.selectFrom("enquiries").selectAll().where("id", "=", id).executeTakeFirst();
+        if (row) claimed.push(row);
+      }
+      return claimed;
+    },
+    async markChannel(id, channel, state) {
+      const column = channel === "webhook" ? "webhook_state" : "mail_state";
+      await (await db())
+        .updateTable("enquiries")
+        .set({ [column]: state })
+        .where("id", "=", id)
+        .execute();
+    },
+    async finishAttempt(id, change) {
+      await (await db())
+        .updateTable("enquiries")
+        .set({ attempts: change.attempts, next_attempt_at: change.nextAttemptAt, last_error: change.lastError, lease_until: null })
+        .where("id", "=", id)
+        .execute();
+    },
+    async list(options = {}) {
+      let query = (await db()).selectFrom("enquiries").selectAll().orderBy("created_at").orderBy("id");
+      if (options.since !== undefined) query = query.where("created_at", ">=", options.since);
+      return query.execute();
+    },
+    async remove(id) {
+      const result = await (await db()).deleteFrom("enquiries").where("id", "=", id).executeTakeFirst();
+      return Number(result.numDeletedRows) > 0;
+    },
+    async deleteOlderThan(before, nowMs) {
+      const d = await db();
+      await d.deleteFrom("enquiry_tokens").where("expires_at", "<", nowMs).execute();
+      const result = await d.deleteFrom("enquiries").where("created_at", "<", before).executeTakeFirst();
+      return Number(result.numDeletedRows);
+    },
+    async oldestPending() {
+      const row = await (await db())
+        .selectFrom("enquiries")
+        .select((eb) => eb.fn.min("created_at").as("oldest"))
+        .where("next_attempt_at", "is not", null)
+        .executeTakeFirst();
+      return row?.oldest == null ? undefined : Number(row.oldest);
+    },
+    async ping() {
+      await (await open()).ping();
+    },
+    isOpen: () => opened && !closed,
+    async close() {
+      closed = true;
+      const current = opening;
+      opening = undefined;
+      await current?.then((content) => content.close()).catch(() => {});
+    },
+  };
+}

@@ -1,0 +1,113 @@
+/**
+ * The contact form's fields and the rules they are read by, for the server (which alone
+ * decides) and the page (which shows its verdict). Field names are fixed (CONTRACT 12).
+ */
+
+export const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
+export type TextField = (typeof TEXT_FIELDS)[number];
+export type EnquiryField = TextField | "consent";
+
+/** The most each field holds, in UTF-16 units (as a browser's maxlength counts). */
+export const FIELD_LIMITS: Record<TextField, number> = {
+  name: 100,
+  email: 254,
+  phone: 40,
+  company: 200,
+  subject: 200,
+  message: 5000,
+};
+
+/** The version of the consent text a visitor agreed to, stored with each enquiry; change it when the text changes. */
+export const CONSENT_VERSION = "2025-01";
+
+export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "consent" | "invalid";
+
+export interface EnquiryValues {
+  name: string;
+  email: string;
+  phone: string;
+  company: string;
+  subject: string;
+  message: string;
+  consent: boolean;
+}
+
+/** A refusal of the whole form rather than of a field. */
+export type FormProblem = "token" | "tooMany" | "unavailable";
+
+/** What the contact page is rendered with, for each request (it holds a fresh token). */
+export interface EnquiryFormState {
+  token: string;
+  /** The values sent, kept after a mistake. */
+  values?: EnquiryValues;
+  errors?: Partial<Record<EnquiryField, FieldError>>;
+  problem?: FormProblem;
+}
+
+export interface ReadEnquiry {
+  values: EnquiryValues;
+  errors: Partial<Record<EnquiryField, FieldError>>;
+  token: string;
+  /** The honeypot: people never see it, so anything in it was typed by a machine. */
+  trap: string;
+}
+
+const EMAIL = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\]{2,}$/;
+const PHONE = /^[0-9+()\-. ]{5,40}$/;
+/** Control characters: none in a one-line field (a line break there could start a mail header). */
+const CONTROL = /[\p{Cc}\u2028\u2029]/u;
+/** In the message, line breaks and tabs are text; other control characters are dropped. */
+const MESSAGE_CONTROL = /(?![\n\t])\p{Cc}/gu;
+
+const SINGLE_LINE: readonly TextField[] = ["name", "email", "phone", "company", "subject"];
+
+/** A text value as sent: a string, or, from a form posted twice with one name, the first. Anything else is not text. */
+function textOf(value: unknown): string | undefined {
+  if (value === undefined || value === null) return "";
+  if (typeof value === "string") return value;
+  return undefined;
+}
+
+function consentOf(value: unknown): boolean | undefined {
+  if (value === true) return true;
+  if (value === undefined || value === null || value === false || value === "") return false;
+  if (typeof value === "string") return ["on", "true", "1", "yes"].includes(value.trim().toLowerCase());
+  return undefined;
+}
+
+/** Reads a posted form or JSON object (any shape) into values and the mistakes in them. */
+export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
+  const errors: ReadEnquiry["errors"] = {};
+  const values = { consent: false } as EnquiryValues;
+  for (const field of TEXT_FIELDS) {
+    const raw = textOf(body[field]);
+    if (raw === undefined) {
+      values[field] = "";
+      errors[field] = "invalid";
+      continue;
+    }
+    let value = field === "message" ? raw.replace(/\r\n?/g, "\n").replace(MESSAGE_CONTROL, "").trim() : raw.trim();
+    if (value.length > FIELD_LIMITS[field]) errors[field] = "tooLong";
+    else if (SINGLE_LINE.includes(field) && CONTROL.test(value)) errors[field] = "singleLine";
+    // Kept for the form again, but never longer than the field holds.
+    if (value.length > FIELD_LIMITS[field] * 2) value = value.slice(0, FIELD_LIMITS[field] * 2);
+    values[field] = value;
+  }
+  if (!errors.name && !values.name) errors.name = "required";
+  if (!errors.message && !values.message) errors.message = "required";
+  if (!errors.email && values.email && !EMAIL.test(values.email)) errors.email = "email";
+  if (!errors.phone && values.phone && !PHONE.test(values.phone)) errors.phone = "phone";
+  if (!values.email && !values.phone && !errors.email && !errors.phone) errors.email = "contact";
+  const consent = consentOf(body.consent);
+  values.consent = consent === true;
+  if (consent === undefined) errors.consent = "invalid";
+  else if (!consent) errors.consent = "consent";
+  return { values, errors, token: typeof body.token === "string" ? body.token : "", trap: textOf(body.website) ?? "x" };
+}
+
+/** The fields in the order the form shows them, for the error summary. */
+export const FORM_ORDER: readonly EnquiryField[] = ["name", "email", "phone", "company", "subject", "message", "consent"];
+
+export const CONTACT_FORM_ID = "enquiry-form";
+export const fieldId = (field: EnquiryField) => `enquiry-${field}`;
+export const fieldErrorId = (field: EnquiryField) => `enquiry-${field}-error`;

@@ -1,0 +1,160 @@
+/**
+ * Translations in the embedded content API (docs/behaviour.md#languages), on SQLite and
+ * PostgreSQL: `lang=en` answers translated items in English and the rest in Chinese
+ * marked `"lang": "zh-CN"`; the demo site has English for what it promises; export and
+ * import carry translations, byte for byte.
+ */
+import { join } from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
+import { type ContentDb, openContentDb } from "../../server/content/db.ts";
+import { parseSiteFile, type SiteFile } from "../../server/content/site-file.ts";
+import { exportSite, importSite } from "../../server/content/site-io.ts";
+import { readSiteFile, serialiseSite } from "../../server/content/site-text.ts";
+import type { CompanyIntro, Message, Product, Service } from "../../shared/entities.ts";
+import type { Paged } from "../../shared/envelope.ts";
+import { describeEachDatabase } from "./databases.ts";
+import { getJson } from "./http.ts";
+
+const DEMO_SITE = join(import.meta.dirname, "../../content/site.json");
+/** Han characters: what Chinese text has and English text has not. */
+const HAN = /\p{Script=Han}/u;
+
+type Marked<T> = T & { lang?: string };
+
+describeEachDatabase("content in English", (databases) => {
+  let content: ContentDb;
+  let api: StartedContentApi;
+  let demo: SiteFile;
+  const get = <T>(path: string) => getJson<T>(api.url, `/api/portal${path}`);
+
+  beforeAll(async () => {
+    demo = await readSiteFile(DEMO_SITE);
+    content = await openContentDb(await databases.create());
+    await importSite(content, demo);
+    api = await startContentApi(content, { host: "127.0.0.1", port: 0 });
+  });
+
+  afterAll(async () => {
+    await api?.close();
+    await content?.close();
+    await databases.dispose();
+  });
+
+  it("answers a translated item in English, and one without a translation in Chinese marked zh-CN", async () => {
+    const product = await get<Marked<Product>>("/product/product/1?lang=en");
+    expect(product.body.data.name).toBe("Qinghe Vision V3 All-in-One Visual Inspection System");
+    expect(product.body.data.detail).not.toMatch(HAN);
+    expect(product.body.data.lang).toBeUndefined();
+    // Untranslated fields (the picture, the type) are the item's own.
+    expect(product.body.data.propImg).toBe(demo.products[0]?.propImg);
+
+    const notice = demo.notices[0] as Message;
+    const answer = await get<Marked<Message>>(`/message/notice/${notice.id}?lang=en`);
+    expect(answer.body.data).toEqual({ ...notice, lang: "zh-CN" });
+  });
+
+  it("answers in Chinese, unmarked, without lang or with lang=zh-CN, and refuses any other language", async () => {
+    for (const query of ["", "?lang=zh-CN", "?lang="]) {
+      const product = await get<Marked<Product>>(`/product/product/1${query}`);
+      expect(product.body.data.name, query).toBe(demo.products[0]?.name);
+      expect(product.body.data.lang, query).toBeUndefined();
+    }
+    const bad = await get("/product/product/1?lang=fr");
+    expect(bad.status).toBe(400);
+    expect(bad.body.msg).toBe("lang must be zh-CN or en");
+    expect((await get("/product/product/1?lang=en&lang=en")).status).toBe(400);
+  });
+
+  it("marks each item of a list by itself: translated news in English, the others in Chinese", async () => {
+    const news = await get<Paged<Marked<Message>>>("/message/news/list?pageIndex=0&pageMaxCount=100&lang=en");
+    const items = news.body.data.pageDataList;
+    const translated = items.filter((item) => item.lang === undefined);
+    expect(translated.length).toBeGreaterThanOrEqual(5);
+    for (const item of translated) expect(`${item.title} ${item.brief}`).not.toMatch(HAN);
+    for (const item of items.filter((i) => i.lang !== undefined)) {
+      expect(item.lang).toBe("zh-CN");
+      expect(item.title).toMatch(HAN);
+    }
+    expect(news.body.data.totalCount).toBe(demo.news.length);
+  });
+
+  it("has English in the demo site for the company introduction, every product and service, and the site's names", async () => {
+    const company = await get<Marked<CompanyIntro>>("/plan/company?lang=en");
+    expect(company.body.data.lang).toBeUndefined();
+    expect(company.body.data.brief).toContain("About Qinghe Intelligence");
+    for (const path of ["/product/product/list?lang=en", "/service/service/list?lang=en"]) {
+      const list = await get<Marked<Product | Service>[]>(path);
+      expect(list.body.data.length).toBeGreaterThan(0);
+      for (const item of list.body.data) {
+        expect(item.lang, `${path} ${item.id}`).toBeUndefined();
+        expect(`${item.name} ${item.detail}`).not.toMatch(HAN);
+      }
+    }
+    const author = await get<{ name: string; fname: string }>("/sys/sysauthor?lang=en");
+    expect(author.body.data).toMatchObject({ name: "Qinghe Intelligence", fname: "Hangzhou Qinghe Intelligent Technology Co., Ltd." });
+  });
+
+  it("exports translations and imports them again, byte for byte", async () => {
+    const exported = await exportSite(content);
+    expect(exported.translations?.en?.products).toHaveLength(demo.products.length);
+    expect(serialiseSite(exported)).toBe(serialiseSite(demo));
+
+    const other = await openContentDb(await databases.create());
+    try {
+      await importSite(other, exported);
+      expect(serialiseSite(await exportSite(other))).toBe(serialiseSite(exported));
+      // A site imported without translations loses the old ones: an import replaces everything.
+      const { translations: _, ...withoutTranslations } = exported;
+      await importSite(other, withoutTranslations);
+      const again = await exportSite(other);
+      expect(again.translations).toBeUndefined();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
+it("refuses a translation of an item the site file does not have, naming it", () => {
+  const site = { ...parseSiteFileOrThrow(), translations: { en: { products: [{ id: 999_999, name: "Ghost" }] } } };
+  expect(parseSiteFile(site)).toEqual({ ok: false, error: "translations.en.products[0].id: no products item 999999 to translate" });
+  const unknownField = { ...parseSiteFileOrThrow(), translations: { en: { products: [{ id: 1, propImg: "/x.svg" }] } } };
+  expect(parseSiteFile(unknownField).ok).toBe(false);
+});
+
+function parseSiteFileOrThrow(): SiteFile {
+  // The smallest valid site: the demo's settings and no items but one product.
+  return {
+    version: 1,
+    syscfg: {
+      ico: "",
+      metaKeywords: "",
+      metaDescription: "",
+      baiduVerify: "",
+      so360Verify: "",
+      tencentVerify: "",
+      googleVerify: "",
+      themePortal: "1,1",
+      copyright: "",
+      record: "",
+      edi: "",
+    },
+    sysauthor: { name: "", fname: "", logo: "", phone: "", email: "" },
+    indexhtml: { html: "" },
+    company: { brief: "" },
+    classify: [],
+    menus: [],
+    slides: [],
+    products: [{ id: 1, name: "一", propImg: "", detail: "", type: 1 }],
+    services: [],
+    news: [],
+    notices: [],
+    partners: [],
+    founders: [],
+    milestones: [],
+    jobTypes: [],
+    jobAddrs: [],
+    jobs: [],
+    readers: [],
+  };
+}

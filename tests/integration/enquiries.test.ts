@@ -1,0 +1,407 @@
+/**
+ * The contact form end to end in one process: the page and its POST, the JSON API, the
+ * spam checks, hostile input, the database away, and delivery to a real webhook
+ * receiver and a real SMTP server on loopback, on SQLite and PostgreSQL.
+ */
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import request from "supertest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { createApp, type PortalApp } from "../../server/app.ts";
+import { startContentApi } from "../../server/content/api.ts";
+import { openContentDb } from "../../server/content/db.ts";
+import { importSite } from "../../server/content/site-io.ts";
+import { createFormKeys } from "../../server/enquiries/form-keys.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
+import { describeEachDatabase } from "../content/databases.ts";
+import { buildFixtureSite } from "../content/fixture-site.ts";
+import { testConfig } from "../support/config.ts";
+import {
+  type SmtpReceiver,
+  startSmtpReceiver,
+  startWebhookReceiver,
+  WEBHOOK_SECRET_TEXT,
+  type WebhookReceiver,
+} from "../support/enquiry-receivers.ts";
+
+const FORM_SECRET = "a-test-form-secret-of-enough-length";
+const keys = createFormKeys(FORM_SECRET);
+/** A token served 10 seconds ago: past the 3-second minimum without waiting for it. */
+const token = (ageMs = 10_000) => keys.issue(Date.now() - ageMs);
+
+const valid = () => ({
+  name: "Li Lei",
+  email: "li.lei@example.com",
+  phone: "",
+  company: "Example Ltd",
+  subject: "Robot arm R1",
+  message: "Please send a quote.",
+  consent: "on",
+  token: token(),
+  website: "",
+});
+
+const form = (fields: Record<string, string>) => new URLSearchParams(fields).toString();
+
+describeEachDatabase("enquiries", (databases) => {
+  let databaseUrl: string;
+  let api: Awaited<ReturnType<typeof startContentApi>>;
+  let content: Awaited<ReturnType<typeof openContentDb>>;
+  let webhook: WebhookReceiver;
+  let smtp: SmtpReceiver;
+  let renderer: Awaited<ReturnType<typeof createProdRenderer>>;
+  const apps: PortalApp[] = [];
+
+  const start = (env: Record<string, string> = {}, deps: Parameters<typeof createApp>[1] = {}) => {
+    const app = createApp(
+      testConfig({
+        DATABASE_URL: databaseUrl,
+        FORM_SECRET,
+        TRUST_PROXY: "loopback",
+        ENQUIRY_WEBHOOK_URL: webhook.url,
+        ENQUIRY_WEBHOOK_SECRET: WEBHOOK_SECRET_TEXT,
+        SMTP_URL: smtp.url,
+        ENQUIRY_TO: "sales@example.com",
+        ENQUIRY_FROM: "website@example.com",
+        PAGE_CACHE: "off",
+        ...env,
+      }),
+      { upstreamUrl: api.url, renderer, enquiryDelivery: { backoffBaseMs: 20, pollMs: 10 }, ...deps },
+    );
+    app.portal.enquiries.start();
+    apps.push(app);
+    return app;
+  };
+
+  beforeAll(async () => {
+    databaseUrl = await databases.create();
+    content = await openContentDb(databaseUrl);
+    await importSite(content, buildFixtureSite());
+    api = await startContentApi(content);
+    renderer = await createProdRenderer();
+    [webhook, smtp] = await Promise.all([startWebhookReceiver(), startSmtpReceiver()]);
+  });
+
+  afterEach(async () => {
+    webhook.up = true;
+    smtp.up = true;
+    await Promise.all(apps.splice(0).map((app) => app.portal.close()));
+  });
+
+  afterAll(async () => {
+    await Promise.all([webhook.close(), smtp.close(), api.close()]);
+    await content.close();
+    await databases.dispose();
+  });
+
+  /** Waits until the enquiry `id` has reached both receivers (accepted), then returns what each got. */
+  const delivered = async (id: string) => {
+    await webhook.waitFor((calls) => calls.some((c) => c.accepted && c.id === id));
+    await smtp.waitFor((mails) => mails.some((m) => m.accepted && m.headers["message-id"] === `<${id}@example.com>`));
+    return {
+      hooks: webhook.calls.filter((c) => c.id === id),
+      mails: smtp.mails.filter((m) => m.headers["message-id"] === `<${id}@example.com>`),
+    };
+  };
+
+  const newest = async (app: PortalApp) => (await app.portal.enquiries.store.list()).at(-1);
+
+  it("serves the form with a fresh token, the subject filled in, never cached", async () => {
+    const app = start();
+    const page = await request(app).get("/portal/contact.html?subject=Robot%20arm%20%3CR1%3E").expect(200);
+    expect(page.headers["cache-control"]).toBe("no-store");
+    for (const name of ["name", "email", "phone", "company", "subject", "message", "consent", "token", "website"]) {
+      expect(page.text).toContain(`name="${name}"`);
+    }
+    expect(page.text).toContain('value="Robot arm &lt;R1&gt;"');
+    const served = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
+    expect(keys.check(served, Date.now()).ok).toBe(true);
+    const again = await request(app).get("/portal/contact.html").expect(200);
+    expect(/name="token" value="([^"]+)"/.exec(again.text)?.[1]).not.toBe(served);
+  });
+
+  it("stores a posted form, answers 303 to the thank-you, and delivers it once by each channel", async () => {
+    const app = start();
+    const sent = await request(app).post("/portal/contact.html").type("form").send(form(valid())).expect(303);
+    expect(sent.headers.location).toBe("/portal/contact.html?sent=1");
+    const stored = await newest(app);
+    expect(stored).toMatchObject({ name: "Li Lei", consent_version: expect.any(String) });
+    expect(stored?.client_hash).not.toContain("127.0.0.1");
+    const { hooks, mails } = await delivered(stored?.id ?? "");
+    expect(hooks.filter((h) => h.accepted)).toHaveLength(1);
+    expect(hooks[0]?.signed).toBe(true);
+    expect(hooks[0]?.body.data).toMatchObject({ id: stored?.id, name: "Li Lei", subject: "Robot arm R1", message: "Please send a quote." });
+    expect(mails.filter((m) => m.accepted)).toHaveLength(1);
+    expect(mails[0]?.headers["reply-to"]).toBe("Li Lei <li.lei@example.com>");
+    expect(mails[0]?.to).toEqual(["sales@example.com"]);
+    expect(mails[0]?.headers.subject).toBe("[Enquiry] Robot arm R1");
+    const thanks = await request(app).get(String(sent.headers.location)).expect(200);
+    expect(thanks.text).toContain("enquiry-sent");
+  });
+
+  it("serves and takes the form at its English address, answering in English there", async () => {
+    const app = start();
+    const page = await request(app).get("/portal/en/contact.html").expect(200);
+    expect(page.text).toContain('<html lang="en"');
+    expect(page.text).toContain('action="/portal/en/contact.html"');
+    const sent = await request(app).post("/portal/en/contact.html").type("form").send(form(valid())).expect(303);
+    expect(sent.headers.location).toBe("/portal/en/contact.html?sent=1");
+    expect(await newest(app)).toMatchObject({ lang: "en" });
+    const mistake = await request(app)
+      .post("/portal/en/contact.html")
+      .type("form")
+      .send(form({ ...valid(), name: "" }))
+      .expect(400);
+    expect(mistake.text).toContain('<html lang="en"');
+    expect(mistake.text).toContain('aria-invalid="true"');
+  });
+
+  it("answers the JSON API with 202, and 400 with each field's mistake", async () => {
+    const app = start();
+    await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
+    const refused = await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), name: "", email: "not-an-address", consent: false })
+      .expect(400);
+    expect(refused.body.data.errors).toEqual({ name: "required", email: "email", consent: "consent" });
+  });
+
+  it("gives the form back on a mistake: 400, every value kept and escaped, a summary, each field's error tied to it", async () => {
+    const app = start();
+    const fields = { ...valid(), name: "", email: "nobody", company: '<script>alert("x")</script>', consent: "" };
+    const page = await request(app).post("/portal/contact.html").type("form").send(form(fields)).expect(400);
+    expect(page.text).toContain("enquiry-summary");
+    expect(page.text).toContain('href="#enquiry-name"');
+    expect(page.text).toMatch(/id="enquiry-name"[^>]*aria-invalid="true"[^>]*aria-describedby="enquiry-name-error"/);
+    expect(page.text).toMatch(/id="enquiry-email"[^>]*aria-invalid="true"[^>]*value="nobody"/);
+    expect(page.text).toContain('value="&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"');
+    expect(page.text).not.toContain('<script>alert("x")');
+    expect(page.text).toContain("Please send a quote.");
+    expect((await app.portal.enquiries.store.list()).some((row) => row.company === fields.company)).toBe(false);
+  });
+
+  it("tells a bot that fills the honeypot or posts within 3 seconds it was accepted, and delivers nothing of it", async () => {
+    const app = start();
+    const before = (await app.portal.enquiries.store.list()).length;
+    const trap = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form({ ...valid(), website: "http://spam.example", message: "BOT honeypot" }))
+      .expect(303);
+    const fast = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form({ ...valid(), token: token(500), message: "BOT fast" }))
+      .expect(303);
+    expect(trap.headers.location).toBe("/portal/contact.html?sent=1");
+    expect(fast.headers.location).toBe("/portal/contact.html?sent=1");
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), website: "x", message: "BOT api" })
+      .expect(202);
+    // A real one after them: once it has arrived, anything the bots had sent would have too.
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), message: "human after bots" })
+      .expect(202);
+    const human = await newest(app);
+    await delivered(human?.id ?? "");
+    expect(await app.portal.enquiries.store.list()).toHaveLength(before + 1);
+    const everything = [...webhook.calls.map((c) => JSON.stringify(c.body)), ...smtp.mails.map((m) => m.raw)].join("\n");
+    expect(everything).not.toContain("BOT");
+    const metrics = await app.portal.metrics.registry.metrics();
+    expect(metrics).toMatch(/portal_enquiries_refused_total\{reason="honeypot"\} 2/);
+    expect(metrics).toMatch(/portal_enquiries_refused_total\{reason="too_fast"\} 1/);
+  });
+
+  it("refuses a token used before, forged or older than 24 hours with 400 and the form again", async () => {
+    const app = start();
+    const once = valid();
+    await request(app).post("/portal/contact.html").type("form").send(form(once)).expect(303);
+    const replay = await request(app).post("/portal/contact.html").type("form").send(form(once)).expect(400);
+    expect(replay.text).toContain("enquiry-summary");
+    expect(replay.text).toContain('value="Li Lei"');
+    await request(app).post("/api/portal/enquiry").send(once).expect(400);
+    const forged = `${once.token.slice(0, -4)}AAAA`;
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), token: forged })
+      .expect(400);
+    const other = createFormKeys("another-secret-another-secret").issue(Date.now() - 10_000);
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), token: other })
+      .expect(400);
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), token: token(25 * 3600_000) })
+      .expect(400);
+  });
+
+  it("refuses a client past ENQUIRY_RATE_PER_HOUR with 429", async () => {
+    const app = start({ ENQUIRY_RATE_PER_HOUR: "2" });
+    await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
+    await request(app).post("/portal/contact.html").type("form").send(form(valid())).expect(303);
+    const refused = await request(app).post("/api/portal/enquiry").send(valid()).expect(429);
+    expect(Number(refused.headers["retry-after"])).toBeGreaterThan(0);
+    const page = await request(app).post("/portal/contact.html").type("form").send(form(valid())).expect(429);
+    expect(page.text).toContain('value="Li Lei"');
+  });
+
+  it("answers hostile input with 4xx, never 500, and lets no line break into the mail's headers", async () => {
+    const app = start({ ENQUIRY_RATE_PER_HOUR: "100" });
+    const bodies: unknown[] = [
+      [],
+      "text",
+      42,
+      null,
+      true,
+      { ...valid(), name: ["a", "b"] },
+      { ...valid(), name: { $gt: "" } },
+      { ...valid(), message: 12 },
+      { ...valid(), consent: { yes: true } },
+      { ...valid(), token: ["x"] },
+      { ...valid(), message: "x".repeat(5001) },
+      { ...valid(), subject: "Hi\r\nBcc: victim@example.com" },
+      { ...valid(), name: "Eve\nBcc: victim@example.com" },
+      { ...valid(), email: "eve@example.com\r\nBcc: victim@example.com" },
+      { ...valid(), email: "eve@example.com>, victim@example.com" },
+      { ...valid(), subject: "s".repeat(201) },
+    ];
+    for (const body of bodies) {
+      const answer = await request(app).post("/api/portal/enquiry").set("content-type", "application/json").send(JSON.stringify(body));
+      expect(answer.status, JSON.stringify(body).slice(0, 80)).toBe(400);
+    }
+    await request(app).post("/api/portal/enquiry").set("content-type", "application/json").send("{not json").expect(400);
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), message: "m".repeat(70_000) })
+      .expect(413);
+    await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(`${form(valid())}&message=${"m".repeat(70_000)}`)
+      .expect(413);
+    await request(app).post("/portal/contact.html").set("content-type", "application/json").send(JSON.stringify(valid())).expect(415);
+    const arrays = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(`${form(valid())}&name=second&name[]=x`)
+      .expect(400);
+    expect(arrays.text).toContain("enquiry-summary");
+    const long = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form({ ...valid(), message: "y".repeat(5001) }))
+      .expect(400);
+    expect(long.text).toContain('href="#enquiry-message"');
+    // HTML is text: delivered as it was typed, never as markup.
+    await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), subject: "<b>bold</b>", message: '<img src=x onerror="alert(1)">' })
+      .expect(202);
+    const stored = await newest(app);
+    const { hooks, mails } = await delivered(stored?.id ?? "");
+    expect(hooks[0]?.body.data.message).toBe('<img src=x onerror="alert(1)">');
+    expect(mails[0]?.headers.subject).toBe("[Enquiry] <b>bold</b>");
+    expect(mails[0]?.headers["content-type"]).toMatch(/^text\/plain/);
+    expect(smtp.mails.every((m) => m.to.length === 1 && !/victim/.test(m.raw))).toBe(true);
+  });
+
+  it("retries while the receivers are down and delivers once, with the same webhook-id, when they are back", async () => {
+    const app = start();
+    webhook.up = false;
+    smtp.up = false;
+    await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
+    const id = (await newest(app))?.id ?? "";
+    await webhook.waitFor((calls) => calls.filter((c) => c.id === id).length >= 3);
+    await smtp.waitFor((mails) => mails.filter((m) => m.headers["message-id"] === `<${id}@example.com>`).length >= 3);
+    webhook.up = true;
+    smtp.up = true;
+    const { hooks, mails } = await delivered(id);
+    expect(hooks.every((h) => h.id === id && h.signed)).toBe(true);
+    expect(hooks.filter((h) => h.accepted)).toHaveLength(1);
+    expect(mails.filter((m) => m.accepted)).toHaveLength(1);
+    expect(await app.portal.metrics.registry.metrics()).toMatch(/portal_enquiry_delivery_retries_total [1-9]/);
+  });
+
+  it("delivers by one channel again without repeating the other", async () => {
+    const app = start();
+    smtp.up = false;
+    await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
+    const id = (await newest(app))?.id ?? "";
+    await smtp.waitFor((mails) => mails.filter((m) => m.headers["message-id"] === `<${id}@example.com>`).length >= 2);
+    smtp.up = true;
+    const { hooks } = await delivered(id);
+    expect(hooks).toHaveLength(1);
+  });
+
+  it("deletes enquiries past ENQUIRY_RETENTION_DAYS", async () => {
+    let clock = Date.now();
+    const app = start({ ENQUIRY_RETENTION_DAYS: "30" }, { now: () => clock });
+    await request(app).post("/api/portal/enquiry").send(valid()).expect(202);
+    const id = (await newest(app))?.id ?? "";
+    await delivered(id);
+    clock += 29 * 86_400_000;
+    await app.portal.enquiries.sweep();
+    expect((await app.portal.enquiries.store.list()).some((row) => row.id === id)).toBe(true);
+    clock += 2 * 86_400_000;
+    await app.portal.enquiries.sweep();
+    expect((await app.portal.enquiries.store.list()).some((row) => row.id === id)).toBe(false);
+  });
+});
+
+describe("enquiries with the database away", () => {
+  it("answers 503 with the form and every value kept, and stores nothing", async () => {
+    const renderer = await createProdRenderer();
+    const content = await openContentDb("sqlite::memory:");
+    await importSite(content, buildFixtureSite());
+    const api = await startContentApi(content);
+    // A database under a file, not a folder: it cannot be opened.
+    const app = createApp(testConfig({ DATABASE_URL: "sqlite:/dev/null/portal.db", FORM_SECRET, PAGE_CACHE: "off" }), {
+      upstreamUrl: api.url,
+      renderer,
+    });
+    try {
+      const page = await request(app)
+        .post("/portal/contact.html")
+        .type("form")
+        .send(form({ ...valid(), message: "kept <as typed>" }))
+        .expect(503);
+      expect(page.text).toContain('value="Li Lei"');
+      expect(page.text).toContain("kept &lt;as typed&gt;");
+      expect(page.text).toContain("enquiry-summary");
+      await request(app).post("/api/portal/enquiry").send(valid()).expect(503);
+    } finally {
+      await app.portal.close();
+      await api.close();
+      await content.close();
+    }
+  });
+});
+
+describe.skipIf(!process.env.TEST_REDIS_URL)("the hourly limit across instances", () => {
+  it("is one allowance for a client, whichever instance it reaches, with REDIS_URL", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-enquiry-limit-"));
+    // Each test run its own site on the shared Redis: its own limit keys.
+    const env = {
+      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
+      FORM_SECRET,
+      ENQUIRY_RATE_PER_HOUR: "2",
+      REDIS_URL: process.env.TEST_REDIS_URL ?? "",
+    };
+    const apps = [0, 1].map(() => createApp(testConfig(env), { upstreamUrl: "http://127.0.0.1:9" }));
+    try {
+      await Promise.all(apps.map((app) => app.portal.sharedTier?.connected()));
+      const [one, two] = apps as [PortalApp, PortalApp];
+      await request(one).post("/api/portal/enquiry").send(valid()).expect(202);
+      await request(two).post("/api/portal/enquiry").send(valid()).expect(202);
+      await request(one).post("/api/portal/enquiry").send(valid()).expect(429);
+      await request(two).post("/api/portal/enquiry").send(valid()).expect(429);
+    } finally {
+      await Promise.all(apps.map((app) => app.portal.close()));
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
