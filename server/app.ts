@@ -47,7 +47,7 @@ import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { uncachedReader } from "./search/read-content.ts";
 import { searchPageGuard } from "./search/search-page-guard.ts";
-import { createSiteSearch, type SiteSearch } from "./search/site-search.ts";
+import { createSearchInLangs, type SiteSearch } from "./search/site-search.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createPubSub } from "./shared-tier/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "./shared-tier/redis-connection.ts";
@@ -154,10 +154,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   const apiReader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
   // The index reads the content API itself; its answers to the search call are read as any other call's.
-  const search = createSiteSearch({
+  const search = createSearchInLangs({
     file: config.search.indexPath,
     refreshMs: config.search.refreshMs,
-    reader: uncachedReader(upstream),
+    contentLang: config.contentLangParam !== undefined,
+    reader: uncachedReader(upstream, config.contentLangParam),
     logger,
     answerHeaders,
     inFlight: () => activity.inFlight(),

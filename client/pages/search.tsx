@@ -6,7 +6,7 @@
  */
 import { type FormEvent, Fragment, useId } from "react";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
-import { BASE_PATH } from "../../shared/routes.ts";
+import { BASE_PATH, splitLangPath } from "../../shared/routes.ts";
 import {
   MARK_END,
   MARK_START,
@@ -60,10 +60,10 @@ function Marked({ text }: { text: unknown }) {
   );
 }
 
-/** A result's link, under the base path as the page links take them; anything else is not linked. */
+/** A result's link, under the base path without its language, as the page links take them (in the page's language); anything else is not linked. */
 const localPath = (url: unknown) => {
   const text = textOf(url);
-  return text.startsWith(`${BASE_PATH}/`) ? text.slice(BASE_PATH.length) : undefined;
+  return text.startsWith(`${BASE_PATH}/`) ? splitLangPath(text.slice(BASE_PATH.length)).path : undefined;
 };
 
 export default function SearchPage({ match, query }: PageProps) {

@@ -52,7 +52,10 @@ export function resolveApiRequest(
     }
     const parsed = parseSearchCall(query);
     if (!parsed.ok) return { kind: "refused", status: 400, message: parsed.error };
-    return { kind: "get", call: SEARCH_CALL, key: searchKey(parsed.value) };
+    const lang = contentLangParam(query);
+    if (!lang.ok) return { kind: "refused", status: 400, message: lang.error };
+    // Always by language, whatever CONTENT_LANG_PARAM says: the results' addresses are the language's pages.
+    return { kind: "get", call: SEARCH_CALL, key: keyInLang(searchKey(parsed.value), lang.lang) };
   }
   const matches = matchCalls(path);
   if (matches.length === 0 && classifyPaths.has(path)) matches.push({ call: classifyCall(path) });

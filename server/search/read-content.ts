@@ -11,17 +11,17 @@ import { pageHref } from "../../shared/routes.ts";
 import type { SearchType } from "../../shared/search.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
-import { classifyUpstreamAnswer, httpErrorOf } from "../portal-api/api-reader.ts";
+import { classifyUpstreamAnswer, httpErrorOf, upstreamPathOf } from "../portal-api/api-reader.ts";
 import { readAllPages, readPayload } from "../seo/read-upstream.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { SearchDoc } from "./index-file.ts";
 
-/** An ApiReader that reads every key from the upstream and keeps nothing (see above). */
-export function uncachedReader(upstream: UpstreamClient): Pick<ApiReader, "get"> {
+/** An ApiReader that reads every key from the upstream and keeps nothing (see above); a key's `lang=en` as CONTENT_LANG_PARAM. */
+export function uncachedReader(upstream: UpstreamClient, contentLangParam?: string): Pick<ApiReader, "get"> {
   return {
     async get(key) {
       try {
-        const res = await upstream.request("GET", `/api/portal${key}`);
+        const res = await upstream.request("GET", `/api/portal${upstreamPathOf(key, contentLangParam)}`);
         const { answer } = classifyUpstreamAnswer(res, key.split("?")[0] as string);
         return { value: answer as CachedAnswer, status: "MISS", freshForMs: 0 };
       } catch (err) {

@@ -4,6 +4,9 @@
  * within moments, and searches answered as the API's other answers are (`readerWith`),
  * each kept for a few seconds so a burst of the same search is computed once.
  */
+import { keyInLang, keyLangOf } from "../../shared/data-keys.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { BASE_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
 import { parseSearchCall, SEARCH_PATH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
 import { type CachedAnswer, createResponseCache, etagOf } from "../cache/response-cache.ts";
 import type { Loaded } from "../cache/swr-cache.ts";
@@ -41,6 +44,8 @@ export interface SiteSearchOptions {
   logger: Logger;
   /** What every /api/portal answer carries. */
   answerHeaders: readonly (readonly [string, string])[];
+  /** The languages whose searches (`lang=` in the key) this index answers; default Chinese alone. */
+  langs?: readonly Lang[];
   /** Requests being answered: a build gives way to them (see `giveWay`). */
   inFlight?: () => number;
   now?: () => number;
@@ -50,7 +55,8 @@ export interface SiteSearch {
   /** Opens the index on disk and starts the first build in the background. */
   start(): void;
   close(): void;
-  search(query: SearchQuery): SearchResult;
+  /** Results with their addresses in `lang` (default Chinese). */
+  search(query: SearchQuery, lang?: Lang): SearchResult;
   /** The reader of /api/portal and the pages, with the search call answered here. */
   readerWith(reader: ApiReader): ApiReader;
   /** Reads again what a purge names (an item, a kind, everything). */
@@ -85,6 +91,12 @@ function itemOfPath(path: string): { type: SearchType; id: number } | undefined 
 
 const isSearchKey = (key: string) => key === SEARCH_PATH || key.startsWith(`${SEARCH_PATH}?`);
 
+/** A page address under the base path (as the index keeps it, in Chinese) as it is in `lang`. */
+function addressIn(url: string, lang: Lang): string {
+  if (!url.startsWith(`${BASE_PATH}/`)) return url;
+  return BASE_PATH + langPath(splitLangPath(url.slice(BASE_PATH.length)).path, lang);
+}
+
 /** Up to `n` at once, in order. */
 async function mapLimit<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
@@ -106,6 +118,8 @@ const GIVE_WAY_MS = 1000;
 
 export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
+  const langs = options.langs ?? ["zh-CN"];
+  const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
   const now = options.now ?? Date.now;
   const index = new SearchIndex(options.file);
   const results = createResponseCache({ maxBytes: 8 * 1024 * 1024, staleMs: 0, now: options.now });
@@ -205,7 +219,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   async function compute(key: string): Promise<Loaded<CachedAnswer>> {
     const parsed = parseSearchCall(new URLSearchParams(key.slice(SEARCH_PATH.length + 1)));
     if (!parsed.ok) throw new HttpError(400, parsed.error);
-    const result = search(parsed.value);
+    const result = search(parsed.value, keyLangOf(key).lang);
     const label = parsed.value.type ?? "all";
     queries[label] = (queries[label] ?? 0) + 1;
     if (result.totalCount === 0) empty[label] = (empty[label] ?? 0) + 1;
@@ -216,8 +230,10 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     return { value: { status: 200, body, etag, json, ready }, freshForMs: RESULT_FRESH_MS };
   }
 
-  function search(query: SearchQuery): SearchResult {
-    return index.search(query);
+  function search(query: SearchQuery, lang: Lang = "zh-CN"): SearchResult {
+    const result = index.search(query);
+    if (lang === "zh-CN") return result;
+    return { ...result, pageDataList: result.pageDataList.map((hit) => ({ ...hit, url: addressIn(hit.url, lang) })) };
   }
 
   return {
@@ -244,11 +260,11 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     readerWith(base) {
       const load = (key: string) => () => compute(key);
       return {
-        get: (key, requestId) => (isSearchKey(key) ? results.get(key, load(key)) : base.get(key, requestId)),
-        current: (key, requestId) => (isSearchKey(key) ? results.current(key, load(key)) : base.current(key, requestId)),
-        fresh: (key) => (isSearchKey(key) ? results.fresh(key) : base.fresh(key)),
-        startsLoad: (key) => (isSearchKey(key) ? results.startsLoad(key) : base.startsLoad(key)),
-        adoptShared: (key) => (isSearchKey(key) ? Promise.resolve(false) : base.adoptShared(key)),
+        get: (key, requestId) => (answers(key) ? results.get(key, load(key)) : base.get(key, requestId)),
+        current: (key, requestId) => (answers(key) ? results.current(key, load(key)) : base.current(key, requestId)),
+        fresh: (key) => (answers(key) ? results.fresh(key) : base.fresh(key)),
+        startsLoad: (key) => (answers(key) ? results.startsLoad(key) : base.startsLoad(key)),
+        adoptShared: (key) => (answers(key) ? Promise.resolve(false) : base.adoptShared(key)),
       };
     },
     onPurge(request) {
@@ -275,5 +291,55 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       while (building || rereading) await (building ?? rereading);
     },
     figures: () => ({ ...index.figures(), queries: { ...queries }, empty: { ...empty } }),
+  };
+}
+
+/** The English index's file beside the Chinese one: `search.db` → `search.en.db`. */
+export const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
+
+/**
+ * Search in each language (docs/behaviour.md#search): with content read by language
+ * (`contentLang`), an English index of its own, read from the upstream in English (what
+ * is untranslated comes back in Chinese and is indexed so); without it, the Chinese index
+ * answers both, English searches with English addresses.
+ */
+export function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
+  const { contentLang, reader, ...common } = options;
+  const zh = createSiteSearch({ ...common, reader, langs: contentLang ? ["zh-CN"] : ["zh-CN", "en"] });
+  if (!contentLang) return zh;
+  const english: ContentReader = { get: (key, requestId) => reader.get(keyInLang(key, "en"), requestId) };
+  const en = createSiteSearch({ ...common, file: englishIndexFile(options.file), reader: english, langs: ["en"] });
+  const both = [zh, en];
+  const sum = (a: Record<string, number>, b: Record<string, number>) => {
+    const out = { ...a };
+    for (const [name, n] of Object.entries(b)) out[name] = (out[name] ?? 0) + n;
+    return out;
+  };
+  return {
+    start: () => {
+      for (const one of both) one.start();
+    },
+    close: () => {
+      for (const one of both) one.close();
+    },
+    search: (query, lang = "zh-CN") => (lang === "en" ? en : zh).search(query, lang),
+    readerWith: (base) => zh.readerWith(en.readerWith(base)),
+    onPurge: (request) => {
+      for (const one of both) one.onPurge(request);
+    },
+    rebuild: () => Promise.all(both.map((one) => one.rebuild())).then(() => undefined),
+    settled: () => Promise.all(both.map((one) => one.settled())).then(() => undefined),
+    // Both indexes together; the last build is the older of the two (the one a stale index would show).
+    figures: () => {
+      const [a, b] = [zh.figures(), en.figures()];
+      return {
+        documents: a.documents + b.documents,
+        bytes: a.bytes + b.bytes,
+        builtAt: a.builtAt === undefined || b.builtAt === undefined ? undefined : Math.min(a.builtAt, b.builtAt),
+        buildSeconds: a.buildSeconds === undefined || b.buildSeconds === undefined ? undefined : a.buildSeconds + b.buildSeconds,
+        queries: sum(a.queries, b.queries),
+        empty: sum(a.empty, b.empty),
+      };
+    },
   };
 }

@@ -169,6 +169,65 @@ describe("search on the demo site", () => {
   });
 });
 
+describe("search in English (/portal/en/search.html, ?lang=en)", () => {
+  let site: BuiltSite;
+  beforeAll(async () => {
+    site = await startBuiltSite({ MISS_RATE_PER_MIN: "0" });
+    await until(
+      () => get(site, api("Gateway", "&lang=en")),
+      (res) => res.status === 200 && hitsOf(res.text).length > 0,
+      "the English index is built",
+    );
+  });
+  afterAll(() => site?.close());
+
+  it("finds an English product name and links to its English page; the Chinese search is unchanged", async () => {
+    const res = await get(site, "/portal/en/search.html?q=Gateway");
+    expect(res.status).toBe(200);
+    const main = res.text.slice(res.text.indexOf('<main id="main-content"'));
+    expect(main).toMatch(
+      /<h2 class="search-hit-title"><a href="\/portal\/en\/product\/2">Qinghe EG-500 Edge Computing <mark>Gateway<\/mark><\/a>/,
+    );
+    expect(main).toMatch(/<form role="search"[^>]*action="\/portal\/en\/search\.html"/);
+    expect(main).toContain('href="/portal/en/search.html?q=Gateway&amp;type=product">');
+    // Chinese: the English name is in no Chinese content, and the Chinese name still leads to the Chinese page.
+    const zh = await get(site, page("Gateway"));
+    expect(zh.status).toBe(200);
+    expect(zh.text).not.toContain('class="search-results"');
+    expect((await get(site, page("网关"))).text).toMatch(
+      /<h2 class="search-hit-title"><a href="\/portal\/product\/2">[^<]*<mark>网关<\/mark>/,
+    );
+  });
+
+  it("answers /api/portal/search?lang=en from the English index with English addresses, kept apart from the Chinese answers", async () => {
+    const en = hitsOf((await get(site, api("Gateway", "&lang=en"))).text);
+    expect(en[0]).toMatchObject({ type: "product", id: 2, url: "/portal/en/product/2" });
+    expect(hitsOf((await get(site, api("Gateway"))).text)).toEqual([]);
+    // The same query in both languages: each answer its own (the language is in the key).
+    const product2 = (url: string) => expect.objectContaining({ type: "product", id: 2, url });
+    expect(hitsOf((await get(site, api("网关"))).text)).toContainEqual(product2("/portal/product/2"));
+    expect(hitsOf((await get(site, api("EG-500", "&lang=en"))).text)).toContainEqual(product2("/portal/en/product/2"));
+    expect(hitsOf((await get(site, api("EG-500"))).text)).toContainEqual(product2("/portal/product/2"));
+    expect((await get(site, api("x", "&lang=fr"))).status).toBe(400);
+  });
+
+  it("indexes an untranslated item as the upstream gives it (in Chinese), linked to its English page", async () => {
+    const [hit] = hitsOf((await get(site, api("學友", "&lang=en"))).text);
+    expect(hit).toMatchObject({ type: "news", id: 21, url: "/portal/en/message/news/21" });
+  });
+
+  it("puts a search form posting to /portal/en/search.html in every English page's header", async () => {
+    for (const target of ["/portal/en/index.html", "/portal/en/product/1", "/portal/en/search.html?q=x"]) {
+      const res = await get(site, target);
+      expect(res.status, target).toBe(200);
+      const header = res.text.slice(res.text.indexOf('<header class="site-header"'), res.text.indexOf("</header>"));
+      expect(header, target).toMatch(/<form role="search" aria-label="[^"]+" class="header-search" action="\/portal\/en\/search\.html"/);
+    }
+    expect((await get(site, "/portal/en/search.html?q=a&q=b")).status).toBe(400);
+    expect((await get(site, `/portal/en/search.html?q=${"a".repeat(101)}`)).status).toBe(400);
+  });
+});
+
 describe("search and the miss budget", () => {
   it("charges a search only when it is computed: the same search again is a hit and never refused", async () => {
     const site = await startBuiltSite({ MISS_RATE_PER_MIN: "60" });
@@ -221,6 +280,8 @@ describe("search over an upstream", () => {
         (res) => hitsOf(res.text).length === 1,
         "the index is built",
       );
+      // Without CONTENT_LANG_PARAM the one index answers English searches too, with English addresses.
+      expect(hitsOf((await get(site, api("客户大会", "&lang=en"))).text)).toMatchObject([{ id: 12, url: "/portal/en/message/news/12" }]);
       upstream.routes.set("/api/portal/message/news/12", news("生态伙伴大会"));
       const purge = signedPurge(secret, { tags: ["news:12"] });
       expect((await fetch(`${site.origin}/portal/_purge`, { method: "POST", headers: purge.headers, body: purge.body })).status).toBe(202);
