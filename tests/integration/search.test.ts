@@ -190,6 +190,8 @@ describe("search in English (/portal/en/search.html, ?lang=en)", () => {
     );
     expect(main).toMatch(/<form role="search"[^>]*action="\/portal\/en\/search\.html"/);
     expect(main).toContain('href="/portal/en/search.html?q=Gateway&amp;type=product">');
+    expect(res.text).toContain('<meta name="robots" content="noindex">');
+    expect(res.text).not.toContain('rel="canonical"');
     // Chinese: the English name is in no Chinese content, and the Chinese name still leads to the Chinese page.
     const zh = await get(site, page("Gateway"));
     expect(zh.status).toBe(200);
