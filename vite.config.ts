@@ -5,7 +5,7 @@ import { defineConfig, type Plugin } from "vite";
 
 /** Modules the browser loads after the entry: pages, their parts and strings, and parts hydrated later. */
 const LOADED_LATER =
-  /\/client\/(pages|components|home)\/|\/client\/hooks\/(page-query|use-page-title|use-scroll-top)\.ts|\/client\/shell\/(footer|qr-codes|header-tools|top-menu|menu-tree|use-layout|language|back-to-top|menu-icons)\.tsx?|\/client\/routing\/anchor-link\.tsx|\/client\/i18n\/messages-(en|pages|home)\.ts|\/shared\/(dates|list-query)\.ts/;
+  /\/client\/(pages|components|home)\/|\/client\/hooks\/(page-query|use-page-title|use-scroll-top)\.ts|\/client\/shell\/(footer|qr-codes|header-tools|top-menu|menu-tree|use-layout|language|back-to-top|menu-icons)\.tsx?|\/client\/routing\/anchor-link\.tsx|\/client\/i18n\/messages-(en|pages|home|search)\.ts|\/shared\/(dates|list-query)\.ts/;
 
 /**
  * Nearly all of the entry chunk runs as the page starts (React hydrating the page), so it

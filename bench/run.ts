@@ -13,7 +13,7 @@
  * scenario per round, default 3), --warmup=S (default 3), --rounds=N (default 6),
  * --connections=N (default 50), --gzip (every request accepts gzip; the baseline then
  * writes the gzipped home page), --log-level=LEVEL (the servers', default info),
- * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h).
+ * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h; --only=s for the search rows alone).
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -34,6 +34,7 @@ import { type Crawler, type CrawlResult, crawlerOf } from "./crawler.ts";
 import { coldResizes, PHOTO_PATH, startPhotoSource } from "./image-rows.ts";
 import { homePageJs } from "./js-size.ts";
 import { freePort, type MissCost, missCost, purgePage } from "./miss-cost.ts";
+import { measureSearch, SEARCH_DOCUMENTS, SEARCH_QUERIES, type SearchFiguresRun } from "./search-rows.ts";
 
 /** Read before this process pins itself to one CPU. */
 const CPU_COUNT = os.availableParallelism();
@@ -51,6 +52,10 @@ const TARGETS = {
   hotSetHitRatio: 0.95,
   /** (m): a stored miss of the home page costs at most this much more server CPU than its render unstored (m0). */
   homeMissOverRenderMs: 5,
+  /** (s): a search computed on an index of 10,000 documents, CPU per query; the build of that index, and its RSS growth. */
+  searchP99Ms: 20,
+  searchBuildS: 60,
+  searchRssGrowthMb: 100,
 };
 /** (m): misses measured per row. */
 const MISSES = 40;
@@ -576,6 +581,24 @@ async function main(): Promise<void> {
   }
   await photo?.close();
 
+  // (s) Search: an index of 10,000 generated documents built and searched in a process of its own on one core.
+  let search: SearchFiguresRun | undefined;
+  if (only?.has("s") || only === undefined) {
+    log(`(s) search index of ${SEARCH_DOCUMENTS} documents, ${SEARCH_QUERIES} queries`);
+    search = measureSearch(serverCpus);
+    rows.push({
+      id: "s",
+      label: `search computed (miss), ${SEARCH_DOCUMENTS} documents, ${SEARCH_QUERIES} distinct queries; CPU ms per query`,
+      reqPerS: 1000 / search.meanMs,
+      p50Ms: search.p50Ms,
+      p99Ms: search.p99Ms,
+      bytes: search.meanBytes,
+      peakRssMb: search.peakRssMb,
+      cache: `wall p50/p99 ${search.wallP50Ms.toFixed(1)}/${search.wallP99Ms.toFixed(1)} ms; ${search.noResult} found nothing`,
+      errors: 0,
+    });
+  }
+
   printHeader(pinned);
   printTable(rows);
   const noisiest = Math.max(0, ...rows.map((r) => r.othersPct ?? 0));
@@ -584,6 +607,12 @@ async function main(): Promise<void> {
       `warning: other processes took up to ${noisiest.toFixed(0)}% of the servers' CPU during a run: those figures are distorted`,
     );
   if (missCosts.length > 0) printMissCosts(missCosts);
+  if (search) {
+    console.log("");
+    console.log(
+      `search index: ${search.documents} documents built in ${search.buildSeconds.toFixed(1)} s (${search.buildCpuSeconds.toFixed(1)} s of CPU), peak RSS ${search.peakRssMb.toFixed(0)} MB (+${(search.peakRssMb - search.rssBeforeMb).toFixed(0)} MB over the documents read), ${search.indexMb.toFixed(1)} MB on disk`,
+    );
+  }
   console.log("");
   console.log(
     `home page JavaScript (gzip): ${kb(js.gzipBytes)} kB (${kb(js.bytes)} kB raw) in ${js.files.length} files: ${js.files.map((f) => `${path.basename(f.file)} ${kb(f.gzipBytes)}`).join(", ")}`,
@@ -624,9 +653,9 @@ async function main(): Promise<void> {
       },
     );
   }
-  // Every row but the baselines is a Portal server process (one worker each).
+  // Every row but the baselines and the search's own process is a Portal server process (one worker each).
   const highestRss = rows
-    .filter((r) => !isBaseline(r.id))
+    .filter((r) => !isBaseline(r.id) && r.id !== "s")
     .reduce<Row | undefined>((a, b) => (a && a.peakRssMb >= b.peakRssMb ? a : b), undefined);
   if (highestRss)
     checks.push({
@@ -648,6 +677,20 @@ async function main(): Promise<void> {
       ok: homeMiss.cpuMs <= bound && all200,
       detail: `${homeMiss.cpuMs.toFixed(1)} ms against ${bound.toFixed(1)} ms`,
     });
+  }
+  if (search) {
+    checks.push(
+      {
+        name: `(s) search p99 < ${TARGETS.searchP99Ms} ms of CPU per query`,
+        ok: search.p99Ms < TARGETS.searchP99Ms,
+        detail: `p50 ${search.p50Ms.toFixed(1)} ms, p99 ${search.p99Ms.toFixed(1)} ms`,
+      },
+      {
+        name: `(s) search index build of ${SEARCH_DOCUMENTS} documents < ${TARGETS.searchBuildS} s, RSS growth < ${TARGETS.searchRssGrowthMb} MB`,
+        ok: search.buildSeconds < TARGETS.searchBuildS && search.peakRssMb - search.rssBeforeMb < TARGETS.searchRssGrowthMb,
+        detail: `${search.buildSeconds.toFixed(1)} s, +${(search.peakRssMb - search.rssBeforeMb).toFixed(0)} MB`,
+      },
+    );
   }
   const errored = rows.filter((r) => r.errors > 0);
   console.log("");

@@ -45,6 +45,9 @@ import { createPurgeRouter } from "./purge/purge-route.ts";
 import { createPurger, type Purger } from "./purge/purger.ts";
 import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
+import { uncachedReader } from "./search/read-content.ts";
+import { searchPageGuard } from "./search/search-page-guard.ts";
+import { createSearchInLangs, type SiteSearch } from "./search/site-search.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createPubSub } from "./shared-tier/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "./shared-tier/redis-connection.ts";
@@ -92,6 +95,8 @@ export interface PortalServices {
   sharedTier: SharedTier | undefined;
   /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
   metrics: AppMetrics;
+  /** Site search: its index (started by server/index.ts) and the answers of /api/portal/search. */
+  search: SiteSearch;
   /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
   /** The contact form's enquiries: their store and their delivery. */
@@ -147,7 +152,20 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined,
   });
-  const reader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
+  const apiReader = createApiReader(cache, upstream, config.cache, answerHeaders, config.contentLangParam);
+  // The index reads the content API itself; its answers to the search call are read as any other call's.
+  const search = createSearchInLangs({
+    file: config.search.indexPath,
+    refreshMs: config.search.refreshMs,
+    contentLang: config.contentLangParam !== undefined,
+    reader: uncachedReader(upstream, config.contentLangParam),
+    logger,
+    answerHeaders,
+    inFlight: () => activity.inFlight(),
+    now: deps.now,
+  });
+  const reader = search.readerWith(apiReader);
+  metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", cache);
   const readerGuard: ReaderLimits = sharedTier
     ? sharedReaderGuard(sharedTier, localReaderGuard, { ...config.reader, claimMs: sharedHoldMs })
@@ -226,7 +244,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     }),
   );
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
-  app.use(createSeoRouter({ config, reader, logger, now: deps.now }));
+  app.use(createSeoRouter({ config, reader: apiReader, logger, now: deps.now }));
   // Development renders from changing sources, so it never keeps pages.
   const pageCache =
     deps.renderer && config.pageCache && !config.dev
@@ -238,6 +256,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
         })
       : undefined;
   const purger = createPurger({ cache, pageCache, classify: config.classify, contentLang: config.contentLangParam !== undefined });
+  purger.onPurge((request) => search.onPurge(request));
   const sharedPurges = sharedTier ? joinSharedPurges(purger, sharedTier, createPubSub(sharedTier), logger) : undefined;
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now: deps.now }));
   if (pageCache) metrics.registerCache("page", pageCache);
@@ -258,6 +277,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       })
     : undefined;
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
+  app.get(searchPageGuard.path, searchPageGuard.handler);
   if (pages) {
     app.use("/portal", pages);
     metrics.registerShared("page", pages.sharedRenders);
@@ -285,9 +305,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
       sharedPurges,
       sharedTier,
       metrics,
+      search,
       readiness,
       enquiries,
       close: async () => {
+        search.close();
         upstream.close();
         images.close();
         await enquiries.close();

@@ -3,6 +3,7 @@
  * object that is passed in. `parseConfig` is pure: it takes the environment as an
  * argument, so tests build configs without touching process.env.
  */
+import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
 import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
@@ -278,6 +279,8 @@ const envSchema = z.object({
   METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
   METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
+  SEARCH_REFRESH_MS: ms().default(600_000),
+  SEARCH_INDEX_PATH: z.string().trim().min(1, "must be a file path").optional(),
   SHUTDOWN_DRAIN_MS: ms(600_000).default(5000),
   SHUTDOWN_GRACE_MS: ms(600_000).default(10_000),
   FORM_SECRET: z.string().trim().min(16, "must be at least 16 characters of random text").optional(),
@@ -350,6 +353,8 @@ export interface Config {
   metrics?: { port: number; host: string };
   /** What an empty embedded database is loaded with: the demo site, or nothing. */
   seedContent: "demo" | "none";
+  /** Site search (server/search/): its index file, and how often it is read again from the content API (0: never). */
+  search: { indexPath: string; refreshMs: number };
   /** On SIGTERM: readiness 503 but still serving for drainMs, then requests in flight get graceMs to finish. */
   shutdown: { drainMs: number; graceMs: number };
   /** The contact form and the delivery of what it receives (server/enquiries/). */
@@ -453,6 +458,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
+    search: { indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL), refreshMs: e.SEARCH_REFRESH_MS },
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     enquiries: {
       formSecret: e.FORM_SECRET,
@@ -463,4 +469,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
     },
   };
+}
+
+/** The search index beside the data: in the SQLite database's folder, else ./data. */
+function searchIndexBeside(databaseUrl: string): string {
+  const sqlite = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
+  return path.join(sqlite && sqlite !== ":memory:" ? path.dirname(sqlite) : "./data", "search.db");
 }

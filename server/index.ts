@@ -154,8 +154,12 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metricsRegistry]);
   }
+  // Each worker of a cluster keeps a search index of its own: one file written by several at once would not be atomic.
+  const search = cluster.isWorker
+    ? { ...config.search, indexPath: `${config.search.indexPath}.worker-${cluster.worker?.id}` }
+    : config.search;
   const app = createApp(
-    { ...config, classify },
+    { ...config, classify, search },
     {
       upstreamUrl,
       logger,
@@ -169,6 +173,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   life.app = app;
   joinClusterPurges(app.portal.purger);
   app.portal.enquiries.start();
+  app.portal.search.start();
   // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
   await app.portal.sharedTier?.connected();
   let stopping = false;

@@ -78,6 +78,8 @@ export interface PageRoute<Id extends string = string> {
   perRequest?: boolean;
   /** The kind of job a job page shows (1 experienced hires, 2 campus). */
   jobKind?: 1 | 2;
+  /** Not for search engines: left out of the sitemap, and its head says `noindex` (the search page). */
+  unlisted?: boolean;
 }
 
 /** Declares a route module, keeping its literal type: the table names its pages by their ids. */

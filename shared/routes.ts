@@ -12,6 +12,7 @@ import { home } from "./pages/home.ts";
 import { jobSchoolDetail, jobSchoolList, jobSocietyDetail, jobSocietyList } from "./pages/job-pages.ts";
 import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
 import { productDetail, serviceDetail } from "./pages/offering-pages.ts";
+import { search } from "./pages/search-page.ts";
 import { parseId } from "./params.ts";
 
 export type { PageRoute } from "./page-route.ts";
@@ -50,6 +51,7 @@ export const PAGE_ROUTES = [
   jobSocietyDetail,
   jobSchoolDetail,
   contact,
+  search,
 ] as const;
 
 export type PageId = (typeof PAGE_ROUTES)[number]["id"];

@@ -6,10 +6,16 @@
 import type { COMMON_MESSAGES } from "./messages-common.ts";
 import type { HOME_MESSAGES } from "./messages-home.ts";
 import type { PAGES_MESSAGES } from "./messages-pages.ts";
+import type { SEARCH_MESSAGES } from "./messages-search.ts";
 import type { SHELL_MESSAGES } from "./messages-shell.ts";
 import type { Message } from "./plural.ts";
 
-type Key = keyof typeof COMMON_MESSAGES | keyof typeof SHELL_MESSAGES | keyof typeof HOME_MESSAGES | keyof typeof PAGES_MESSAGES;
+type Key =
+  | keyof typeof COMMON_MESSAGES
+  | keyof typeof SHELL_MESSAGES
+  | keyof typeof HOME_MESSAGES
+  | keyof typeof PAGES_MESSAGES
+  | keyof typeof SEARCH_MESSAGES;
 
 export const ENGLISH: Record<Key, Message> = {
   // Shared words (messages-common.ts)
@@ -157,4 +163,23 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.jobs.backSchool": "Back to campus recruitment",
   "pages.jobs.emptyFiltered": "No job matches these filters; try others",
   "pages.jobs.unknown": "—",
+
+  // The search page (messages-search.ts)
+  "search.label": "Search for",
+  "search.placeholder": "Products, news, notices, jobs",
+  "search.submit": "Search",
+  "search.again": "Search again",
+  "search.header": "Site search",
+  "search.headerLabel": "Search this site",
+  "search.prompt": "Type a few words to search products, services, news, notices and jobs.",
+  "search.count": { one: "{n} result for “{q}”", other: "{n} results for “{q}”" },
+  "search.none": "Nothing matches “{q}”; try other words.",
+  "search.facets": "Filter by kind",
+  "search.all": "All",
+  "search.type.news": "News",
+  "search.type.notice": "Notices",
+  "search.type.product": "Products",
+  "search.type.service": "Services",
+  "search.type.job": "Jobs",
+  "search.results": "Search results",
 };

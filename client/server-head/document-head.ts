@@ -66,7 +66,7 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
     ...VERIFY_METAS.map(([field, name]) => meta(name, config?.[field])),
     meta("theme-color", themeColorOf(config)),
     isImageSource(ico) ? `<link rel="icon" href="${escapeHtml(imageUrl(ico, FAVICON_WIDTH))}">` : "",
-    ...(isNotFound(match, state.fallback) || !match
+    ...(isNotFound(match, state.fallback) || !match || match.route.unlisted
       ? [meta("robots", "noindex")]
       : searchTags({ match, query: new URLSearchParams(search), state, read, title, description })),
   ];

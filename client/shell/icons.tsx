@@ -36,3 +36,10 @@ export const ArrowUpIcon = () => (
     <path d="M12 19V5M5 12l7-7 7 7" />
   </Icon>
 );
+
+export const SearchIcon = () => (
+  <Icon size={18} className="icon-search">
+    <circle cx="11" cy="11" r="7" />
+    <path d="m20 20-3.5-3.5" />
+  </Icon>
+);

@@ -6,10 +6,14 @@
  * entries of a menu, tagged `menu`.
  */
 import { getCallOf } from "../../shared/call-table.ts";
+import { SEARCH_PATH } from "../../shared/search.ts";
 
 const MENU_TAGS: readonly string[] = ["menu"];
 
+const SEARCH_TAGS: readonly string[] = ["search"];
+
 export function cacheTagsOfKey(key: string): readonly string[] {
+  if (key === SEARCH_PATH || key.startsWith(`${SEARCH_PATH}?`)) return SEARCH_TAGS;
   const call = getCallOf(key);
   if (!call) return MENU_TAGS;
   if (call.detail) {

@@ -13,6 +13,7 @@ import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
 import type { CacheStats } from "../cache/swr-cache.ts";
 import type { MissBudget } from "../http/miss-budget.ts";
 import type { ReaderGuard } from "../portal-api/reader-guard.ts";
+import type { SearchFigures } from "../search/site-search.ts";
 import type { UpstreamOutcome } from "../upstream/client.ts";
 import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
 
@@ -30,6 +31,8 @@ export interface AppMetrics {
   registerShared(source: string, read: () => number): void;
   /** One stage of a page render the cache missed, and its seconds. */
   observeRenderStage(stage: RenderStage, seconds: number): void;
+  /** Measures the site search (its searches and its index), read at each scrape. */
+  registerSearch(read: () => SearchFigures): void;
 }
 
 /**
@@ -164,6 +167,42 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
   });
 
+  let searchFigures: (() => SearchFigures) | undefined;
+  const searchCounter = (name: string, help: string, figure: "queries" | "empty") =>
+    new Counter({
+      name,
+      help,
+      labelNames: ["type"],
+      registers,
+      collect() {
+        this.reset();
+        for (const [type, n] of Object.entries(searchFigures?.()[figure] ?? {})) this.inc({ type }, n);
+      },
+    });
+  searchCounter(
+    "portal_search_queries_total",
+    "Searches computed, by type (all: not narrowed); an answer served again from its few seconds in cache is not counted again",
+    "queries",
+  );
+  searchCounter("portal_search_empty_queries_total", "Searches computed that found nothing, by type", "empty");
+  const searchGauge = (name: string, help: string, read: (figures: SearchFigures) => number | undefined) =>
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.reset();
+        const value = searchFigures ? read(searchFigures()) : undefined;
+        if (value !== undefined) this.set(value);
+      },
+    });
+  searchGauge("portal_search_index_documents", "Items the search index holds", (f) => f.documents);
+  searchGauge("portal_search_index_bytes", "Size of the search index file", (f) => f.bytes);
+  searchGauge("portal_search_index_built_timestamp_seconds", "When the last search index build completed", (f) =>
+    f.builtAt === undefined ? undefined : f.builtAt / 1000,
+  );
+  searchGauge("portal_search_index_build_duration_seconds", "How long the last search index build took", (f) => f.buildSeconds);
+
   return {
     registry,
     observeRequest(url, status, seconds) {
@@ -182,6 +221,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     observeRenderStage(stage, seconds) {
       renderStages.observe({ stage }, seconds);
+    },
+    registerSearch(read) {
+      searchFigures = read;
     },
   };
 }

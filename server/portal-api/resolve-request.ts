@@ -7,6 +7,7 @@ import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-c
 import { CONTENT_LANG_QUERY, keyInLang } from "../../shared/data-keys.ts";
 import { isLang, type Lang } from "../../shared/page-state.ts";
 import { parseId } from "../../shared/params.ts";
+import { parseSearchCall, SEARCH_PATH, searchKey } from "../../shared/search.ts";
 
 export type ResolvedRequest =
   | { kind: "get"; call: ApiCall /** path + normalised query: the cache key and upstream path */; key: string }
@@ -17,6 +18,9 @@ export type ResolvedRequest =
 function classifyCall(path: string): ApiCall {
   return { id: `classify:${path}`, tag: "menu", method: "GET", path, payload: "list", query: {} };
 }
+
+/** The site search (docs/behaviour.md#search): answered by the server's own index, never by the upstream. */
+export const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
 
 /**
  * The content language a GET asks for (`lang`, docs/behaviour.md#languages): `en` or
@@ -42,6 +46,17 @@ export function resolveApiRequest(
   classifyPaths: ReadonlySet<string>,
   contentLang = false,
 ): ResolvedRequest {
+  if (path === SEARCH_PATH) {
+    if (method !== "GET" && method !== "HEAD") {
+      return { kind: "refused", status: 405, message: `method ${method} is not allowed here; use GET, HEAD`, allow: "GET, HEAD" };
+    }
+    const parsed = parseSearchCall(query);
+    if (!parsed.ok) return { kind: "refused", status: 400, message: parsed.error };
+    const lang = contentLangParam(query);
+    if (!lang.ok) return { kind: "refused", status: 400, message: lang.error };
+    // Always by language, whatever CONTENT_LANG_PARAM says: the results' addresses are the language's pages.
+    return { kind: "get", call: SEARCH_CALL, key: keyInLang(searchKey(parsed.value), lang.lang) };
+  }
   const matches = matchCalls(path);
   if (matches.length === 0 && classifyPaths.has(path)) matches.push({ call: classifyCall(path) });
   if (matches.length === 0) return { kind: "refused", status: 404, message: `no such API call: ${path.slice(0, 200)}` };

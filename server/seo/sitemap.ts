@@ -102,7 +102,7 @@ export function pageEntriesOf(
   langs: SitemapLangs = { contentLang: false, defaultLang: "zh-CN" },
 ): SitemapEntry[] {
   return routes
-    .filter((route) => !route.detail)
+    .filter((route) => !route.detail && !route.unlisted)
     .flatMap((route) => {
       const dated = route.sitemapLastmodFrom?.();
       const lastmod = dated && newestOf((detailEntries.get(dated) ?? []).map((e) => e.lastmod));

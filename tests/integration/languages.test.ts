@@ -49,7 +49,8 @@ const mainOf = (html: string) => html.slice(html.indexOf("<main"), html.indexOf(
 async function chinesePagesOf(site: BuiltSite): Promise<string[]> {
   const sitemap = await text(site, "/sitemap.xml");
   const locs = [...sitemap.matchAll(/<loc>([^<]+)<\/loc>/g)].map((m) => (m[1] as string).replace(ORIGIN, ""));
-  const fixed = (PAGE_ROUTES as readonly PageRoute[]).filter((route) => !route.detail).map((route) => pageHref(route));
+  // Unlisted pages (search) are noindex in both languages, with no canonical or alternates: tests/integration/search.test.ts.
+  const fixed = (PAGE_ROUTES as readonly PageRoute[]).filter((route) => !route.detail && !route.unlisted).map((route) => pageHref(route));
   return [...new Set([...fixed, ...locs.filter((loc) => !loc.startsWith("/portal/en/"))])];
 }
 

@@ -45,12 +45,18 @@ export interface BuiltSite extends ServerProcess {
 
 /**
  * The built server with `env` on 127.0.0.1, its data (SQLite file, image cache) in a
- * folder of its own: the embedded demo site unless `env` names an upstream.
+ * folder of its own (the search index too): the embedded demo site unless `env` names an upstream.
  */
 export async function startBuiltSite(env: Record<string, string> = {}): Promise<BuiltSite> {
   const dir = await mkdtemp(path.join(tmpdir(), "portal-site-"));
   const site = await startServerProcess(
-    { DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`, IMAGE_CACHE_DIR: path.join(dir, "images"), ...env },
+    {
+      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
+      IMAGE_CACHE_DIR: path.join(dir, "images"),
+      // A stand-in upstream counts what it is asked: the search index reads it only when a test says so.
+      ...(env.API_BASE_URL ? { SEARCH_REFRESH_MS: "0" } : {}),
+      ...env,
+    },
     { built: true },
   );
   return {

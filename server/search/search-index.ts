@@ -1,0 +1,203 @@
+/**
+ * The search index of this process (docs/behaviour.md#search): the last good index file,
+ * and a build of the next one. A build writes a new file beside it and renames it over
+ * the old one when it is complete, so a build that fails or a process that dies half-way
+ * leaves the last good index answering. Until the first build is done, searches read the
+ * build as far as it has come.
+ */
+import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
+import path from "node:path";
+import { isSearchType, SEARCH_TYPES, type SearchHit, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
+import { IndexFile, type SearchDoc } from "./index-file.ts";
+import { markAll, snippetOf } from "./marks.ts";
+import { matchExpression, queryTerms } from "./text.ts";
+
+export interface IndexFigures {
+  documents: number;
+  bytes: number;
+  /** When the last build completed (ms since the epoch), and how long it took. */
+  builtAt?: number;
+  buildSeconds?: number;
+}
+
+/** Whether a process (one that may be building beside us) is still running. */
+function isAlive(pid: number): boolean {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
+  if (pid === process.pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+const emptyFacets = (): Record<SearchType, number> =>
+  Object.fromEntries(SEARCH_TYPES.map((type) => [type, 0])) as Record<SearchType, number>;
+
+export class SearchIndex {
+  private main: IndexFile | undefined;
+  private building: IndexFile | undefined;
+  /** Changes made while a build runs, made again in the build before it replaces the index. */
+  private changedDuringBuild = new Map<string, SearchDoc | { type: SearchType; id: number; removed: true }>();
+  private lastBuild: { at: number; seconds: number } | undefined;
+
+  readonly file: string;
+
+  constructor(file: string) {
+    this.file = file;
+  }
+
+  /** Opens the last good index, if there is one, and clears what a build that died left behind. */
+  open(): void {
+    mkdirSync(path.dirname(this.file), { recursive: true });
+    const base = path.basename(this.file);
+    for (const name of readdirSync(path.dirname(this.file))) {
+      const pid = name.startsWith(`${base}.build-`) ? Number(name.slice(base.length + ".build-".length)) : undefined;
+      if (pid !== undefined && !isAlive(pid)) rmSync(path.join(path.dirname(this.file), name), { force: true });
+    }
+    if (!existsSync(this.file)) return;
+    try {
+      this.main = new IndexFile(this.file);
+    } catch {
+      // Another version's, or not an index at all: the next build replaces it.
+      this.main = undefined;
+    }
+  }
+
+  /** The index searches read: the last good one, else the first build as far as it has come. */
+  private get reading(): IndexFile | undefined {
+    return this.main ?? this.building;
+  }
+
+  get isBuilding(): boolean {
+    return this.building !== undefined;
+  }
+
+  /** Starts a new file; `fingerprintOf` and `docOf` still read the last good index meanwhile. */
+  beginBuild(): void {
+    if (this.building) throw new Error("a search index build is under way already");
+    const file = `${this.file}.build-${process.pid}`;
+    rmSync(file, { force: true });
+    this.building = new IndexFile(file, { building: true });
+    this.changedDuringBuild.clear();
+  }
+
+  /** Writes a batch of items into the build. */
+  addToBuild(docs: readonly SearchDoc[]): void {
+    const building = this.building;
+    if (!building) throw new Error("no search index build is under way");
+    building.batch(() => {
+      for (const doc of docs) building.put(doc);
+    });
+  }
+
+  /** Completes the build: it becomes the index, replacing the old file in one rename. */
+  finishBuild(startedAt: number, now: number): void {
+    const building = this.building;
+    if (!building) throw new Error("no search index build is under way");
+    building.batch(() => {
+      for (const change of this.changedDuringBuild.values()) {
+        if ("removed" in change) building.remove(change.type, change.id);
+        else building.put(change);
+      }
+    });
+    building.optimise();
+    building.close();
+    this.building = undefined;
+    this.main?.close();
+    renameSync(building.path, this.file);
+    this.main = new IndexFile(this.file);
+    this.lastBuild = { at: now, seconds: (now - startedAt) / 1000 };
+  }
+
+  /** Drops a build that failed: the last good index goes on answering. */
+  abandonBuild(): void {
+    const building = this.building;
+    if (!building) return;
+    building.close();
+    rmSync(building.path, { force: true });
+    this.building = undefined;
+  }
+
+  /** An item read again on its own (a purge named it): into the index now, and into a build under way. */
+  put(doc: SearchDoc): void {
+    this.main?.put(doc);
+    if (this.building) {
+      this.changedDuringBuild.set(`${doc.type}:${doc.id}`, doc);
+      if (!this.main) this.building.put(doc);
+    }
+  }
+
+  remove(type: SearchType, id: number): void {
+    this.main?.remove(type, id);
+    if (this.building) {
+      this.changedDuringBuild.set(`${type}:${id}`, { type, id, removed: true });
+      if (!this.main) this.building.remove(type, id);
+    }
+  }
+
+  /** What the last good index holds of an item, for a build to keep an unchanged item without reading it again. */
+  fingerprintOf(type: SearchType, id: number): string | undefined {
+    return this.main?.fingerprintOf(type, id);
+  }
+
+  docOf(type: SearchType, id: number): SearchDoc | undefined {
+    return this.main?.docOf(type, id);
+  }
+
+  /** One page of results for a query, with counts per type. */
+  search(query: SearchQuery): SearchResult {
+    const empty: SearchResult = { pageDataList: [], totalCount: 0, totalPageCount: 0, facets: emptyFacets() };
+    const index = this.reading;
+    const terms = queryTerms(query.q);
+    const all = matchExpression(terms);
+    if (!index || !all) return empty;
+    const facets = emptyFacets();
+    for (const [type, n] of index.facets(all)) if (isSearchType(type)) facets[type] = n;
+    const totalCount = query.type ? facets[query.type] : Object.values(facets).reduce((a, b) => a + b, 0);
+    const match = { all, title: matchExpression(terms, "title") as string, brief: matchExpression(terms, "brief") as string };
+    const ranked = index.rank(match, query.type, query.pageMaxCount, query.pageIndex * query.pageMaxCount);
+    const docs = index.docs(ranked.map((r) => r.rowid));
+    const pageDataList: SearchHit[] = [];
+    for (const { rowid } of ranked) {
+      const doc = docs.get(rowid);
+      if (!doc) continue;
+      const snippet = snippetOf(
+        [
+          { text: doc.brief, norm: doc.normBrief, aligned: (doc.aligned & 1) !== 0 },
+          { text: doc.body, norm: doc.normBody, aligned: (doc.aligned & 2) !== 0 },
+        ],
+        terms,
+      );
+      pageDataList.push({
+        type: doc.type,
+        id: doc.id,
+        title: markAll(doc.title, terms),
+        snippet,
+        url: doc.url,
+        ...(doc.date ? { dateTime: doc.date } : {}),
+      });
+    }
+    return { pageDataList, totalCount, totalPageCount: Math.ceil(totalCount / query.pageMaxCount), facets };
+  }
+
+  figures(): IndexFigures {
+    const index = this.reading;
+    let bytes = 0;
+    try {
+      bytes = index ? statSync(index.path).size : 0;
+    } catch {}
+    return {
+      documents: index?.count() ?? 0,
+      bytes,
+      ...(this.lastBuild ? { builtAt: this.lastBuild.at, buildSeconds: this.lastBuild.seconds } : {}),
+    };
+  }
+
+  close(): void {
+    this.abandonBuild();
+    this.main?.close();
+    this.main = undefined;
+  }
+}

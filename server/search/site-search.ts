@@ -1,0 +1,345 @@
+/**
+ * Site search as the server runs it (docs/behaviour.md#search): the index built in the
+ * background at start, refreshed every SEARCH_REFRESH_MS, items a purge names read again
+ * within moments, and searches answered as the API's other answers are (`readerWith`),
+ * each kept for a few seconds so a burst of the same search is computed once.
+ */
+import { keyInLang, keyLangOf } from "../../shared/data-keys.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { BASE_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
+import { parseSearchCall, SEARCH_PATH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
+import { type CachedAnswer, createResponseCache, etagOf } from "../cache/response-cache.ts";
+import type { Loaded } from "../cache/swr-cache.ts";
+import { HttpError } from "../http/errors.ts";
+import { prepareAnswer } from "../http/prepared-answer.ts";
+import type { Logger } from "../logger.ts";
+import { type ApiReader, answerHeadersOf } from "../portal-api/api-reader.ts";
+import type { PurgeRequest } from "../purge/purge-request.ts";
+import type { SearchDoc } from "./index-file.ts";
+import { type ContentReader, docOfListed, type JobNames, readDetail, readLists } from "./read-content.ts";
+import { type IndexFigures, SearchIndex } from "./search-index.ts";
+
+/** How long a search's answer is kept: long enough for a burst, short enough that a change shows at once. */
+export const RESULT_FRESH_MS = 5000;
+/** Items written per transaction during a build, the event loop served between them. */
+const BATCH = 20;
+/** Details read at once during a build. */
+const READS_AT_ONCE = 4;
+/** Purges arriving together are read again together. */
+const PURGE_SETTLE_MS = 50;
+
+export interface SearchFigures extends IndexFigures {
+  /** Searches computed (an answer kept and served again is not counted again), by type (`all` when not narrowed). */
+  queries: Record<string, number>;
+  /** Of those, the ones that found nothing. */
+  empty: Record<string, number>;
+}
+
+export interface SiteSearchOptions {
+  /** The index file (SEARCH_INDEX_PATH). */
+  file: string;
+  /** 0: the index is never read from the content API (it answers from the file as it is). */
+  refreshMs: number;
+  reader: ContentReader;
+  logger: Logger;
+  /** What every /api/portal answer carries. */
+  answerHeaders: readonly (readonly [string, string])[];
+  /** The languages whose searches (`lang=` in the key) this index answers; default Chinese alone. */
+  langs?: readonly Lang[];
+  /** Requests being answered: a build gives way to them (see `giveWay`). */
+  inFlight?: () => number;
+  now?: () => number;
+}
+
+export interface SiteSearch {
+  /** Opens the index on disk and starts the first build in the background. */
+  start(): void;
+  close(): void;
+  /** Results with their addresses in `lang` (default Chinese). */
+  search(query: SearchQuery, lang?: Lang): SearchResult;
+  /** The reader of /api/portal and the pages, with the search call answered here. */
+  readerWith(reader: ApiReader): ApiReader;
+  /** Reads again what a purge names (an item, a kind, everything). */
+  onPurge(request: PurgeRequest): void;
+  /** Builds the index now (or waits for the build under way and one more). */
+  rebuild(): Promise<void>;
+  /** Settles once the builds and re-reads asked for so far are done. */
+  settled(): Promise<void>;
+  figures(): SearchFigures;
+}
+
+const DETAIL_TAG = new RegExp(`^(${SEARCH_TYPES.join("|")}):([1-9]\\d{0,15})$`);
+const KIND_TAG = new RegExp(`^(${SEARCH_TYPES.join("|")})(:list)?$`);
+/** Detail pages and detail calls a purge may name by path. */
+const DETAIL_PATHS: [RegExp, SearchType | ((m: RegExpExecArray) => SearchType)][] = [
+  [/^\/portal(?:\/en)?\/message\/(news|notice)\/([1-9]\d{0,15})$/, (m) => m[1] as SearchType],
+  [/^\/portal(?:\/en)?\/(product|service)\/([1-9]\d{0,15})$/, (m) => m[1] as SearchType],
+  [/^\/portal(?:\/en)?\/job\/(?:society|school)\/([1-9]\d{0,15})$/, "job"],
+  [/^\/api\/portal\/message\/(news|notice)\/([1-9]\d{0,15})$/, (m) => m[1] as SearchType],
+  [/^\/api\/portal\/(?:product\/(product)|service\/(service))\/([1-9]\d{0,15})$/, (m) => (m[1] ?? m[2]) as SearchType],
+  [/^\/api\/portal\/job\/job\/([1-9]\d{0,15})$/, "job"],
+];
+
+function itemOfPath(path: string): { type: SearchType; id: number } | undefined {
+  const bare = path.split("?")[0] as string;
+  for (const [pattern, type] of DETAIL_PATHS) {
+    const m = pattern.exec(bare);
+    if (m) return { type: typeof type === "string" ? type : type(m), id: Number(m[m.length - 1]) };
+  }
+  return undefined;
+}
+
+const isSearchKey = (key: string) => key === SEARCH_PATH || key.startsWith(`${SEARCH_PATH}?`);
+
+/** A page address under the base path (as the index keeps it, in Chinese) as it is in `lang`. */
+function addressIn(url: string, lang: Lang): string {
+  if (!url.startsWith(`${BASE_PATH}/`)) return url;
+  return BASE_PATH + langPath(splitLangPath(url.slice(BASE_PATH.length)).path, lang);
+}
+
+/** Up to `n` at once, in order. */
+async function mapLimit<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) {
+      const at = next++;
+      out[at] = await run(items[at] as T);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(n, items.length) }, worker));
+  return out;
+}
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** How long a build waits at most for the requests under way to finish before it reads on. */
+const GIVE_WAY_MS = 1000;
+
+export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
+  const { reader, logger, refreshMs } = options;
+  const langs = options.langs ?? ["zh-CN"];
+  const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
+  const now = options.now ?? Date.now;
+  const index = new SearchIndex(options.file);
+  const results = createResponseCache({ maxBytes: 8 * 1024 * 1024, staleMs: 0, now: options.now });
+  const queries: Record<string, number> = {};
+  const empty: Record<string, number> = {};
+  let started = false;
+  let closed = false;
+  let timer: NodeJS.Timeout | undefined;
+  let building: Promise<void> | undefined;
+  let buildAgain = false;
+  let jobNames: JobNames = { types: new Map(), addrs: new Map() };
+  const queued = new Map<string, { type: SearchType; id: number }>();
+  let rereading: Promise<void> | undefined;
+
+  /** A build is background work: before each item it waits (up to a second) for visitors' requests under way to finish. */
+  async function giveWay(): Promise<void> {
+    const started = now();
+    while ((options.inFlight?.() ?? 0) > 0 && now() - started < GIVE_WAY_MS && !closed) await sleep(10);
+  }
+
+  async function buildOnce(): Promise<void> {
+    const began = now();
+    index.beginBuild();
+    try {
+      const read = await readLists(reader);
+      jobNames = read.jobNames;
+      let count = 0;
+      for (const { type, items } of read.lists) {
+        for (let at = 0; at < items.length; at += BATCH) {
+          const docs = await mapLimit(items.slice(at, at + BATCH), READS_AT_ONCE, async (item) => {
+            await giveWay();
+            try {
+              return await docOfListed(reader, type, item, jobNames, index);
+            } catch (err) {
+              // One item that cannot be read keeps what the last index had of it.
+              logger.warn(
+                { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
+                "search index could not read an item",
+              );
+              return typeof item.id === "number" ? index.docOf(type, item.id) : undefined;
+            }
+          });
+          if (closed) throw new Error("closed");
+          const kept = docs.filter((doc): doc is SearchDoc => doc !== undefined);
+          index.addToBuild(kept);
+          count += kept.length;
+          await nextTurn();
+        }
+      }
+      index.finishBuild(began, now());
+      logger.info({ documents: count, seconds: (now() - began) / 1000 }, "search index built");
+    } catch (err) {
+      index.abandonBuild();
+      if (!closed)
+        logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index build failed; the last index still answers");
+    }
+  }
+
+  function rebuild(): Promise<void> {
+    if (building) {
+      buildAgain = true;
+      return building;
+    }
+    building = (async () => {
+      do {
+        buildAgain = false;
+        await buildOnce();
+      } while (buildAgain && !closed);
+    })().finally(() => {
+      building = undefined;
+    });
+    return building;
+  }
+
+  async function reread(): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, PURGE_SETTLE_MS));
+    while (queued.size > 0 && !closed) {
+      const items = [...queued.values()];
+      queued.clear();
+      await mapLimit(items, READS_AT_ONCE, async ({ type, id }) => {
+        try {
+          const doc = await readDetail(reader, type, id, jobNames);
+          if (closed) return;
+          // No fingerprint: the next build reads the item's detail again rather than trust this copy forever.
+          if (doc) index.put({ ...doc, fingerprint: "" });
+          else index.remove(type, id);
+        } catch (err) {
+          logger.warn(
+            { type, id, err: err instanceof Error ? err.message : String(err) },
+            "search index could not read a purged item again",
+          );
+        }
+      });
+    }
+  }
+
+  async function compute(key: string): Promise<Loaded<CachedAnswer>> {
+    const parsed = parseSearchCall(new URLSearchParams(key.slice(SEARCH_PATH.length + 1)));
+    if (!parsed.ok) throw new HttpError(400, parsed.error);
+    const result = search(parsed.value, keyLangOf(key).lang);
+    const label = parsed.value.type ?? "all";
+    queries[label] = (queries[label] ?? 0) + 1;
+    if (result.totalCount === 0) empty[label] = (empty[label] ?? 0) + 1;
+    const json = { code: 0, msg: "ok", data: result };
+    const body = Buffer.from(JSON.stringify(json));
+    const etag = etagOf(body);
+    const ready = await prepareAnswer(200, body, etag, answerHeadersOf(options.answerHeaders, key));
+    return { value: { status: 200, body, etag, json, ready }, freshForMs: RESULT_FRESH_MS };
+  }
+
+  function search(query: SearchQuery, lang: Lang = "zh-CN"): SearchResult {
+    const result = index.search(query);
+    if (lang === "zh-CN") return result;
+    return { ...result, pageDataList: result.pageDataList.map((hit) => ({ ...hit, url: addressIn(hit.url, lang) })) };
+  }
+
+  return {
+    start() {
+      if (started) return;
+      started = true;
+      try {
+        index.open();
+      } catch (err) {
+        logger.error({ err: err instanceof Error ? err.message : String(err) }, "search index cannot be opened");
+        return;
+      }
+      if (refreshMs > 0) {
+        setImmediate(() => void rebuild());
+        timer = setInterval(() => void rebuild(), refreshMs).unref();
+      }
+    },
+    close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      index.close();
+    },
+    search,
+    readerWith(base) {
+      const load = (key: string) => () => compute(key);
+      return {
+        get: (key, requestId) => (answers(key) ? results.get(key, load(key)) : base.get(key, requestId)),
+        current: (key, requestId) => (answers(key) ? results.current(key, load(key)) : base.current(key, requestId)),
+        fresh: (key) => (answers(key) ? results.fresh(key) : base.fresh(key)),
+        startsLoad: (key) => (answers(key) ? results.startsLoad(key) : base.startsLoad(key)),
+        adoptShared: (key) => (answers(key) ? Promise.resolve(false) : base.adoptShared(key)),
+      };
+    },
+    onPurge(request) {
+      if (!started || closed || refreshMs === 0) return;
+      let again = request.all;
+      for (const tag of request.tags) {
+        const detail = DETAIL_TAG.exec(tag);
+        if (detail) queued.set(tag, { type: detail[1] as SearchType, id: Number(detail[2]) });
+        else if (KIND_TAG.test(tag)) again = true;
+      }
+      for (const path of request.paths) {
+        const item = itemOfPath(path);
+        if (item) queued.set(`${item.type}:${item.id}`, item);
+      }
+      if (again) void rebuild();
+      if (queued.size > 0 && !rereading) {
+        rereading = reread().finally(() => {
+          rereading = undefined;
+        });
+      }
+    },
+    rebuild,
+    async settled() {
+      while (building || rereading) await (building ?? rereading);
+    },
+    figures: () => ({ ...index.figures(), queries: { ...queries }, empty: { ...empty } }),
+  };
+}
+
+/** The English index's file beside the Chinese one: `search.db` → `search.en.db`. */
+export const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
+
+/**
+ * Search in each language (docs/behaviour.md#search): with content read by language
+ * (`contentLang`), an English index of its own, read from the upstream in English (what
+ * is untranslated comes back in Chinese and is indexed so); without it, the Chinese index
+ * answers both, English searches with English addresses.
+ */
+export function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
+  const { contentLang, reader, ...common } = options;
+  const zh = createSiteSearch({ ...common, reader, langs: contentLang ? ["zh-CN"] : ["zh-CN", "en"] });
+  if (!contentLang) return zh;
+  const english: ContentReader = { get: (key, requestId) => reader.get(keyInLang(key, "en"), requestId) };
+  const en = createSiteSearch({ ...common, file: englishIndexFile(options.file), reader: english, langs: ["en"] });
+  const both = [zh, en];
+  const sum = (a: Record<string, number>, b: Record<string, number>) => {
+    const out = { ...a };
+    for (const [name, n] of Object.entries(b)) out[name] = (out[name] ?? 0) + n;
+    return out;
+  };
+  return {
+    start: () => {
+      for (const one of both) one.start();
+    },
+    close: () => {
+      for (const one of both) one.close();
+    },
+    search: (query, lang = "zh-CN") => (lang === "en" ? en : zh).search(query, lang),
+    readerWith: (base) => zh.readerWith(en.readerWith(base)),
+    onPurge: (request) => {
+      for (const one of both) one.onPurge(request);
+    },
+    rebuild: () => Promise.all(both.map((one) => one.rebuild())).then(() => undefined),
+    settled: () => Promise.all(both.map((one) => one.settled())).then(() => undefined),
+    // Both indexes together; the last build is the older of the two (the one a stale index would show).
+    figures: () => {
+      const [a, b] = [zh.figures(), en.figures()];
+      return {
+        documents: a.documents + b.documents,
+        bytes: a.bytes + b.bytes,
+        builtAt: a.builtAt === undefined || b.builtAt === undefined ? undefined : Math.min(a.builtAt, b.builtAt),
+        buildSeconds: a.buildSeconds === undefined || b.buildSeconds === undefined ? undefined : a.buildSeconds + b.buildSeconds,
+        queries: sum(a.queries, b.queries),
+        empty: sum(a.empty, b.empty),
+      };
+    },
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * Site search in Chromium on the built demo site, at a phone's width and a desktop's:
+ * searching from the header's form (its field opens on focus; at 768 px or less its button
+ * opens the search page, whose own form takes the words) finds what docs/behaviour.md#search says, shows the
+ * match in <mark>, and the page holds its layout at 375 px.
+ */
+import type { Page } from "playwright-core";
+import { expect, it } from "vitest";
+import { describeInBrowser, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
+import { useDemoSiteInBrowser } from "./support/site.ts";
+
+const CASES = [
+  { q: "简单", title: "青禾边缘计算网关 EG-500", marked: "简单" },
+  // 待处理 in a product's body: found, below the items that have 处理 in their title or brief.
+  { q: "處理", title: "青禾云 设备运维 SaaS", marked: "处理", notFirst: true },
+  { q: "学友", title: "青禾数智2025年度客户大会暨生态伙伴大会圆满落幕", marked: "學友" },
+  { q: "robo", title: "青禾 Robotics R2 智能巡检机器人", marked: "Robotics" },
+  { q: "Java 安全", title: "高级Java后端工程师", marked: "安全" },
+];
+
+const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+
+describeInBrowser("site search in Chromium", () => {
+  const env = useDemoSiteInBrowser();
+
+  /** Searches from the header of the home page, as a visitor at this width would. */
+  async function searchFromHeader(width: number, q: string): Promise<WatchedPage> {
+    const watched = await openWatchedPage(env.browser, width, 800);
+    const { page } = watched;
+    await page.goto(`${env.site.origin}/portal/index.html`);
+    await hydrated(page);
+    const header = page.locator("header form[role=search]");
+    if (width > 768) {
+      // The field opens when it has the focus, as a keyboard's Tab gives it.
+      await header.locator("input[name=q]").focus();
+      await header.locator("input[name=q]").fill(q);
+      await header.locator("input[name=q]").press("Enter");
+    } else {
+      await header.getByRole("button").click();
+      await page.waitForURL(/\/portal\/search\.html/);
+      const field = page.getByLabel("搜索关键词");
+      await field.fill(q);
+      await field.press("Enter");
+    }
+    await page.waitForFunction(() => document.querySelector(".search-count")?.textContent?.includes("共找到"));
+    return watched;
+  }
+
+  for (const width of [375, 1280]) {
+    for (const { q, title, marked, notFirst } of CASES) {
+      it(`finds ${q} at ${width} px`, async () => {
+        const { page, problems, failedRequests } = await searchFromHeader(width, q);
+        // The index is built in the background at start: the first searches may come before it.
+        await page.waitForFunction(
+          (want) => [...document.querySelectorAll(".search-hit-title")].some((h) => h.textContent === want),
+          title,
+          { timeout: 20_000 },
+        );
+        const hit = page.locator(".search-hit", { hasText: title }).first();
+        if (!notFirst) expect(await page.locator(".search-hit-title").first().textContent()).toBe(title);
+        expect(await hit.locator("mark").allTextContents()).toContain(marked);
+        expect(new URL(page.url()).searchParams.get("q")).toBe(q);
+        // Nothing wider than the window.
+        const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+        expect(overflow).toBeLessThanOrEqual(0);
+        expect(problems).toEqual([]);
+        expect(failedRequests).toEqual([]);
+        await page.context().close();
+      });
+    }
+  }
+
+  it("opens a result's detail page from the list", async () => {
+    const { page, problems } = await searchFromHeader(1280, "robo");
+    await page.locator(".search-hit a").first().click();
+    await page.waitForURL(/\/portal\/product\/3$/);
+    await page.waitForFunction(() => document.querySelector("main h1")?.textContent?.includes("Robotics"));
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+});
