@@ -6,7 +6,6 @@
  * counted until the server is idle again.
  */
 import http from "node:http";
-import net from "node:net";
 import { RENDER_STAGES as STAGES, type RenderStage as Stage } from "../server/metrics/app-metrics.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
 
@@ -18,17 +17,6 @@ export interface MissCost {
   cpuMs: number;
   /** Statuses of the misses, which must all be 200. */
   statuses: Map<number, number>;
-}
-
-/** A port nothing listens on now, for a server's metrics listener. */
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-    server.on("error", reject);
-  });
 }
 
 function send(url: string, options: http.RequestOptions = {}, body?: string): Promise<{ status: number; text: string }> {

@@ -23,6 +23,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { ensureCommand, hasCommand, pinSelf } from "../harness/commands.ts";
+import { freePort } from "../harness/free-port.ts";
 import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import { errorCount, runWrk, type WrkResult } from "../harness/wrk.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
@@ -33,7 +34,7 @@ import { cpuMsOf, cpuTimesOf, waitIdle } from "./cpu-time.ts";
 import { type Crawler, type CrawlResult, crawlerOf } from "./crawler.ts";
 import { coldResizes, PHOTO_PATH, startPhotoSource } from "./image-rows.ts";
 import { homePageJs } from "./js-size.ts";
-import { freePort, type MissCost, missCost, purgePage } from "./miss-cost.ts";
+import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
 import { measureSearch, SEARCH_DOCUMENTS, SEARCH_QUERIES, type SearchFiguresRun } from "./search-rows.ts";
 
 /** Read before this process pins itself to one CPU. */

@@ -15,9 +15,9 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import { track } from "../harness/children.ts";
+import { freePort } from "../harness/free-port.ts";
 import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import { logFileOf, type RunContext, round } from "./context.ts";
 import { Checks } from "./report.ts";
@@ -29,14 +29,6 @@ import { startControlledUpstream } from "./upstream.ts";
 const DRAIN_MS = 2000;
 const GRACE_MS = 10_000;
 const CONNECTIONS = 16;
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 /** nginx's configuration: everything under `dir`, so no system file or service is touched. */
 function nginxConf(dir: string, listen: number, instances: number[]): string {

@@ -9,10 +9,10 @@
  */
 import { readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { freePort } from "../harness/free-port.ts";
 import { startFlags, startServer } from "../harness/server-process.ts";
 import { parseConfig } from "../server/config.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
@@ -49,14 +49,6 @@ function secondsOf(duration: string): number {
   const units: Record<string, number> = { ms: 0.001, s: 1, min: 60, m: 60, h: 3600 };
   for (const [, n, unit] of text.matchAll(/(\d+)\s*(ms|s|min|m|h)/g)) total += Number(n) * (units[unit as string] ?? Number.NaN);
   return total;
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function kubernetesDocs(): Doc[] {

@@ -18,11 +18,11 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { auditPages } from "../audit/pages.ts";
+import { freePort } from "../harness/free-port.ts";
 import { startFlags } from "../harness/server-process.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 
@@ -211,14 +211,6 @@ function runStages(
   const image = stages.at(-1);
   if (!image) throw new Error("the Dockerfile has no stage");
   return { ...image, cmd, healthcheck };
-}
-
-async function freePort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
 }
 
 function exitOf(child: ChildProcess): Promise<number | null> {
