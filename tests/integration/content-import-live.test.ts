@@ -5,25 +5,16 @@
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshGet } from "../support/fresh-get.ts";
 import { PROJECT_DIR, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
-/** A GET on a connection of its own: the cluster hands each new connection to the next worker. */
-function page(url: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => {
-          text += chunk;
-        });
-        res.on("end", () => resolve(res.statusCode === 200 ? text : `status ${res.statusCode}`));
-      })
-      .on("error", reject);
-  });
+/** A page's text on a connection of its own (the cluster hands each to the next worker), or its status. */
+async function page(url: string): Promise<string> {
+  const { status, text } = await freshGet(url);
+  return status === 200 ? text : `status ${status}`;
 }
 
 function runImport(file: string, databaseUrl: string): Promise<{ code: number | null; stderr: string }> {

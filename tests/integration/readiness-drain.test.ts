@@ -4,9 +4,9 @@
  * not ready (nothing to answer with), draining after SIGTERM while still serving, then no
  * new connections while the request in flight finishes, and exit 0.
  */
-import http from "node:http";
 import net from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
+import { freshGet } from "../support/fresh-get.ts";
 import { exitOf, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -18,25 +18,14 @@ interface Answer {
   connection?: string;
 }
 
-/** A GET on a connection of its own (no agent), so a drain's closed keep-alive connections never decide the outcome. */
-function get(url: string): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false }, (res) => {
-        let text = "";
-        res.setEncoding("utf8").on("data", (chunk: string) => {
-          text += chunk;
-        });
-        res.on("end", () => {
-          let body: Answer["body"] = {};
-          try {
-            body = JSON.parse(text) as Answer["body"];
-          } catch {}
-          resolve({ status: res.statusCode ?? 0, body, connection: res.headers.connection });
-        });
-      })
-      .on("error", reject);
-  });
+/** A GET on a connection of its own, its body read as JSON where it is. */
+async function get(url: string): Promise<Answer> {
+  const { status, text, headers } = await freshGet(url);
+  let body: Answer["body"] = {};
+  try {
+    body = JSON.parse(text) as Answer["body"];
+  } catch {}
+  return { status, body, connection: headers.connection };
 }
 
 /** Polls `probe` until `done` holds for its answer (the state, not the time, decides). */
