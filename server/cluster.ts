@@ -1,18 +1,6 @@
 /**
- * WEB_CONCURRENCY > 1: this process becomes the cluster primary. It prepares what must
- * happen once (the embedded database's migrations and demo load), then forks N workers
- * that each run the whole server (server/index.ts) and share the listening port; the
- * primary hands out connections round-robin and serves nothing itself.
- *
- * A worker that dies unexpectedly is replaced, after a delay that doubles while
- * replacements keep dying young. SIGTERM/SIGINT are forwarded to every worker, which
- * drain (SIGTERM) and finish their requests in flight; the primary's readiness is 503
- * from the signal on, and it exits once all workers have exited. A worker
- * that fails before any worker has listened (a port in use, say) stops the start: the
- * primary stops the others and exits 1.
- *
- * The primary also relays each purge a worker received to every other worker, and keeps
- * the image folder's one index, which the workers tell what they stored and read.
+ * The cluster primary under WEB_CONCURRENCY > 1: prepares once, forks and replaces workers, relays
+ * purges, keeps the image folder's index, and serves nothing itself (README, "Several processes").
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
@@ -24,18 +12,17 @@ import { isPurgeMessage } from "./purge/cluster-relay.ts";
 export interface PrimaryOptions {
   workers: number;
   logger: Logger;
-  /** Runs once before the first fork (e.g. migrate and load the embedded database). */
+  /** Once, before the first fork. */
   prepare?: () => Promise<void>;
-  /** How long workers get to drain and finish after a stop signal before they are killed. */
+  /** After a stop signal, before workers are killed. */
   stopGraceMs: number;
   /** First replacement delay; doubles per young death up to maxRestartDelayMs. */
   minRestartDelayMs?: number;
   maxRestartDelayMs?: number;
   /** A worker that lived this long resets its slot's delay. */
   stableAfterMs?: number;
-  /** The internal listener: its /metrics sums every worker's figures. */
   internal?: { host: string; port: number };
-  /** The image folder (IMAGE_CACHE_DIR, IMAGE_CACHE_MB) the workers share: its bound is kept here. */
+  /** The workers share it; its bound is kept here. */
   imageFolder?: { dir: string; maxBytes: number };
 }
 
@@ -76,7 +63,6 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     slotOf.set(worker, slot);
     // Not cluster's "listening" event: that also fires for the worker's own loopback content API.
     worker.on("message", (message: unknown) => {
-      // A purge one worker received reaches all the others (server/purge/cluster-relay.ts).
       if (isPurgeMessage(message)) {
         for (const other of slots) if (other.worker && other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
         return;
@@ -155,7 +141,6 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       endpoints: {
         metrics: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
         health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000), workers: alive() }),
-        // Each worker's own readiness (its upstream, its database) is its public /portal/readyz.
         readiness: async () => {
           const status = stopping ? "draining" : listening.size === workers ? "ready" : "starting";
           return { ready: status === "ready", status, workers, listening: listening.size };
@@ -173,7 +158,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
 
 const LISTENING = "portal:listening";
 
-/** A worker tells the primary its public server is listening (a no-op outside a cluster). */
+/** A no-op outside a cluster. */
 export function announceListening(port: number): void {
   if (cluster.isWorker) process.send?.({ type: LISTENING, port });
 }

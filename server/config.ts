@@ -1,7 +1,6 @@
 /**
- * Runtime configuration (docs/behaviour.md#configuration), parsed once at startup into a typed
- * object that is passed in. `parseConfig` is pure: it takes the environment as an
- * argument, so tests build configs without touching process.env.
+ * The configuration, parsed once at startup into a typed object (docs/behaviour.md#configuration).
+ * `parseConfig` takes the environment as an argument, so tests never touch process.env.
  */
 import path from "node:path";
 import { z } from "zod";
@@ -19,10 +18,10 @@ const integer = (min: number, max: number, what: string) =>
 
 const ms = (max = 86_400_000) => integer(0, max, `a whole number of milliseconds from 0 to ${max}`);
 
-/** ` (bad part "…")` for a message, unless the value may hold a URL's userinfo (a password may hold a comma). */
+/** No part is quoted from a value that may hold a URL's userinfo: a password may hold a comma. */
 const badPart = (raw: string, part: string) => (raw.includes("@") ? "" : ` (bad part "${part.trim()}")`);
 
-/** `/message/=10000,/sys/=300000`: the longest matching prefix wins. */
+/** `/message/=10000,/sys/=300000` */
 const ttlOverrides = z
   .string()
   .trim()
@@ -80,7 +79,6 @@ const origin = z
     return z.NEVER;
   });
 
-/** IMAGE_HOSTS: origins joined by commas, each as `origin` accepts it. */
 const origins = z
   .string()
   .trim()
@@ -106,19 +104,10 @@ const databaseUrl = z
   .refine((v) => /^sqlite:.+/.test(v) || /^postgres(ql)?:\/\/.+/.test(v), "must be sqlite:PATH or postgres://...");
 
 const TRUST_PROXY_FORMS = "a hop count (such as 1), loopback, or the proxies' addresses/subnets joined by commas";
-/**
- * Hops believed at most. A real chain (CDN, load balancer, ingress) is 1 to 3; a count
- * longer than the chain makes the client's own X-Forwarded-For entries believed, so a
- * large one is a mistake, never a need.
- */
+/** A count longer than the chain believes the client's own X-Forwarded-For entries: a mistake, never a need. */
 const MAX_TRUSTED_HOPS = 10;
 
-/**
- * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets, checked
- * as Express will compile it (http/trust-proxy.ts). `true`, or subnets that together hold
- * every address, are refused: any client could then name its own address in
- * X-Forwarded-For and step past the per-client limits.
- */
+/** Checked as Express will compile it; what would trust every address is refused (docs/behaviour.md#configuration). */
 const trustProxy = z
   .string()
   .trim()
@@ -143,7 +132,7 @@ const trustProxy = z
     return raw;
   });
 
-/** An http(s) URL; a path is kept as a prefix for every upstream call. */
+/** A path is kept as a prefix for every upstream call. */
 const baseUrl = z
   .string()
   .trim()
@@ -158,7 +147,7 @@ const baseUrl = z
     return z.NEVER;
   });
 
-/** One purge secret: the text a Bearer token must equal, and the HMAC key its base64 part decodes to. */
+/** The text a Bearer token must equal, and the HMAC key its base64 part decodes to. */
 export interface PurgeSecret {
   text: string;
   key: Buffer;
@@ -166,7 +155,7 @@ export interface PurgeSecret {
 
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
-/** `whsec_` + base64 (the Standard Webhooks form), comma-separated: several at once while one is rotated out. */
+/** Several at once while one is rotated out. */
 const purgeSecrets = z
   .string()
   .trim()
@@ -187,7 +176,6 @@ const purgeSecrets = z
     return secrets;
   });
 
-/** A Redis URL: `redis://` or `rediss://` (TLS), with a host. */
 const redisUrl = z
   .string()
   .trim()
@@ -200,7 +188,6 @@ const redisUrl = z
     }
   }, "must be a redis:// or rediss:// URL such as redis://redis.internal:6379");
 
-/** An absolute http(s) URL to POST to. */
 const postUrl = z
   .string()
   .trim()
@@ -213,7 +200,6 @@ const postUrl = z
     return z.NEVER;
   });
 
-/** `smtp://` or `smtps://` (TLS from the start), with a host; credentials as userinfo. */
 const smtpUrl = z
   .string()
   .trim()
@@ -226,7 +212,7 @@ const smtpUrl = z
     }
   }, "must be an smtp:// or smtps:// URL such as smtps://user:password@mail.example.com:465");
 
-/** One mailbox as an address alone (no display name, nothing a header could be built from). */
+/** An address alone: nothing a header could be built from. */
 const MAILBOX = /^[^\s@<>()",;:]+@[A-Za-z0-9.-]+\.[A-Za-z]{2,}$/;
 const mailbox = z.string().trim().regex(MAILBOX, "must be an email address such as website@example.com");
 const mailboxes = z
@@ -297,13 +283,13 @@ const envSchema = z.object({
     .default("info"),
 });
 
-/** Every environment variable the server reads (the README's configuration table lists each). */
+/** The README's configuration table lists each. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export interface Config {
   port: number;
   host: string;
-  /** Upstream origin (with an optional path prefix); undefined starts the embedded content API. */
+  /** Undefined starts the embedded content API. */
   apiBaseUrl?: string;
   databaseUrl: string;
   cache: {
@@ -314,61 +300,51 @@ export interface Config {
   };
   upstreamTimeoutMs: number;
   reader: { dedupWindowMs: number; ratePerMin: number };
-  /** Requests a client may make a minute that reach the upstream or a render; 0: no limit. */
+  /** 0: no limit (docs/behaviour.md#miss-budget). */
   missRatePerMin: number;
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
-  /** The language the site's entry points (`/`, unknown paths) lead to, and x-default. */
+  /** Where the site's entry points lead, and x-default. */
   lang: "zh-CN" | "en";
-  /**
-   * The query parameter the upstream reads for the content language (CONTENT_LANG_PARAM);
-   * the embedded content API's own (`lang`) unless set. Undefined: content comes in Chinese only.
-   */
+  /** Undefined: content comes in Chinese only. */
   contentLangParam?: string;
   homeScript: boolean;
   publicOrigin?: string;
   trustProxy?: false | number | string;
   logLevel: "fatal" | "error" | "warn" | "info" | "debug" | "trace" | "silent";
-  /** NODE_ENV=development: pages rendered through Vite from source, with reloads. */
   dev: boolean;
-  /** PAGE_CACHE=off: every page is rendered for its request (for measuring, or debugging). */
   pageCache: boolean;
-  /** Worker processes sharing the port (node:cluster); 1 runs no cluster at all. */
+  /** 1 runs no cluster at all. */
   webConcurrency: number;
-  /** The image endpoint (/portal/_img). */
   images: {
-    /** Origins whose images may be fetched beside the upstream's own. */
+    /** Beside the upstream's own. */
     hosts: string[];
     maxSourceBytes: number;
     cacheDir: string;
     cacheMaxBytes: number;
-    /** IMAGE_ALLOW_SVG=on: SVG sources from the upstream and IMAGE_HOSTS too (the embedded media's always are). */
+    /** The embedded media's SVGs always are. */
     allowSvg: boolean;
   };
-  /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
+  /** Empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
-  /** The tier shared by all instances (server/shared-tier/); undefined: every instance keeps its own state. */
+  /** Undefined: every instance keeps its own state. */
   redisUrl?: string;
-  /** The internal listener (/metrics, /healthz, /readyz); undefined: none. */
+  /** The internal listener; undefined: none. */
   metrics?: { port: number; host: string };
-  /** What an empty embedded database is loaded with: the demo site, or nothing. */
   seedContent: "demo" | "none";
-  /** Site search (server/search/): its index file, and how often it is read again from the content API (0: never). */
+  /** `refreshMs` 0: never read again. */
   search: { indexPath: string; refreshMs: number };
-  /** On SIGTERM: readiness 503 but still serving for drainMs, then requests in flight get graceMs to finish. */
+  /** docs/behaviour.md#stopping */
   shutdown: { drainMs: number; graceMs: number };
-  /** The contact form and the delivery of what it receives (server/enquiries/). */
   enquiries: EnquiryConfig;
 }
 
 export interface EnquiryConfig {
-  /** Signs form tokens and keys the client-address hash (FORM_SECRET); undefined: a random one per start. */
+  /** Undefined: a random one per start. */
   formSecret?: string;
   ratePerHour: number;
   retentionDays: number;
-  /** A Standard Webhooks signed POST per enquiry (one signature per secret, for rotation); undefined: none. */
   webhook?: { url: string; secrets: PurgeSecret[] };
-  /** A mail per enquiry; undefined: none. */
   mail?: { smtpUrl: string; to: string[]; from: string };
 }
 
@@ -377,26 +353,21 @@ export class ConfigError extends Error {}
 /** Variables whose values are never shown, whatever they hold. */
 const SECRET_NAME = /SECRET|PASSWORD|TOKEN|KEY/i;
 
-/** What may be kept of the start of a URL whose userinfo is hidden: punctuation before it, and a scheme with its slashes (`redis://`, `redis:/`, `postgres//`). */
+/** Kept of a URL whose userinfo is hidden: punctuation, then a scheme with its slashes (`redis://`, `redis:/`, `postgres//`). */
 const SHOWN_SCHEME = /^[^A-Za-z0-9]*(?:[A-Za-z][A-Za-z0-9+.-]*(?::\/+|\/\/+))?/;
 
-/**
- * `text` with everything before its last `@` replaced by `***`, but a leading scheme: a
- * password may hold `/`, `#`, `?` or `@`, and a scheme be mistyped, so nothing short of
- * that is sure to hide the userinfo, whatever the form.
- */
+/** `***` for all before the last `@` but the scheme: a password may hold `/`, `#`, `?` or `@`, a scheme be mistyped. */
 function withoutUserinfo(text: string): string {
   const at = text.lastIndexOf("@");
   if (at === -1) return text;
   return `${SHOWN_SCHEME.exec(text)?.[0] ?? ""}***${text.slice(at)}`;
 }
 
-/** Text (a driver's error, say) with every word that holds an `@` cut to its scheme and what follows its last `@`. */
+/** Every word holding an `@` cut to its scheme and what follows its last `@` (a driver's error, say). */
 export function withoutCredentials(text: string): string {
   return text.replace(/\S*@\S*/g, withoutUserinfo);
 }
 
-/** A rejected value as the startup line may show it: never a secret variable's, never a URL's credentials, at most 60 characters. */
 export function shownValue(name: string, value: string | undefined): string {
   if (value === undefined) return "";
   if (SECRET_NAME.test(name)) return " (value not shown)";
@@ -405,7 +376,7 @@ export function shownValue(name: string, value: string | undefined): string {
   return ` (got "${safe.length > 60 ? `${safe.slice(0, 60)}…` : safe}")`;
 }
 
-/** Parses the environment; throws a ConfigError whose message is one line naming the first bad variable. */
+/** Throws a ConfigError, one line naming the first bad variable. */
 export function parseConfig(env: Record<string, string | undefined>): Config {
   // An empty variable counts as unset, as shells and service files often write them.
   const present = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v.trim() !== ""));
@@ -471,7 +442,6 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   };
 }
 
-/** The search index beside the data: in the SQLite database's folder, else ./data. */
 function searchIndexBeside(databaseUrl: string): string {
   const sqlite = /^sqlite:(.+)$/.exec(databaseUrl)?.[1];
   return path.join(sqlite && sqlite !== ":memory:" ? path.dirname(sqlite) : "./data", "search.db");

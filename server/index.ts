@@ -1,15 +1,6 @@
 /**
- * The process: the only place that reads the environment, listens, and handles
- * SIGTERM/SIGINT. With no API_BASE_URL it starts the embedded content API in a thread
- * of its own (server/content/api-thread.ts: the database, the demo site loaded into an
- * empty one, the API on loopback); the app then reaches it through the same upstream
- * client as any external upstream.
- *
- * WEB_CONCURRENCY=N (N > 1) makes this process a cluster primary (server/cluster.ts)
- * that prepares the database once and forks N workers, each running `serve` below on
- * the shared port, each with its own caches and (embedded mode) its own content API.
- * SIGTERM drains (docs/behaviour.md#stopping): readiness 503 at once, serving on for
- * SHUTDOWN_DRAIN_MS, then requests in flight get SHUTDOWN_GRACE_MS to finish.
+ * The process: reads the environment, starts the embedded content API if needed, listens, and
+ * stops (docs/behaviour.md#the-pieces, #stopping); a cluster primary under WEB_CONCURRENCY.
  */
 import cluster from "node:cluster";
 import { randomBytes } from "node:crypto";
@@ -29,13 +20,7 @@ import { joinClusterPurges } from "./purge/cluster-relay.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
 
-/**
- * V8 sizes its old generation for the machine's memory and, with collections this cheap,
- * lets render garbage pile up to several times the live heap between full ones. Growing
- * the heap by at most half its live size keeps the server's peak under the reliability
- * load within its target (figures in docs/decisions/0006-heap-growing-percent.md). The
- * flag is read at every collection, so setting it at startup takes effect.
- */
+/** Keeps the peak memory within its target (docs/decisions/0006-heap-growing-percent.md). */
 const HEAP_GROWING_PERCENT = 50;
 
 function readConfig(): Config {
@@ -50,7 +35,7 @@ function readConfig(): Config {
   }
 }
 
-/** Migrations and the demo load, once, before the content API (or the workers) open the same database. */
+/** Once, before the content API (or the workers) open the same database. */
 async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<void> {
   if (config.apiBaseUrl) return;
   const prepared = await prepareContentDb(config.databaseUrl, config.seedContent);
@@ -59,7 +44,6 @@ async function prepareEmbeddedDatabase(config: Config, logger: Logger): Promise<
     logger.warn("the content database holds no site (SEED_CONTENT=none): import one with npm run content -- import FILE");
 }
 
-/** What the internal listener and readiness read as the process goes: its phase, its metrics, and the app once made. */
 interface Lifecycle {
   phase: Phase;
   metricsRegistry: Registry;
@@ -69,21 +53,20 @@ interface Lifecycle {
 async function main(): Promise<void> {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = readConfig();
-  // React, loaded with the renderer, picks its build from NODE_ENV itself, not from our config: left unset
-  // (`npm start`), pages would be rendered by its development build, several times slower. Workers inherit it.
+  // React picks its build from NODE_ENV itself: unset, pages would render with its slow development build.
   if (!config.dev) process.env.NODE_ENV = "production";
   const logger = createLogger(config.logLevel, { readable: config.dev });
   if (cluster.isPrimary && config.webConcurrency > 1) {
     if (config.dev) {
       logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
     } else {
-      // Workers inherit the environment: without FORM_SECRET they share one made here, so each accepts the others' tokens.
+      // Workers inherit it, so each accepts the others' tokens.
       process.env.FORM_SECRET ??= randomBytes(32).toString("base64url");
       await runPrimary({
         workers: config.webConcurrency,
         logger,
         prepare: () => prepareEmbeddedDatabase(config, logger),
-        // Workers get their drain and grace periods, then a little more to close the database.
+        // The workers' drain and grace, and a little more to close the database.
         stopGraceMs: config.shutdown.drainMs + config.shutdown.graceMs + 5000,
         internal: config.metrics,
         imageFolder: { dir: config.images.cacheDir, maxBytes: config.images.cacheMaxBytes },
@@ -92,14 +75,13 @@ async function main(): Promise<void> {
     }
   }
   const life: Lifecycle = { phase: "starting", metricsRegistry: new Registry() };
-  // A lone process listens internally first, so probes read "starting" (503) while the database is prepared.
+  // First, so probes read "starting" (503) while the database is prepared.
   if (config.metrics && cluster.isPrimary) await listenInternally(config.metrics, logger, life);
-  // A lone process prepares the database itself; a cluster's workers find it prepared by the primary.
   if (cluster.isPrimary) await prepareEmbeddedDatabase(config, logger);
   await serve(config, logger, life);
 }
 
-/** The internal listener of a lone process: its own figures, and readiness with the detail the public one leaves out. */
+/** A lone process's internal listener (docs/behaviour.md#metrics). */
 async function listenInternally(internal: { host: string; port: number }, logger: Logger, life: Lifecycle): Promise<void> {
   const started = Date.now();
   await startInternalListener({
@@ -120,7 +102,6 @@ async function listenInternally(internal: { host: string; port: number }, logger
   });
 }
 
-/** One server process: the whole app on one port (alone, or as one cluster worker). */
 async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<void> {
   let contentApi: ContentApiThread | undefined;
   let upstreamUrl = config.apiBaseUrl;
@@ -131,11 +112,11 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
       logs: { level: config.logLevel, readable: config.dev },
       onError: (err) => logger.error({ err }, "content API failed"),
       onExit: (err) => {
-        // Without its content API this process can only serve stale pages: let the supervisor start a whole one.
+        // Without its content API it could only serve stale pages: let the supervisor start a whole one.
         logger.fatal({ err }, "the content API thread stopped");
         process.exit(1);
       },
-      // An import replaces the whole site: everything cached is out of date. Hard, so the next visitor gets the new content.
+      // An import replaces the whole site: hard, so the next visitor gets the new content.
       onContentChanged: () => {
         life.app?.portal.purger.purge({ all: true, tags: [], paths: [], mode: "hard" }, "content");
         logger.info("the content database got an import: purged the caches");
@@ -149,12 +130,11 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   const { metricsRegistry } = life;
   collectDefaultMetrics({ register: metricsRegistry });
   if (cluster.isWorker) {
-    // A cluster's primary asks each worker for this registry and serves the sum; constructing
-    // an AggregatorRegistry is what makes a worker answer those requests.
+    // Constructing one is what makes a worker answer the primary's requests for its figures.
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metricsRegistry]);
   }
-  // Each worker of a cluster keeps a search index of its own: one file written by several at once would not be atomic.
+  // A file written by several workers at once would not be atomic.
   const search = cluster.isWorker
     ? { ...config.search, indexPath: `${config.search.indexPath}.worker-${cluster.worker?.id}` }
     : config.search;
@@ -174,22 +154,18 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   joinClusterPurges(app.portal.purger);
   app.portal.enquiries.start();
   app.portal.search.start();
-  // Shares from the first request when Redis is there; a Redis that is not starts the instance on its own state.
+  // Shares from the first request when Redis is there; without it the instance starts on its own state.
   await app.portal.sharedTier?.connected();
   let stopping = false;
-  /** Past the drain: no longer accepting. */
   let closing = false;
-  // Each connection's latest answer, so that a stop can make an answer under way the last of
-  // its keep-alive connection. Kept per connection, not per request: nothing to undo per answer.
+  // Each connection's latest answer, so a stop can make one under way its connection's last.
   const sockets = new Set<Socket>();
   const latest = new WeakMap<Socket, ServerResponse>();
   const closeAfter = (res: ServerResponse) => res.on("finish", () => setImmediate(() => server.closeIdleConnections()));
   const handle: RequestListener = (req, res) => {
     if (stopping) {
-      // Once stopping, every answer closes its connection: keep-alive clients reconnect, to another
-      // instance once the balancer has read readiness. Past the drain a connection left idle is closed
-      // at once too, so none can keep the process serving until the grace period cuts it off. (Not
-      // during the drain: a balancer may be reusing an idle connection at that very moment.)
+      // Clients reconnect, elsewhere once the balancer has read readiness. Idle connections are closed
+      // only past the drain: during it a balancer may be reusing one at that very moment.
       res.setHeader("Connection", "close");
       if (closing) closeAfter(res);
     } else {
@@ -215,7 +191,6 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
 
-  /** Stops accepting, and exits 0 once the requests in flight are done (or cut off after the grace period). */
   const close = () => {
     closing = true;
     logger.info({ graceMs: config.shutdown.graceMs }, "stopping: finishing requests in flight");
@@ -224,7 +199,6 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
       if (res && !res.writableFinished) closeAfter(res);
     }
     const force = setTimeout(() => server.closeAllConnections(), config.shutdown.graceMs).unref();
-    // close() stops accepting at once and calls back when every request has finished.
     server.close(async () => {
       clearTimeout(force);
       await app.portal.close();
@@ -235,11 +209,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     });
     server.closeIdleConnections();
   };
-  /**
-   * SIGTERM: readiness turns 503 at once while the process goes on serving for the drain, so a
-   * load balancer takes it out of rotation before it stops accepting. SIGINT (Ctrl-C at a
-   * terminal, where no balancer waits) stops without the drain.
-   */
+  /** SIGINT (Ctrl-C at a terminal, where no balancer waits) skips the drain. */
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
@@ -257,7 +227,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
 }
 
 main().catch((err) => {
-  // A driver's error may quote the connection string it was given: its credentials never reach the log.
+  // A driver's error may quote the connection string: its credentials never reach the log.
   process.stderr.write(`startup failed: ${withoutCredentials(err instanceof Error ? err.message : String(err))}\n`);
   process.exit(1);
 });

@@ -3,7 +3,7 @@ import type { Config } from "./config.ts";
 
 export type { Logger };
 
-/** Development's lines: an access line reads `request GET /portal/index.html 200 3.1 ms MISS`, other fields follow on the line. */
+/** Development's access line reads `request GET /portal/index.html 200 3.1 ms MISS`. */
 const READABLE = {
   translateTime: "SYS:HH:MM:ss.l",
   singleLine: true,
@@ -11,11 +11,7 @@ const READABLE = {
   ignore: "hostname,method,url,status,ms,cache",
 };
 
-/**
- * Structured JSON logs on stdout, each line with the process id (which worker wrote it);
- * one logger per app so tests can silence it. `readable` (development) prints them as
- * coloured lines through pino-pretty, a development dependency: production never loads it.
- */
+/** One logger per app, so tests can silence it (docs/behaviour.md#logs); pino-pretty is never loaded in production. */
 export function createLogger(level: Config["logLevel"], { readable = false } = {}): Logger {
   return pino({
     level,

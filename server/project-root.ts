@@ -2,7 +2,7 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 
-/** The project folder, whether this runs from server/ (tsx) or from dist/server/ (the build). */
+/** Whether this runs from server/ (tsx) or from dist/server/ (the build). */
 function findProjectRoot(): string {
   let dir = path.dirname(fileURLToPath(import.meta.url));
   while (!existsSync(path.join(dir, "package.json")) && path.dirname(dir) !== dir) dir = path.dirname(dir);

@@ -1,17 +1,12 @@
-/**
- * What each GET call (docs/behaviour.md#calls) answers, by its id in shared/api-calls.ts.
- * Handlers get the call's validated query (defaults filled) and, for a detail call,
- * its id; `undefined` from a detail handler means "no such item".
- */
+/** What each GET call answers, by its id in shared/api-calls.ts; `undefined` from a detail is "no such item" (docs/behaviour.md#calls). */
 import { type JobKind, MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
 import type { ContentDb } from "./db.ts";
 import * as store from "./store.ts";
 import type { TranslatedEntity } from "./translations.ts";
 
 export interface CallArgs {
-  /** The `{id}` of a detail call (0 for the others). */
+  /** 0 for a call that is not a detail. */
   id: number;
-  /** The normalised query: only the parameters the call takes, defaults filled. */
   query: URLSearchParams;
 }
 
@@ -24,7 +19,6 @@ const page = (query: URLSearchParams) => ({
 
 const ids = (raw: string | null) => (raw ? raw.split(",").map(Number) : undefined);
 
-/** `type` was validated by the call table as one of the call's allowed values. */
 const typeOf = <T extends number>(query: URLSearchParams) => (query.has("type") ? (Number(query.get("type")) as T) : undefined);
 
 export const CALL_HANDLERS: Readonly<Record<string, CallHandler>> = {
@@ -55,11 +49,10 @@ export const CALL_HANDLERS: Readonly<Record<string, CallHandler>> = {
       jobAddrIds: ids(query.get("jobAddrIds")),
     }),
   job: (c, { id }) => store.getJob(c, id),
-  // Both parameters are required by the call table, so both are present here.
   readerCount: (c, { query }) => store.readerCount(c, Number(query.get("type")) as MessageKind, Number(query.get("pid"))),
 };
 
-/** What each call's items are, for answers in another language (translations.ts); calls not named have nothing to translate. */
+/** Calls not named here have nothing to translate. */
 export const CALL_ENTITIES: Readonly<Record<string, TranslatedEntity>> = {
   syscfg: "syscfg",
   sysauthor: "sysauthor",

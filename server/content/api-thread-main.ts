@@ -1,9 +1,6 @@
 /**
- * The code of the content API's threads (started by server/content/api-thread.ts).
- * "prepare": opens the database (migrating it), loads the demo site into an empty one
- * (unless SEED_CONTENT=none), closes it and ends, so what loading took goes with the thread. "serve": serves the API
- * on loopback, answers readiness pings, says when another import landed in the database,
- * and closes the API and then the database when asked.
+ * The content API threads' code: "prepare" migrates and seeds the database, then ends;
+ * "serve" serves the API on loopback (docs/decisions/0004-content-api-in-a-worker-thread.md).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { createLogger } from "../logger.ts";
@@ -15,11 +12,7 @@ import { getClassifyMenus, getImportMark } from "./store.ts";
 
 if (!parentPort) throw new Error("the content API runs as a worker thread");
 
-/**
- * How often the serving thread reads the import mark: a one-row read by primary key, so an
- * import is live within about this long in every process using the database, each seeing it
- * itself (every worker, every instance), without a channel between them.
- */
+/** Every process reads the import mark itself, so an import needs no channel between them. */
 const IMPORT_POLL_MS = 1000;
 const port = parentPort;
 const say = (message: FromThread) => port.postMessage(message);
@@ -65,7 +58,6 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
       );
     } else if (message.type === "close") {
       clearInterval(watching);
-      // The API first (it waits for its requests in flight), then the database they use.
       void api
         .close()
         .finally(() => content.close())

@@ -11,13 +11,10 @@ export interface ThreadError {
 export interface ThreadData {
   task: "prepare" | "serve";
   databaseUrl: string;
-  /** The server's LOG_LEVEL (the serving thread logs each request it answers at info), readable in development. */
   logs?: { level: Config["logLevel"]; readable: boolean };
-  /** prepare: what an empty database is loaded with (SEED_CONTENT). */
   seed?: "demo" | "none";
 }
 
-/** What preparing found: the demo site loaded, a site already there, or (SEED_CONTENT=none) no site at all. */
 export type PreparedContent = "loaded-demo" | "has-site" | "empty";
 
 export type ToThread = { type: "ping"; id: number } | { type: "close" };
@@ -26,7 +23,6 @@ export type FromThread =
   | { type: "prepared"; content: PreparedContent }
   | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[] }
   | { type: "pong"; id: number; error?: ThreadError }
-  /** The database holds another import than when last looked at (`npm run content -- import` ran). */
   | { type: "content-changed" }
   | { type: "error"; error: ThreadError }
   | { type: "failed"; error: ThreadError };

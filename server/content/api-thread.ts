@@ -1,13 +1,6 @@
 /**
- * The embedded content API in a worker thread of its own. The database driver for SQLite
- * is synchronous, so its queries would otherwise hold up every request of the server
- * while they run; in their own thread they hold up only each other, and the scheduler
- * (or another core) keeps the server's answers flowing meanwhile.
- *
- * A first, short-lived thread migrates the database and loads the demo site into an
- * empty one unless told not to (`prepareContentDb`); what loading took ends with it. The serving thread
- * then serves the API on loopback and reports its origin; the server reaches it
- * through the same upstream client as any external upstream.
+ * Starts the embedded content API in a worker thread of its own, so SQLite's synchronous
+ * queries never hold up the server (docs/decisions/0004-content-api-in-a-worker-thread.md).
  */
 import { Worker } from "node:worker_threads";
 import type { ClassifyMenu } from "../../shared/entities.ts";
@@ -18,36 +11,28 @@ export interface ContentApiThread {
   /** The origin the content API listens on, e.g. http://127.0.0.1:41234 */
   url: string;
   dialect: ContentDialect;
-  /** The classify menus the site file configures. */
   classify: ClassifyMenu[];
   /** Resolves when the database answers a query (readiness); rejects once the thread is gone. */
   ping(): Promise<void>;
-  /** Stops the API after the requests in flight and closes the database. */
   close(): Promise<void>;
 }
 
 export interface ContentApiThreadOptions {
   databaseUrl: string;
-  /** How the thread logs each request it answers (with the server's request id, at info). */
   logs?: ThreadData["logs"];
   /** Told about a failure the API answered with 500. */
   onError: (error: Error) => void;
   /** Told when the thread stops without being asked to. */
   onExit: (error: Error) => void;
-  /** Told when another import landed in the database (within about a second). */
+  /** Told when another import landed in the database. */
   onContentChanged?: () => void;
 }
 
-/**
- * The thread's young generation: its answers are small and short-lived, and V8's default
- * (sized for a main thread) would keep megabytes resident for nothing.
- */
+/** V8's default young generation, sized for a main thread, would keep megabytes resident for nothing. */
 const THREAD_YOUNG_GENERATION_MB = 2;
 
-/** How long a readiness ping waits for the thread's database. */
 const PING_TIMEOUT_MS = 2000;
 
-/** The thread running api-thread-main, built or (development, tests) from source. */
 function threadOf(workerData: ThreadData): Worker {
   const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
   if (!import.meta.url.endsWith(".ts")) return new Worker(new URL("./api-thread-main.js", import.meta.url), { workerData, resourceLimits });
@@ -60,7 +45,6 @@ function threadOf(workerData: ThreadData): Worker {
 
 const errorOf = (message: { message: string; stack?: string }) => Object.assign(new Error(message.message), { stack: message.stack });
 
-/** Migrates the database and, with the `demo` seed, loads the demo site into an empty one; says what it found. */
 export function prepareContentDb(databaseUrl: string, seed: "demo" | "none"): Promise<PreparedContent> {
   const worker = threadOf({ task: "prepare", databaseUrl, seed });
   return new Promise((resolve, reject) => {

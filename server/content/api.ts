@@ -1,8 +1,6 @@
 /**
- * The embedded content API: an Express app answering every call of docs/behaviour.md#calls
- * under /api/portal from the content database, in the `{ code, msg, data }`
- * envelope. Routing and parameter checks come from the shared call table, so this
- * API accepts exactly what the BFF forwards.
+ * The embedded content API: every call under /api/portal answered from the content database,
+ * routed and checked by the shared call table (docs/behaviour.md#content-api).
  */
 import type { Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -18,16 +16,15 @@ import { incrementReader } from "./store.ts";
 import { EMBEDDED_LANG_PARAM, TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
 
 export interface ContentApiOptions {
-  /** Told about unexpected failures (answered 500); the answer itself never carries details. */
+  /** Told about unexpected failures (answered 500). */
   onError?: (error: unknown) => void;
-  /** Logs one line per request, with the X-Request-Id the server sent, so both sides of a request can be matched. */
+  /** One line per request, with the server's X-Request-Id. */
   logger?: Logger;
 }
 
 export interface StartedContentApi {
-  /** The origin it listens on, e.g. http://127.0.0.1:41234 */
   url: string;
-  /** Stops listening; does not close the database. */
+  /** Does not close the database. */
   close(): Promise<void>;
 }
 
@@ -37,7 +34,7 @@ const MAX_READER_BODY_BYTES = 1024;
 export function createContentApi(content: ContentDb, options: ContentApiOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
-  // The BFF in front does the caching and validators; answers here are always fresh.
+  // The server in front does the caching and validators.
   app.set("etag", false);
   if (options.logger) app.use(logContentRequest(options.logger));
 
@@ -62,7 +59,6 @@ export function createContentApi(content: ContentDb, options: ContentApiOptions 
   return app;
 }
 
-/** Serves the content API on its own port (loopback by default) and returns its origin. */
 export async function startContentApi(
   content: ContentDb,
   { host = "127.0.0.1", port = 0, ...options }: { host?: string; port?: number } & ContentApiOptions = {},
@@ -78,13 +74,12 @@ export async function startContentApi(
     url: `http://${shownHost}:${address.port}`,
     close: () =>
       new Promise<void>((resolve, reject) => {
-        // close() waits for requests in flight and drops idle keep-alive connections.
         server.close((error) => (error ? reject(error) : resolve()));
       }),
   };
 }
 
-/** The content language a GET asks for (`lang`): a translation's, or undefined for the content's own (Chinese). */
+/** undefined: the content's own language (Chinese). */
 function translationLangOf(query: URLSearchParams): { ok: true; lang?: TranslationLang } | { ok: false; error: string } {
   const all = query.getAll(EMBEDDED_LANG_PARAM);
   if (all.length > 1) return { ok: false, error: `${EMBEDDED_LANG_PARAM} is given more than once` };
@@ -138,7 +133,6 @@ function send(res: Response, status: number, body: Envelope<unknown>): void {
   res.status(status).json(body);
 }
 
-/** Body parser failures keep their 4xx status; anything else is a 500 without details. */
 function answerError({ onError }: ContentApiOptions): ErrorRequestHandler {
   return (error: unknown, _req, res, _next) => {
     const status = clientErrorStatus(error);

@@ -1,11 +1,6 @@
 /**
- * Content operations for operators:
- *   npm run content -- export site.json   (or - for stdout)
- *   npm run content -- import site.json   (or - for stdin)
- *   npm run content -- backup portal-backup.db   (SQLite; PostgreSQL has pg_dump)
- *   npm run content -- enquiries [--since DATE] [--json] | enquiries delete ID
- * The database is DATABASE_URL's (default sqlite:./data/portal.db). An import that
- * fails changes nothing. Exit codes: 0 done, 1 failed, 2 usage.
+ * `npm run content -- export|import|backup|enquiries ...` on DATABASE_URL's database
+ * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { ConfigError, parseConfig, withoutCredentials } from "../config.ts";
@@ -49,7 +44,6 @@ async function runContentCli(args: readonly string[]): Promise<number> {
   return command === "export" ? exportTo(databaseUrl, file) : importFrom(databaseUrl, file);
 }
 
-/** DATABASE_URL as the server reads it; undefined (and the reason said) when the environment is wrong. */
 function databaseUrlOrNothing(): string | undefined {
   try {
     return parseConfig(process.env).databaseUrl;
@@ -96,7 +90,6 @@ async function runEnquiries(databaseUrl: string, request: EnquiriesRequest): Pro
   }
 }
 
-/** One enquiry as the export gives it: what the visitor sent, their consent, and where its delivery stands. */
 function exportedEnquiry(row: Enquiry) {
   return {
     id: row.id,
@@ -114,7 +107,6 @@ function exportedEnquiry(row: Enquiry) {
   };
 }
 
-/** One line per enquiry: id, time, delivery, who, and the start of the subject or message (tabs and line breaks as spaces). */
 function enquiryTable(rows: readonly Enquiry[]): string {
   const flat = (text: string, max: number) => {
     const one = text.replace(/\s+/g, " ").trim();
@@ -195,7 +187,7 @@ async function readStdin(): Promise<string> {
   return Buffer.concat(chunks).toString("utf8");
 }
 
-/** An error's message on one line; a driver's may quote the connection string, so never its credentials. */
+/** A driver's message may quote the connection string: never its credentials. */
 function oneLine(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return withoutCredentials(message.replace(/\s+/g, " ").trim());

@@ -1,8 +1,4 @@
-/**
- * Opens the content database named by DATABASE_URL: `sqlite:PATH` (a file, created
- * with its folder) or `postgres://...`. Both go through Kysely with one schema and
- * the same queries; the migrations run before the database is handed out.
- */
+/** Opens and migrates the content database of DATABASE_URL, SQLite or PostgreSQL (docs/behaviour.md#content-api). */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
@@ -14,12 +10,10 @@ export type ContentDialect = "sqlite" | "postgres";
 export interface ContentDb {
   db: Kysely<Database>;
   dialect: ContentDialect;
-  /** Resolves when the database answers a query: the readiness check. */
   ping(): Promise<void>;
   close(): Promise<void>;
 }
 
-/** How long a statement waits for another SQLite connection's write lock before failing. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 const INT8_OID = 20;
 
@@ -71,15 +65,13 @@ async function openPostgres(connectionString: string): Promise<Kysely<Database>>
   const pool = new pg.Pool({
     connectionString,
     max: 10,
-    // int8 (ids, counts, count(*)) as JS numbers, for this pool only: the global
-    // parser table stays as pg ships it. Every value we store fits in 2^53 - 1.
+    // int8 as JS numbers (every value stored fits), for this pool only, not pg's global table.
     types: {
       getTypeParser: ((oid: number, format?: "text" | "binary") =>
         oid === INT8_OID && format !== "binary" ? Number : pg.types.getTypeParser(oid, format)) as typeof pg.types.getTypeParser,
     },
   });
-  // An idle client losing its connection must not crash the process: the pool drops
-  // it, and the next query reports the problem to its caller.
+  // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => {});
   return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
 }

@@ -1,7 +1,6 @@
 /**
- * Versioned schema migrations, kept in code so the build needs no migration folder.
- * Never edit a migration that has shipped: add the next one ("0002_...") instead.
- * The same statements run on SQLite and PostgreSQL.
+ * The content schema's migrations, for SQLite and PostgreSQL alike.
+ * Never edit one that has shipped: add the next instead (docs/behaviour.md#content-api).
  */
 import { type Kysely, type Migration, type MigrationProvider, Migrator } from "kysely";
 
@@ -13,7 +12,6 @@ const initial: Migration = {
       .addColumn("value", "text", (c) => c.notNull())
       .execute();
 
-    // Every collection of the site file: an id and its place in the file.
     const collection = (name: string) =>
       db.schema
         .createTable(name)
@@ -36,7 +34,6 @@ const initial: Migration = {
       .addColumn("name", "text", (c) => c.notNull())
       .addColumn("prop_img", "text", (c) => c.notNull())
       .addColumn("detail", "text", (c) => c.notNull())
-      // Classify groups: any id-sized number the site file allows.
       .addColumn("type", "bigint", (c) => c.notNull())
       .execute();
     await collection("services")
@@ -97,18 +94,13 @@ const initial: Migration = {
       .addPrimaryKeyConstraint("readers_pkey", ["type", "pid"])
       .execute();
 
-    // The paged lists: newest messages first, milestones newest first, jobs by kind.
     await db.schema.createIndex("messages_by_kind_date").on("messages").columns(["kind", "date_time desc", "id desc"]).execute();
     await db.schema.createIndex("milestones_by_date").on("milestones").columns(["date desc", "id desc"]).execute();
     await db.schema.createIndex("jobs_by_type").on("jobs").columns(["type", "id"]).execute();
   },
 };
 
-/**
- * Enquiries from the contact form and their delivery state (server/enquiries/): times
- * are milliseconds since 1970; each channel's state is `pending`, `delivered`, `failed`
- * or `off` (not configured when it arrived). The tokens spent, until they expire.
- */
+/** Enquiries and their delivery state (docs/behaviour.md#enquiries), and the tokens spent. */
 const enquiries: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -142,11 +134,7 @@ const enquiries: Migration = {
   },
 };
 
-/**
- * Translations (docs/behaviour.md#languages): an item's fields in another language,
- * beside its row. `entity` is the site file's collection (`products`, `news`...) or
- * setting (`company`...; id 0), `fields` a JSON object of the translated fields.
- */
+/** Translations (docs/behaviour.md#content-api): an item's translated fields, beside its row. */
 const translations: Migration = {
   async up(db: Kysely<unknown>) {
     await db.schema
@@ -168,11 +156,7 @@ export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };
 
-/**
- * Brings the schema up to date. `schema` pins Kysely's bookkeeping tables to the
- * PostgreSQL schema the content lives in; without it, a `kysely_migration` table in any
- * other schema of the same database would be mistaken for ours.
- */
+/** `schema` keeps a `kysely_migration` table of another PostgreSQL schema from being taken for ours. */
 export async function migrateContentDb(db: Kysely<unknown>, schema?: string): Promise<void> {
   const migrator = new Migrator({ db, provider, migrationTableSchema: schema });
   const { error, results } = await migrator.migrateToLatest();

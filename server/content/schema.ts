@@ -1,16 +1,10 @@
 /**
- * The content database's tables as Kysely sees them. Column names are snake_case in
- * SQL; queries alias them to the camelCase entity fields of shared/entities.ts.
- * Ids are `bigint` in PostgreSQL and INTEGER in SQLite, read back as JS numbers (all
- * ids stay below 2^53). `position` keeps the order of the site file, so an export
- * reproduces the file an import read.
+ * The content database's tables as Kysely sees them; queries alias the snake_case columns to
+ * shared/entities.ts's fields. `position` keeps the site file's order, so an export reproduces it.
  */
 import type { JobKind, MessageKind, UrlType } from "../../shared/entities.ts";
 
-/**
- * Keys of the `setting` table; each value is one JSON document. `imported` is not the
- * site file's: each import writes a new one, which running servers poll to purge their caches.
- */
+/** Each value is one JSON document; `imported` is the mark each import writes, which running servers poll. */
 export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify" | "imported";
 
 export interface SettingTable {
@@ -107,7 +101,6 @@ export interface JobTable {
   call_hr: string;
 }
 
-/** Reader counts per message: `type` is the message kind, `pid` its id. */
 export interface ReaderTable {
   type: MessageKind;
   pid: number;
@@ -116,7 +109,7 @@ export interface ReaderTable {
 
 export type ChannelState = "pending" | "delivered" | "failed" | "off";
 
-/** One enquiry (server/enquiries/): times in milliseconds since 1970. */
+/** Times in milliseconds since 1970. */
 export interface EnquiryTable {
   id: string;
   created_at: number;
@@ -129,12 +122,11 @@ export interface EnquiryTable {
   message: string;
   consent_at: number;
   consent_version: string;
-  /** HMAC of the client's address: the same client is recognisable, its address is not. */
   client_hash: string;
   webhook_state: ChannelState;
   mail_state: ChannelState;
   attempts: number;
-  /** When delivery is next tried; null once nothing is pending. */
+  /** null once nothing is pending. */
   next_attempt_at: number | null;
   /** An instance delivering it holds it until then. */
   lease_until: number | null;
@@ -146,12 +138,11 @@ export interface EnquiryTokenTable {
   expires_at: number;
 }
 
-/** An item's fields in another language; `id` 0 for a setting. */
+/** `id` 0 for a setting. */
 export interface TranslationTable {
   entity: string;
   id: number;
   lang: string;
-  /** A JSON object of the translated fields. */
   fields: string;
 }
 

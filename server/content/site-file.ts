@@ -1,8 +1,6 @@
 /**
- * The site file: every piece of content of the embedded content API in one JSON
- * document. The demo site (content/site.json) is one; `npm run content -- export`
- * writes one and `import` reads one. Parsing is strict so a bad file is rejected
- * whole, with the path of its first bad field.
+ * The site file: all the embedded content API's content as one JSON document, parsed
+ * strictly (README, "Content export and import"; the demo site is content/site.json).
  */
 import { z } from "zod";
 import { TRANSLATED_COLLECTIONS } from "./translations.ts";
@@ -98,11 +96,7 @@ const reader = z.strictObject({
   count: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
 });
 
-/**
- * A language's translations (docs/behaviour.md#languages): settings' fields, and items of
- * collections by id, each with the fields translated (translations.ts lists them; what is
- * left out is not translated). Optional, so files from before translations still import.
- */
+/** Optional, so files from before translations still import. */
 const tr = text.optional();
 const itemTranslation = <Shape extends Record<string, typeof tr>>(shape: Shape) => z.array(z.strictObject({ id, ...shape })).optional();
 const translationSet = z.strictObject({
@@ -149,7 +143,6 @@ export const siteFileSchema = z
     translations: z.strictObject({ en: translationSet }).optional(),
   })
   .superRefine((site, ctx) => {
-    // Ids are unique per collection, and jobs point at existing types and addresses.
     const collections = [
       "menus",
       "slides",
@@ -179,7 +172,6 @@ export const siteFileSchema = z
       if (!addrIds.has(j.jobAddrId))
         ctx.addIssue({ code: "custom", path: ["jobs", index, "jobAddrId"], message: `no job address ${j.jobAddrId}` });
     });
-    // A translation is of an item the file has, once.
     for (const [lang, set] of Object.entries(site.translations ?? {})) {
       for (const key of Object.keys(TRANSLATED_COLLECTIONS) as (keyof typeof TRANSLATED_COLLECTIONS)[]) {
         const ids = new Set(site[key].map((item) => item.id));
@@ -204,7 +196,7 @@ export type SiteFile = z.infer<typeof siteFileSchema>;
 
 export type SiteFileResult = { ok: true; site: SiteFile } | { ok: false; error: string };
 
-/** Parses a site file; on failure names the first bad field, e.g. `news[3].dateTime: must be 14 digits`. */
+/** On failure names the first bad field, e.g. `news[3].dateTime: must be 14 digits`. */
 export function parseSiteFile(json: unknown): SiteFileResult {
   // Checked first: a newer format may differ anywhere, and its first unknown field would say less than its version.
   const version = typeof json === "object" && json !== null ? (json as { version?: unknown }).version : undefined;

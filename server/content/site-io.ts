@@ -1,8 +1,6 @@
 /**
- * Moving a whole site between the database and a site file. An import replaces all
- * content in one transaction, so a failure leaves the old content as it was; an
- * export rebuilds the file exactly (order, fields), so export → import → export is
- * byte-identical.
+ * A whole site between the database and a site file: an import replaces everything in one
+ * transaction; export → import → export is byte-identical.
  */
 import { randomUUID } from "node:crypto";
 import type { Insertable, Transaction } from "kysely";
@@ -13,12 +11,11 @@ import { SITE_FILE_VERSION, type SiteFile } from "./site-file.ts";
 import { readSiteFile, validateSite } from "./site-text.ts";
 import { TRANSLATED_COLLECTIONS, TRANSLATED_SETTINGS, type TranslatedEntity } from "./translations.ts";
 
-/** Bound parameters per INSERT, well under SQLite's and PostgreSQL's limits. */
 const MAX_PARAMS_PER_INSERT = 900;
 
 const SETTING_KEYS = ["syscfg", "sysauthor", "indexhtml", "company", "classify"] as const satisfies readonly SettingKey[];
 
-/** Every table the site file fills, children first, in the order they are emptied. */
+/** Children first: the order they are emptied. */
 const CONTENT_TABLES = [
   "translations",
   "readers",
@@ -36,14 +33,13 @@ const CONTENT_TABLES = [
   "setting",
 ] as const satisfies readonly (keyof Database)[];
 
-/** Replaces all content with the site's. The site is validated again: it may come from untyped JSON. */
+/** The site is validated again: it may come from untyped JSON. */
 export async function importSite(content: ContentDb, site: SiteFile): Promise<void> {
   const valid = validateSite(site);
   await content.db.transaction().execute(async (trx) => {
     for (const table of CONTENT_TABLES) await trx.deleteFrom(table).execute();
     await insertRows(trx, "setting", [
       ...SETTING_KEYS.map((key) => ({ key, value: JSON.stringify(valid[key]) })),
-      // A mark of this import: a running server that sees it change purges its caches (content/api-thread-main.ts).
       { key: "imported" as const, value: JSON.stringify({ id: randomUUID(), at: new Date().toISOString() }) },
     ]);
     await insertRows(
@@ -115,7 +111,7 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
   });
 }
 
-/** The whole site as a site file, in the order it was imported. Throws when the database holds none. */
+/** Throws when the database holds no site. */
 export async function exportSite(content: ContentDb): Promise<SiteFile> {
   // One snapshot, so a write landing mid-export cannot tear the file.
   const site = await content.db
@@ -134,7 +130,7 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
           .where("kind", "=", kind)
           .orderBy("position")
           .execute();
-      // Keys are listed in site-file order, which is the order the JSON gets.
+      // Keys in site-file order, which is the order the JSON gets.
       const file = {
         version: SITE_FILE_VERSION,
         syscfg: settings.get("syscfg"),
@@ -188,14 +184,12 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
   }
 }
 
-/** Loads the site file into an empty database (one without a site config); returns whether it did. */
 export async function loadSiteIfEmpty(content: ContentDb, siteFilePath: string): Promise<boolean> {
   if (await hasSite(content)) return false;
   await importSite(content, await readSiteFile(siteFilePath));
   return true;
 }
 
-/** Whether the database holds a site (its site config). */
 export async function hasSite(content: ContentDb): Promise<boolean> {
   const row = await content.db.selectFrom("setting").select("key").where("key", "=", "syscfg").executeTakeFirst();
   return row !== undefined;
@@ -208,7 +202,6 @@ interface TranslationRow {
   fields: string;
 }
 
-/** The rows of a site's translations: a setting is item 0 of its entity, a collection's items keep their ids. */
 function translationRows(site: SiteFile): TranslationRow[] {
   const rows: TranslationRow[] = [];
   for (const [lang, set] of Object.entries(site.translations ?? {})) {
@@ -223,11 +216,7 @@ function translationRows(site: SiteFile): TranslationRow[] {
   return rows;
 }
 
-/**
- * A file with the translations of its rows, as the file had them: settings, then each
- * collection's items in the collection's order, each with its id first. None at all:
- * the file has no `translations`, as before there were any.
- */
+/** In the file's own order; no rows: no `translations` at all, as before there were any. */
 function withTranslations<F extends Record<string, unknown>>(file: F, rows: readonly TranslationRow[]): F {
   if (rows.length === 0) return file;
   const translations: Record<string, Record<string, unknown>> = {};

@@ -1,16 +1,11 @@
-/**
- * The site file as text: reading and parsing one (JSON, then the strict schema of
- * site-file.ts) and writing one in the canonical form export and import agree on.
- */
+/** The site file as text: parsed strictly, and written in the one form export and import agree on. */
 import { readFile } from "node:fs/promises";
 import { parseSiteFile, type SiteFile } from "./site-file.ts";
 
-/** A site file that cannot be imported; the message is one line naming the first bad field. */
 export class SiteImportError extends Error {
   override name = "SiteImportError";
 }
 
-/** Parses and validates a site file's text, or throws a SiteImportError. */
 export function parseSiteText(text: string): SiteFile {
   let json: unknown;
   try {
@@ -22,7 +17,6 @@ export function parseSiteText(text: string): SiteFile {
   return validateSite(json);
 }
 
-/** Validates a site already parsed from JSON, or throws a SiteImportError. */
 export function validateSite(json: unknown): SiteFile {
   const parsed = parseSiteFile(json);
   if (!parsed.ok) throw new SiteImportError(parsed.error);
@@ -52,7 +46,6 @@ export async function readSiteFile(path: string): Promise<SiteFile> {
   return parseSiteText(await readFile(path, "utf8"));
 }
 
-/** The canonical text of a site file: export writes it, and it survives a round trip byte for byte. */
 export function serialiseSite(site: SiteFile): string {
   return `${JSON.stringify(site, null, 2)}\n`;
 }

@@ -1,17 +1,11 @@
-/**
- * A consistent copy of a live SQLite content database, taken with SQLite's online backup
- * (better-sqlite3's `backup()`): it copies a snapshot page by page while the server keeps
- * reading and writing the same file, WAL included, so the copy is a database as it was
- * at one moment, never a torn file.
- */
+/** A copy of a live SQLite database as it was at one moment, by SQLite's online backup, while the server writes on. */
 import { existsSync } from "node:fs";
 import { resolve } from "node:path";
 
 const BUSY_TIMEOUT_MS = 5000;
-/** The most pages better-sqlite3 lets one backup step copy. */
 const ALL_PAGES = 0x7fffffff;
 
-/** Copies the SQLite database at `sourcePath` to `file`, which must not exist yet; returns the pages copied. */
+/** `file` must not exist yet; returns the pages copied. */
 export async function backupSqlite(sourcePath: string, file: string): Promise<number> {
   if (sourcePath === ":memory:") throw new Error("DATABASE_URL names an in-memory database: there is nothing to back up");
   const source = resolve(sourcePath);

@@ -1,8 +1,4 @@
-/**
- * The content API's queries: each returns a payload of docs/behaviour.md#calls in the
- * camelCase shapes of shared/entities.ts (a detail is undefined when absent). The
- * site file import and export live in site-io.ts: serving never loads them.
- */
+/** The content API's queries, each returning a call's payload (docs/behaviour.md#calls); a detail is undefined when absent. */
 import type { SelectQueryBuilder } from "kysely";
 import type {
   Author,
@@ -28,14 +24,13 @@ import type { Paged, PageQuery } from "../../shared/envelope.ts";
 import type { ContentDb } from "./db.ts";
 import type { Database, SettingKey } from "./schema.ts";
 
-/** Collections whose entity has no id of its own (docs/behaviour.md#entities) still carry the site file's id. */
+/** An entity with no id of its own (docs/behaviour.md#entities) still carries the site file's. */
 export type WithId<T> = T & { id: number };
 
 export interface JobQuery extends PageQuery {
   type?: JobKind;
-  /** Empty or absent: any type. */
+  /** Empty or absent: any. */
   jobTypeIds?: readonly number[];
-  /** Empty or absent: any address. */
   jobAddrIds?: readonly number[];
 }
 
@@ -44,7 +39,6 @@ export async function readSetting<T>(content: ContentDb, key: SettingKey): Promi
   return row ? (JSON.parse(row.value) as T) : undefined;
 }
 
-/** The mark the latest import left (its id), undefined before any: it changes with every import. */
 export const getImportMark = async (content: ContentDb) => (await readSetting<{ id: string }>(content, "imported"))?.id;
 
 export const getSiteConfig = (content: ContentDb) => readSetting<SiteConfig>(content, "syscfg");
@@ -52,12 +46,11 @@ export const getAuthor = (content: ContentDb) => readSetting<Author>(content, "s
 export const getHomeHtml = (content: ContentDb) => readSetting<HomeHtml>(content, "indexhtml");
 export const getCompanyIntro = (content: ContentDb) => readSetting<CompanyIntro>(content, "company");
 
-/** The demo site's own classify menus (PORTAL_CLASSIFY unset); empty when the site has none. */
 export async function getClassifyMenus(content: ContentDb): Promise<ClassifyMenu[]> {
   return (await readSetting<ClassifyMenu[]>(content, "classify")) ?? [];
 }
 
-/** Every menu item, deleted ones included: dropping them is the site's job. */
+/** Deleted ones included: dropping them is the site's job. */
 export function listMenus(content: ContentDb): Promise<MenuItem[]> {
   return content.db
     .selectFrom("menus")
@@ -90,7 +83,6 @@ export function getService(content: ContentDb, id: number): Promise<Service | un
   return content.db.selectFrom("services").select(serviceColumns).where("id", "=", id).executeTakeFirst();
 }
 
-/** News (kind 2) or notices (kind 1), newest first; list items leave out the HTML detail. */
 export async function listMessages(content: ContentDb, kind: MessageKind, page: PageQuery): Promise<Paged<Message>> {
   const ofKind = content.db.selectFrom("messages").where("kind", "=", kind);
   return pageOf(
@@ -123,7 +115,6 @@ export function listFounders(content: ContentDb): Promise<WithId<Founder>[]> {
   return content.db.selectFrom("founders").select(["id", "picture", "name", "job", "brief"]).orderBy("position").execute();
 }
 
-/** The timeline, newest first. */
 export function listMilestones(content: ContentDb, page: PageQuery): Promise<Paged<WithId<Milestone>>> {
   const all = content.db.selectFrom("milestones");
   return pageOf(
@@ -159,7 +150,6 @@ const jobColumns = [
   "type",
 ] as const;
 
-/** Jobs in id order, narrowed by kind, types and addresses when given. */
 export async function listJobs(content: ContentDb, query: JobQuery): Promise<Paged<Job>> {
   let matching = content.db.selectFrom("jobs");
   if (query.type !== undefined) matching = matching.where("type", "=", query.type);
@@ -181,10 +171,7 @@ export function getJob(content: ContentDb, id: number): Promise<Job | undefined>
   return content.db.selectFrom("jobs").select(jobColumns).where("id", "=", id).executeTakeFirst();
 }
 
-/**
- * Counts one more reader of a message, in one statement so concurrent calls lose
- * nothing. False (and nothing stored) when the message of that kind does not exist.
- */
+/** One statement, so concurrent calls lose nothing; false when there is no such message. */
 export async function incrementReader(content: ContentDb, type: MessageKind, pid: number): Promise<boolean> {
   const result = await content.db
     .insertInto("readers")
@@ -204,13 +191,11 @@ export async function incrementReader(content: ContentDb, type: MessageKind, pid
   return Number(result.numInsertedOrUpdatedRows ?? 0) > 0;
 }
 
-/** The reader count of a message; 0 when nobody has read it (or it does not exist). */
 export async function readerCount(content: ContentDb, type: MessageKind, pid: number): Promise<number> {
   const row = await content.db.selectFrom("readers").select("count").where("type", "=", type).where("pid", "=", pid).executeTakeFirst();
   return row?.count ?? 0;
 }
 
-/** Counts the matching rows beside the page query; totalPageCount is ceil(total / page size). */
 async function pageOf<T, TB extends keyof Database>(
   page: PageQuery,
   matching: SelectQueryBuilder<Database, TB, object>,

@@ -1,19 +1,12 @@
-/**
- * The embedded content API's translations (docs/behaviour.md#languages): which fields of
- * each kind of item may be translated, and answers in a language. An item with a
- * translation is answered with its translated fields over its own; one without, as it
- * is, with `"lang": "zh-CN"`, as CONTRACT section 11 asks of an upstream.
- */
+/** The embedded content API's translations: the fields that may be translated, and answers in a language (docs/behaviour.md#content-api). */
 import type { ContentDb } from "./db.ts";
 
-/** The query parameter the embedded content API reads for the content language. */
 export const EMBEDDED_LANG_PARAM = "lang";
 
-/** The languages content may be translated into (Chinese is the content's own). */
 export const TRANSLATION_LANGS = ["en"] as const;
 export type TranslationLang = (typeof TRANSLATION_LANGS)[number];
 
-/** The settings with translations, each one item (id 0). */
+/** Each one item, id 0. */
 export const TRANSLATED_SETTINGS = {
   syscfg: ["metaKeywords", "metaDescription", "copyright"],
   sysauthor: ["name", "fname", "addr1", "addr2", "addr3", "addr4", "addr5"],
@@ -21,7 +14,6 @@ export const TRANSLATED_SETTINGS = {
   company: ["brief"],
 } as const;
 
-/** The collections with translations, by their site file name, and the fields translated. */
 export const TRANSLATED_COLLECTIONS = {
   menus: ["title"],
   slides: ["title"],
@@ -38,14 +30,12 @@ export const TRANSLATED_COLLECTIONS = {
 
 export type TranslatedEntity = keyof typeof TRANSLATED_SETTINGS | keyof typeof TRANSLATED_COLLECTIONS;
 
-/** The value a content API answer's item carries when it is not in the language asked for. */
 export const UNTRANSLATED = { lang: "zh-CN" } as const;
 
 type Item = Record<string, unknown>;
 
 const isItem = (value: unknown): value is Item => value !== null && typeof value === "object" && !Array.isArray(value);
 
-/** The translations of some items of an entity, by id. */
 async function translationsOf(
   content: ContentDb,
   entity: TranslatedEntity,
@@ -63,15 +53,11 @@ async function translationsOf(
   return new Map(rows.map((row) => [Number(row.id), JSON.parse(row.fields) as Item]));
 }
 
-/** One item in a language: its translation's fields over its own, or itself marked as Chinese. */
 function inLang(item: Item, translation: Item | undefined): Item {
   return translation ? { ...item, ...translation } : { ...item, ...UNTRANSLATED };
 }
 
-/**
- * A payload (an item, a list, or a paged list of items) of an entity in a language.
- * Items are matched to their translations by `id`; a setting is item 0.
- */
+/** An item, a list or a paged list, matched to translations by `id` (a setting is item 0). */
 export async function translatePayload(
   content: ContentDb,
   entity: TranslatedEntity,

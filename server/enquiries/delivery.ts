@@ -1,9 +1,6 @@
 /**
- * Delivery of stored enquiries (the outbox): every instance looks for enquiries due,
- * leases each it takes (store.ts: one instance wins), sends it by each channel still
- * pending, and writes each channel's outcome as it comes. A channel that fails is tried
- * again with exponential backoff and jitter, from the state in the database, so restarts
- * lose nothing; 24 hours after the enquiry arrived, what is still pending is marked failed.
+ * The outbox: every instance leases the enquiries due and sends each channel still pending,
+ * retrying from the state in the database (docs/behaviour.md#enquiries, "Delivery").
  */
 import { createHmac } from "node:crypto";
 import type { Transporter } from "nodemailer";
@@ -12,14 +9,11 @@ import type { ChannelState } from "../content/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { Channel, Enquiry, EnquiryStore } from "./store.ts";
 
-/** Delivery is given up this long after the enquiry arrived. */
 export const DELIVERY_HORIZON_MS = 24 * 3600_000;
-/** The first retry comes after about this long; each next one after twice as long, up to an hour. */
 export const BACKOFF_BASE_MS = 5000;
 const BACKOFF_MAX_MS = 3600_000;
-/** How often the database is asked for enquiries due (a new one here is sent at once). */
 const POLL_MS = 2000;
-/** Longer than an attempt can take (both channels' timeouts): a lease outliving its holder is taken over after this. */
+/** Longer than an attempt can take (both channels' timeouts). */
 const LEASE_MS = 120_000;
 const WEBHOOK_TIMEOUT_MS = 10_000;
 const BATCH = 10;
@@ -31,7 +25,6 @@ export interface DeliveryEvents {
 }
 
 export interface Deliverer {
-  /** Starts polling for enquiries due (retries, and those a stopped instance left). */
   start(): void;
   /** Looks for enquiries due now rather than at the next poll. */
   kick(): void;
@@ -49,13 +42,11 @@ export interface DelivererOptions {
   pollMs?: number;
 }
 
-/** The delay before attempt `attempts + 1`: base·2^(attempts-1), capped, with half of it random. */
 export function backoffMs(attempts: number, baseMs: number, random = Math.random): number {
   const full = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
   return Math.round(full / 2 + random() * (full / 2));
 }
 
-/** The JSON the webhook receives: the same text on every retry of one enquiry. */
 export function webhookBody(enquiry: Enquiry): string {
   return JSON.stringify({
     type: "enquiry.created",
@@ -75,7 +66,6 @@ export function webhookBody(enquiry: Enquiry): string {
   });
 }
 
-/** The Standard Webhooks headers of one attempt: the enquiry's id as webhook-id, one v1 signature per secret. */
 export function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[], nowMs: number): Record<string, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
   const signatures = secrets.map(
@@ -84,7 +74,6 @@ export function webhookHeaders(id: string, body: string, secrets: readonly Purge
   return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }
 
-/** The mail's own domain for its Message-ID: ENQUIRY_FROM's. */
 const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1);
 
 function mailText(enquiry: Enquiry): string {
@@ -110,7 +99,6 @@ export function createDeliverer({
 }: DelivererOptions): Deliverer {
   let transporter: Promise<Transporter> | undefined;
   const mailer = () => {
-    // nodemailer is loaded only where mail is configured.
     transporter ??= import("nodemailer").then(({ default: nodemailer }) =>
       nodemailer.createTransport({
         url: config.mail?.smtpUrl ?? "",
@@ -144,11 +132,10 @@ export function createDeliverer({
     await (await mailer()).sendMail({
       from: mail.from,
       to: mail.to,
-      // Addresses and text as values: nodemailer encodes them, and the form let no line break into any of them.
+      // As values: nodemailer encodes them, and the form let no line break into any.
       replyTo: enquiry.email ? { name: enquiry.name, address: enquiry.email } : undefined,
       subject,
       text: mailText(enquiry),
-      // Fixed per enquiry, so a mail sent again after a crash is recognisably the same one.
       messageId: `<${enquiry.id}@${domainOf(mail.from)}>`,
       date: new Date(enquiry.created_at),
     });

@@ -1,8 +1,4 @@
-/**
- * The enquiries as the app holds them: the store (DATABASE_URL, a connection of this
- * process's own), the intake, the delivery loop when a channel is configured, the
- * retention sweep, the metrics, and the routes (router.ts).
- */
+/** The contact form's enquiries put together: store, intake, delivery, retention sweep, metrics and routes (docs/behaviour.md#enquiries). */
 import type { Router } from "express";
 import type { Registry } from "prom-client";
 import { type Config, withoutCredentials } from "../config.ts";
@@ -15,7 +11,6 @@ import { createEnquiryMetrics } from "./metrics.ts";
 import { createEnquiryRouter } from "./router.ts";
 import { createEnquiryStore, type EnquiryStore } from "./store.ts";
 
-/** How often enquiries past ENQUIRY_RETENTION_DAYS are deleted (and once soon after start). */
 const RETENTION_SWEEP_MS = 3600_000;
 const FIRST_SWEEP_MS = 10_000;
 const DAY_MS = 86_400_000;
@@ -24,11 +19,9 @@ export interface Enquiries {
   store: EnquiryStore;
   intake: Intake;
   deliverer: Deliverer | undefined;
-  /** `pageSender` gives the pages' renderer of a page per request, once there is one. */
   router(pageSender: () => SendOwnPage | undefined): Router;
-  /** Starts the delivery loop and the retention sweep (the server does; a test may not). */
   start(): void;
-  /** Deletes what is past retention now; the number of enquiries deleted. */
+  /** The number of enquiries deleted. */
   sweep(): Promise<number>;
   close(): Promise<void>;
 }
@@ -38,7 +31,6 @@ export interface EnquiryDeps {
   registry: Registry;
   sharedTier?: SharedTier;
   now?: () => number;
-  /** Tests shorten the waits between delivery attempts and polls. */
   backoffBaseMs?: number;
   pollMs?: number;
 }
@@ -70,7 +62,7 @@ export function createEnquiries(
   return {
     start() {
       if (sweeper) return;
-      // Opened now, so a database that is away is said at start, and the sweep has a connection.
+      // Now, so a database that is away is said at start.
       store
         .ping()
         .catch((error: unknown) =>

@@ -1,13 +1,7 @@
-/**
- * The form token and the client-address hash, both keyed by FORM_SECRET. A token is
- * `v1.<issue time>.<nonce>.<HMAC>`: the server alone can make one, it says when it was
- * issued, and its nonce is recorded when an enquiry spends it (store.ts), so it works once.
- */
+/** The form token and the client-address hash, both keyed by FORM_SECRET (docs/behaviour.md#enquiries, "Spam"). */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 
-/** A token is refused once it is this old. */
 export const TOKEN_LIFETIME_MS = 24 * 3600_000;
-/** A form sent sooner than this after it was served was filled in by a machine. */
 export const MIN_FILL_MS = 3000;
 /** Clocks of instances may differ this much: a token "issued" further ahead is forged. */
 const CLOCK_SKEW_MS = 60_000;
@@ -17,7 +11,6 @@ export type TokenCheck = { ok: true; nonce: string; issuedAt: number } | { ok: f
 export interface FormKeys {
   issue(nowMs: number): string;
   check(token: string, nowMs: number): TokenCheck;
-  /** The keyed hash of a client's address: the same client is recognisable, its address cannot be read back. */
   clientHash(address: string): string;
 }
 

@@ -1,9 +1,6 @@
 /**
- * What happens to a submitted form, whichever way it came (the page's POST or the JSON
- * API): the token, the spam checks, the fields, the client's hourly limit, and the
- * enquiry stored before anyone is told it was accepted. Spam (the honeypot filled, or
- * sent under 3 seconds after the form was served) is told it was accepted and is not
- * stored at all: nothing of it is anyone's personal data worth keeping.
+ * A submitted form, from the page's POST or the JSON API alike: token, spam checks, fields,
+ * hourly limit, then stored before it is accepted (docs/behaviour.md#enquiries).
  */
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
@@ -29,7 +26,7 @@ export type Outcome =
 
 export interface Intake {
   keys: FormKeys;
-  /** `body` is whatever the request held (any JSON value, or a parsed form). */
+  /** `body` is any JSON value, or a parsed form. */
   submit(body: unknown, client: { address: string | undefined; lang: Lang }): Promise<Outcome>;
 }
 
@@ -50,7 +47,6 @@ export function createIntake({ config, store, deliverer, metrics, logger, shared
   const local = new RateLimiterMemory({ points: config.ratePerHour, duration: HOUR_S });
   const shared = sharedTier ? createSharedLimit(sharedTier, { name: "enquiry", points: config.ratePerHour, durationS: HOUR_S }) : undefined;
 
-  /** Seconds until the client may send again, or 0 when it may now. */
   async function retryAfterOf(client: string): Promise<number> {
     const admitted = await shared?.(client);
     if (admitted) return admitted.ok ? 0 : admitted.retryAfterS;

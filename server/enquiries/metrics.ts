@@ -1,8 +1,4 @@
-/**
- * The enquiries' figures: received, refused by reason, delivered and failed by channel,
- * retries, delivery latency, and the age of the oldest enquiry not yet delivered (read
- * from the database at each scrape; the largest of a cluster's workers).
- */
+/** The enquiries' metrics (docs/behaviour.md#enquiries, "Metrics"). */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { DeliveryEvents } from "./delivery.ts";
 import type { Channel } from "./store.ts";
@@ -14,7 +10,6 @@ export interface EnquiryMetrics extends DeliveryEvents {
   refused(reason: RefusalReason): void;
 }
 
-/** How long a scrape waits for the database before leaving the gauge as it was. */
 const GAUGE_READ_MS = 1000;
 
 export function createEnquiryMetrics(registry: Registry, oldestPending: () => Promise<number | undefined>, now = Date.now): EnquiryMetrics {

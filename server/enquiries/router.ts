@@ -1,8 +1,6 @@
 /**
- * The contact form's endpoints (CONTRACT 12): `POST /portal/contact.html` (a form post:
- * 303 to the thank-you, or the form again with what was wrong), `POST /api/portal/enquiry`
- * (JSON: 202 or 400 with the field errors) and `GET /api/portal/enquiry/token` (a fresh
- * token for a form shown by client navigation). Bodies are small; anything larger is 413.
+ * The contact form's endpoints: the page's form post, `POST /api/portal/enquiry` and
+ * `GET /api/portal/enquiry/token` (docs/behaviour.md#enquiries).
  */
 import express, { type Request, type Response, Router } from "express";
 import type { EnquiryFormState } from "../../shared/enquiry.ts";
@@ -12,7 +10,6 @@ import { HttpError } from "../http/errors.ts";
 import type { SendOwnPage } from "../pages/router.ts";
 import type { Intake, Outcome } from "./intake.ts";
 
-/** The contact page's address in each language. */
 const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
 export const ENQUIRY_API_PATH = "/api/portal/enquiry";
 /** Far more than the longest form (5000 characters of message, each up to 9 bytes encoded, and the rest). */
@@ -33,13 +30,11 @@ const STATUS_OF: Record<Exclude<Outcome["kind"], "accepted" | "spam">, number> =
 
 export function createEnquiryRouter({ intake, pageSender, now = Date.now }: EnquiryRouterDeps): Router {
   const router = Router();
-  /** The page's path under the base path, as posted to, and its language. */
   const pageOf = (req: Request) => {
     const path = req.path.slice(BASE_PATH.length);
     return { path, lang: splitLangPath(path).lang };
   };
 
-  // Only a form: any other body type is refused before it is read.
   const parseForm = express.urlencoded({ extended: false, limit: BODY_LIMIT, parameterLimit: 50, type: () => true });
   router.post(CONTACT_PATHS, (req, _res, next) => {
     next(

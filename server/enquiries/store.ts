@@ -1,8 +1,6 @@
 /**
- * Enquiries in the database of DATABASE_URL, through a connection of this process's own
- * (also when the embedded content API has its own in its thread: SQLite in WAL mode
- * lets both write, one at a time). Opened on first use and again after a failure, so a
- * database that is away at start or at a submit costs that submit a 503, not the server.
+ * Enquiries in DATABASE_URL's database, through a connection of this process's own, opened
+ * again after a failure (docs/behaviour.md#enquiries, "Nothing lost").
  */
 import { randomBytes } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
@@ -14,30 +12,25 @@ export type NewEnquiry = Omit<Insertable<EnquiryTable>, "id" | "attempts" | "lea
 export type Channel = "webhook" | "mail";
 
 export interface EnquiryStore {
-  /**
-   * Stores an enquiry and spends its token's nonce, in one transaction: both or neither.
-   * "replayed": the nonce was spent before, and nothing is written.
-   */
+  /** Stores the enquiry and spends its token's nonce in one transaction; "replayed": spent before. */
   save(enquiry: NewEnquiry, nonce: string, tokenExpiresAt: number): Promise<{ saved: Enquiry } | "replayed">;
-  /** Up to `limit` enquiries due for delivery, each leased to this caller until `leaseUntil` (no other instance takes them meanwhile). */
+  /** Each enquiry returned is leased to this caller until `leaseUntil`. */
   claimDue(nowMs: number, leaseUntil: number, limit: number): Promise<Enquiry[]>;
-  /** One channel's outcome, written as soon as it is known (a crash then never repeats it). */
   markChannel(id: string, channel: Channel, state: ChannelState): Promise<void>;
-  /** Ends an attempt: the next one at `nextAttemptAt` (null: nothing left) and the lease given back. */
+  /** Gives the lease back; `nextAttemptAt` null: nothing left. */
   finishAttempt(id: string, change: { attempts: number; nextAttemptAt: number | null; lastError: string | null }): Promise<void>;
   list(options?: { since?: number }): Promise<Enquiry[]>;
   remove(id: string): Promise<boolean>;
-  /** Deletes enquiries created before `before` and spent tokens expired by `nowMs`; the number of enquiries deleted. */
+  /** Also spent tokens expired by `nowMs`; the number of enquiries deleted. */
   deleteOlderThan(before: number, nowMs: number): Promise<number>;
-  /** The creation time of the oldest enquiry still waiting for a delivery, if any. */
   oldestPending(): Promise<number | undefined>;
   ping(): Promise<void>;
-  /** True once the database has been opened (a scrape of the metrics never opens it). */
+  /** A scrape of the metrics never opens the database. */
   isOpen(): boolean;
   close(): Promise<void>;
 }
 
-/** `enq_` and 20 random characters: the webhook-id of every delivery of the enquiry, and its Message-ID's left part. */
+/** The webhook-id of every delivery of the enquiry, and its Message-ID's left part. */
 export const newEnquiryId = () => `enq_${randomBytes(15).toString("base64url")}`;
 
 export function createEnquiryStore(databaseUrl: string): EnquiryStore {
@@ -87,7 +80,7 @@ export function createEnquiryStore(databaseUrl: string): EnquiryStore {
         .execute();
       const claimed: Enquiry[] = [];
       for (const { id } of due) {
-        // The same test as above, made again as the row is written: of instances racing for it, one wins.
+        // Tested again as the row is written: of instances racing for it, one wins.
         const taken = await d
           .updateTable("enquiries")
           .set({ lease_until: leaseUntil })

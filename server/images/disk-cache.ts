@@ -1,12 +1,6 @@
 /**
- * Resized images kept on disk (IMAGE_CACHE_DIR), at most IMAGE_CACHE_MB, the least
- * recently used removed first. One file per variant, named by the hash of its key: a
- * header (the key, type, source validator, when it was made) and the image. Each read
- * touches the file's modification time, so the order of use survives a restart: the
- * folder is read once, oldest first, into an index bounded in bytes. Files are
- * written whole under another name and renamed, so a crash leaves no half image.
- * Processes sharing the folder (a cluster's workers) give its keeping to one index
- * (folder-keeper.ts): each tells it what it stored and read, and removes nothing itself.
+ * Image variants on disk, one file each (a header, then the image), least recently used removed
+ * first; a file's modification time is its last use (docs/behaviour.md#images, "Caching").
  */
 import { createHash, randomBytes } from "node:crypto";
 import { mkdir, readdir, readFile, rename, stat, unlink, utimes, writeFile } from "node:fs/promises";
@@ -18,7 +12,7 @@ export interface StoredVariant {
   body: Buffer;
   contentType: string;
   validator: Validator;
-  /** When it was made from the source, or last found unchanged there (ms since the epoch). */
+  /** Or last found unchanged at the source (ms since the epoch). */
   madeAt: number;
 }
 
@@ -30,29 +24,26 @@ interface Header {
 }
 
 const NAME = /^[0-9a-f]{64}$/;
-/** A temporary file older than this is a write a crash cut short; a younger one may be another process's, under way. */
+/** A younger temporary file may be another process's write, under way. */
 const ABANDONED_MS = 60_000;
 
-/** What is told of each file stored and read, when another index keeps the folder's bound. */
 export interface FolderKeeper {
   stored(name: string, size: number): void;
   used(name: string): void;
 }
 
-/** A variant file's name: the name of its key. */
 export function isVariantFileName(name: string): boolean {
   return NAME.test(name);
 }
 
 export class DiskCache {
-  /** File name → bytes on disk, most recently used last. */
   private readonly index: LRUCache<string, number>;
   private readonly dir: string;
   private readonly onError: (err: unknown) => void;
   private readonly keeper: FolderKeeper | undefined;
   private loaded: Promise<void> | undefined;
 
-  /** `keeper`: the index that keeps the folder's bound, when it is not this one (which then only forgets). */
+  /** `keeper`: the index that keeps the folder's bound when this one does not (it then only forgets). */
   constructor(dir: string, maxBytes: number, onError: (err: unknown) => void, keeper?: FolderKeeper) {
     this.dir = dir;
     this.keeper = keeper;
@@ -67,26 +58,24 @@ export class DiskCache {
     this.onError = onError;
   }
 
-  /** Notes a file another process stored (this index keeps the folder): files past the bound are removed. */
   async recordStored(name: string, size: number): Promise<void> {
     await this.ready();
     this.index.set(name, size);
     if (!this.index.has(name)) await unlink(this.file(name)).catch(() => {});
   }
 
-  /** Notes a file another process read: it is the most recently used. */
   async recordUsed(name: string): Promise<void> {
     await this.ready();
     this.index.get(name);
   }
 
-  /** The folder read into the index, once, on first use: an app that serves no image never touches the disk. */
+  /** On first use: an app that serves no image never touches the disk. */
   private ready(): Promise<void> {
     this.loaded ??= this.load().catch((err) => this.onError(err));
     return this.loaded;
   }
 
-  /** Known to be on disk (false until the folder has been read, on the first image asked for). */
+  /** False until the folder has been read, on the first image asked for. */
   has(key: string): boolean {
     return this.index.has(nameOf(key));
   }
@@ -124,7 +113,6 @@ export class DiskCache {
     else this.keeper?.stored(name, data.length);
   }
 
-  /** Bytes the index holds (the files of this cache). */
   get bytes(): number {
     return this.index.calculatedSize;
   }

@@ -1,14 +1,7 @@
-/**
- * The image endpoint's query (`/portal/_img?url=&w=&q=`, docs/behaviour.md#images), read
- * from the raw query string and checked before anything is fetched: exactly the three
- * parameters, once each; a width and a quality from the shared lists; and a source that
- * is a plain site-relative path or an absolute http(s) URL on an allowed origin. Anything
- * else is a 400 naming what is wrong.
- */
+/** The image endpoint's query, read from the raw query string and checked before anything is fetched (docs/behaviour.md#images). */
 import { IMAGE_QUALITIES, IMAGE_WIDTHS, type ImageQuality, type ImageWidth } from "../../shared/image-url.ts";
 import { HttpError } from "../http/errors.ts";
 
-/** Where a source is: a path on the site (embedded media, else the upstream's origin), or a URL on an allowed origin. */
 export type ImageSource = { kind: "site"; path: string } | { kind: "remote"; url: URL };
 
 export interface ImageRequest {
@@ -18,13 +11,12 @@ export interface ImageRequest {
 }
 
 export interface ImageOrigins {
-  /** Origins whose images may be fetched: the upstream's and IMAGE_HOSTS. */
+  /** The upstream's and IMAGE_HOSTS. */
   allowed: ReadonlySet<string>;
   /** PUBLIC_ORIGIN: an absolute URL on it is the site-relative path it names. */
   site?: string;
-  /** The upstream's origin, where site paths outside the media folder are read: only its image files may be. */
+  /** Only its image files may be read: it also answers the content API. */
   upstream?: string;
-  /** IMAGE_ALLOW_SVG: SVG sources beyond the embedded media. */
   allowSvg?: boolean;
 }
 
@@ -36,7 +28,6 @@ const PARAMETERS = new Set(["url", "w", "q"]);
 
 const bad = (message: string) => new HttpError(400, message);
 
-/** The source's identity in cache keys: two requests for one image share it, two images never do. */
 export function sourceKey(source: ImageSource): string {
   return source.kind === "site" ? source.path : source.url.href;
 }
@@ -75,8 +66,7 @@ function listed<T extends number>(name: string, raw: string | undefined, list: r
 function sourceOf(raw: string | undefined, origins: ImageOrigins): ImageSource {
   if (raw === undefined || raw === "") throw bad("url is required: an image path on this site or an http(s) URL on an allowed host");
   if (raw.length > MAX_URL_LENGTH) throw bad(`url is longer than ${MAX_URL_LENGTH} characters`);
-  // Spaces, controls and backslashes are read differently by different URL parsers; encoded separators and
-  // encoded dots (or an encoded %) would become path segments of their own once the source decodes them.
+  // URL parsers disagree on these; encoded separators, dots or % become segments once the source decodes them.
   if (/[\s\\]/.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f))
     throw bad("url must not contain spaces, control characters or backslashes");
   if (/%(2f|5c|2e|25|00)/i.test(raw)) throw bad("url must not contain encoded slashes, backslashes, dots or percent signs");
@@ -96,7 +86,6 @@ function sourceOf(raw: string | undefined, origins: ImageOrigins): ImageSource {
   }
   if (!origins.allowed.has(url.origin)) throw bad("url is not on an allowed image host (the upstream's origin or IMAGE_HOSTS)");
   if (hasDotSegment(url.pathname)) throw bad("url must not have . or .. path segments");
-  // The upstream's origin also answers the content API: only its image files are images.
   if (url.origin === origins.upstream) imageFileOnly(raw, url.pathname, origins, false);
   return { kind: "remote", url };
 }
@@ -110,12 +99,7 @@ function sitePath(raw: string, origins: ImageOrigins): string {
   return url.pathname;
 }
 
-/**
- * A source on the site or the upstream's origin is an image file: a path ending in an
- * image's extension, without a query (another query would be another variant of one image,
- * and any other path an API call or a probe of what exists there). SVG only from the
- * embedded media (the site's own files) or with IMAGE_ALLOW_SVG.
- */
+/** Another path would be an API call or a probe; a query, endless variants of one image. */
 function imageFileOnly(raw: string, pathname: string, origins: ImageOrigins, embedded: boolean): void {
   if (raw.includes("?")) throw bad("url must not have a query: a site or upstream image is a plain file path");
   if (RASTER_FILE.test(pathname)) return;

@@ -1,10 +1,6 @@
 /**
- * Reads an image source: the embedded media folder for `/portal/media/...`, otherwise a
- * GET with the size cap of IMAGE_MAX_MB, conditional on the validator of the copy already
- * kept, through a client of the origin's own (its own pool, queue bound and a shorter
- * deadline than the API's: images never take the content API's connections). A redirect
- * is followed only on the same origin. Failures become answers that say what went wrong
- * without a word of what the source sent.
+ * Reads an image source, from the embedded media or through a client of the origin's own, apart
+ * from the content API's connections (docs/behaviour.md#images, "Sources").
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
@@ -12,7 +8,6 @@ import { HttpError } from "../http/errors.ts";
 import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../upstream/client.ts";
 import type { ImageSource } from "./image-request.ts";
 
-/** What identifies a version of the source: its ETag and Last-Modified, as it sent them. */
 export interface Validator {
   etag?: string;
   lastModified?: string;
@@ -22,11 +17,9 @@ export interface Validator {
 export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator; embedded?: boolean } | { changed: false };
 
 export interface ImageSourceOptions {
-  /** Where images of each origin are fetched (createImageFetchers). */
   fetchers: ImageFetchers;
-  /** The upstream's origin: site-relative paths outside the media folder are read from it. */
+  /** Site paths outside the media folder are read from it. */
   upstreamOrigin: string;
-  /** The embedded media folder, served as /portal/media/. */
   mediaDir?: string;
   maxBytes: number;
 }
@@ -36,13 +29,12 @@ export type ReadSource = (source: ImageSource, known?: Validator) => Promise<Sou
 const MEDIA_PREFIX = "/portal/media/";
 const MAX_REDIRECTS = 3;
 
-/** Connections to one origin for images, and fetches that may wait for one: a page's images at once, and more. */
 export const IMAGE_SOCKETS_PER_ORIGIN = 8;
 export const IMAGE_WAITING_PER_ORIGIN = 248;
-/** The longest an image source may take to answer in full (UPSTREAM_TIMEOUT_MS when that is shorter). */
+/** Unless UPSTREAM_TIMEOUT_MS is shorter. */
 export const IMAGE_FETCH_TIMEOUT_MS = 3000;
 
-/** A client per image origin, made on its first image: the origins are the configured few, so the set is bounded. */
+/** Made on an origin's first image; bounded, as only configured origins are fetched. */
 export interface ImageFetchers {
   of(origin: string): UpstreamClient;
   close(): void;
@@ -73,7 +65,7 @@ export function createImageFetchers(upstreamTimeoutMs: number): ImageFetchers {
 
 const notFound = () => new HttpError(404, "image source not found");
 
-/** A failure of the source itself (not of the request): a copy already kept is served instead. */
+/** Of the source itself, not the request: a copy already kept is served instead. */
 export function isSourceFailure(err: unknown): boolean {
   return err instanceof HttpError && err.status >= 500;
 }
@@ -89,7 +81,6 @@ export function createSourceReader(options: ImageSourceOptions): ReadSource {
 }
 
 async function readMedia(dir: string, name: string, maxBytes: number, known?: Validator): Promise<SourceAnswer> {
-  // One plain file name: nothing outside the folder can be named.
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(name)) throw notFound();
   const file = path.join(dir, name);
   const info = await stat(file).catch(() => undefined);

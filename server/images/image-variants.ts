@@ -1,12 +1,6 @@
 /**
- * Image variants (one source at one width, quality and format), in two levels: the one
- * in-memory cache primitive (swr-cache.ts, byte-bounded, concurrent misses sharing one
- * load) over the disk cache. A variant stays fresh for FRESH_MS from when it was made
- * or last found unchanged; then it is checked against the source with the validator it
- * was made from (ETag / Last-Modified), and made again only if the source changed. While
- * the source fails, the copy kept is served, from memory or disk, instead of an error.
- * A source that failed (missing, unreadable, not an image, too slow to resize) answers
- * that failure again for FAILURE_MS without being read: a hostile source costs one try.
+ * Image variants in memory over the disk cache, checked against their source once stale; a
+ * failed source is answered its failure for a while (docs/behaviour.md#images, "Caching").
  */
 import { LRUCache } from "lru-cache";
 import { etagOf } from "../cache/response-cache.ts";
@@ -19,12 +13,10 @@ import type { OutputChoice } from "./output-format.ts";
 import { resizeImage } from "./resize-image.ts";
 import type { ResizeQueue } from "./resize-queue.ts";
 
-/** How long a variant is used without asking the source whether it changed. */
 export const FRESH_MS = 4 * 3_600_000;
 
-/** How long a source's failure is answered without reading it again. */
 export const FAILURE_MS = 60_000;
-/** Failures of the source and its bytes: missing, unreadable or not an image (502), too slow (504); not our own refusals. */
+/** The source's failures, not our own refusals. */
 const REMEMBERED = new Set([404, 410, 502, 504]);
 
 export interface ImageVariant {
@@ -42,24 +34,20 @@ export interface ImageVariantsOptions {
   queue: ResizeQueue;
   now: () => number;
   onDiskError: (err: unknown) => void;
-  /** IMAGE_ALLOW_SVG: SVG sources beyond the embedded media's. */
   allowSvg: boolean;
-  /** The resize deadline (RESIZE_DEADLINE_S unless given). */
   resizeDeadlineS?: number;
 }
 
 export interface ImageVariants {
-  /** The cache key of `request` answered in `choice`: the source, width, quality and format. */
   keyOf(request: ImageRequest, choice: OutputChoice): string;
-  /** True when answering `key` now would read the source: kept neither in memory nor on disk, and no load of it under way. */
+  /** Whether answering `key` now would read the source: what the miss budget charges. */
   startsWork(key: string, request: ImageRequest): boolean;
-  /** `client` (client-key.ts): whose line the resize waits in, if one is needed. */
+  /** `client`: whose line the resize waits in, if one is needed. */
   get(key: string, request: ImageRequest, choice: OutputChoice, client: string): Promise<CacheOutcome<ImageVariant>>;
 }
 
 export function createImageVariants(options: ImageVariantsOptions): ImageVariants {
   const { memory, disk, readSource, queue, now } = options;
-  /** Source key → its failure and until when it is answered again. Bounded: a crowd of failing sources forgets the oldest. */
   const failures = new LRUCache<string, { error: HttpError; until: number }>({ max: 10_000 });
   const failedRecently = (request: ImageRequest): HttpError | undefined => {
     const failure = failures.get(sourceKey(request.source));
@@ -73,7 +61,6 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
 
   const keep = (key: string, variant: ImageVariant): Promise<void> => disk.write(key, variant).catch(options.onDiskError);
 
-  /** The variant made again, or confirmed, from the source; the kept copy when the source fails. */
   async function fromSource(
     key: string,
     request: ImageRequest,
@@ -124,7 +111,6 @@ export function createImageVariants(options: ImageVariantsOptions): ImageVariant
 
   return {
     keyOf: (request, choice) => `${sourceKey(request.source)}\n${request.width}\n${request.quality}\n${choice}`,
-    // A source that failed lately answers its failure at no cost, so it is no work either.
     startsWork: (key, request) => memory.startsLoad(key) && !disk.has(key) && !failedRecently(request),
     get: (key, request, choice, client) =>
       memory.get(key, async () => {

@@ -1,11 +1,6 @@
-/**
- * The format an image variant is sent in, chosen by the request's Accept alone (so it is
- * part of the cache key before the source is read): AVIF when accepted, else WebP, else
- * the source's own format. Answers say `Vary: Accept`.
- */
+/** A variant's format, by Accept alone, so it is in the cache key before the source is read (docs/behaviour.md#images). */
 export type OutputChoice = "avif" | "webp" | "source";
 
-/** True when `accept` lists `type` with a quality above zero. */
 function accepts(accept: string, type: string): boolean {
   return accept
     .toLowerCase()

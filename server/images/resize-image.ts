@@ -1,13 +1,4 @@
-/**
- * One resize: the source's bytes to `width` pixels wide (never wider than the source),
- * re-encoded as AVIF, WebP or the source's own format. Sharp (libvips) decodes within a
- * pixel limit checked from the header before any decoding, stops at the first decoding
- * error, and reads EXIF orientation; what comes out carries no metadata. SVG sources are
- * rasterised, only when allowed (librsvg runs no scripts and loads no external resources,
- * but a drawing of filter effects can take minutes), at the density that gives the
- * requested width, and sent as PNG when the client takes neither AVIF nor WebP: no SVG
- * ever leaves the endpoint. Every resize has a deadline.
- */
+/** One resize with sharp, within a pixel limit and a deadline; SVG is rasterised, never sent (docs/behaviour.md#images, "Resizing"). */
 import type { Metadata, Sharp } from "sharp";
 import { HttpError } from "../http/errors.ts";
 import type { OutputChoice } from "./output-format.ts";
@@ -15,11 +6,10 @@ import type { OutputChoice } from "./output-format.ts";
 type SharpFactory = typeof import("sharp")["default"];
 let loading: Promise<SharpFactory> | undefined;
 
-/** Sharp, loaded at the first resize: libvips adds about 20 MB to a process that may never resize. */
+/** At the first resize: libvips costs a process that may never resize megabytes. */
 function loadSharp(): Promise<SharpFactory> {
   loading ??= import("sharp").then(({ default: sharp }): SharpFactory => {
-    // One libvips thread per resize: the resize queue's slots then count cores. No libvips operation
-    // cache: every resize is of new bytes (results are kept by the variant caches), so it would only hold memory.
+    // One thread per resize, so the queue's slots count cores; no operation cache, as every resize is of new bytes.
     sharp.concurrency(1);
     sharp.cache(false);
     return sharp;
@@ -27,20 +17,16 @@ function loadSharp(): Promise<SharpFactory> {
   return loading;
 }
 
-/** Decoded pixels a source may have (about 8000 × 6000): past it the source is refused, not decoded. */
+/** Checked from the header: a larger source is refused, not decoded. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
 export type ImageFormat = "avif" | "webp" | "jpeg" | "png" | "gif";
 
-/**
- * The longest a resize may take (a large photograph takes about a second on one core).
- * libvips checks it between the regions it computes, so one slow region (an SVG's filter
- * drawn at once) may overrun it before the resize is stopped.
- */
+/** libvips checks it between regions: one slow region may overrun it (docs/behaviour.md#images). */
 export const RESIZE_DEADLINE_S = 10;
 
 export interface ResizeOptions {
-  /** SVG sources are rasterised (IMAGE_ALLOW_SVG, or the embedded media's own files); otherwise refused. */
+  /** IMAGE_ALLOW_SVG, or the embedded media's own files; otherwise SVG is refused. */
   allowSvg: boolean;
   deadlineS?: number;
 }
@@ -50,7 +36,7 @@ export interface ResizedImage {
   format: ImageFormat;
 }
 
-/** Source formats accepted, and what each is sent as when the client takes neither AVIF nor WebP. */
+/** What each source format is sent as when the client takes neither AVIF nor WebP. */
 const SOURCE_OUTPUT: Record<string, ImageFormat> = { jpeg: "jpeg", png: "png", webp: "webp", gif: "gif", heif: "avif", svg: "png" };
 
 const notAnImage = () => new HttpError(502, "the image source is not a JPEG, PNG, WebP, GIF, AVIF or SVG image");
@@ -91,7 +77,7 @@ export async function resizeImage(
   }
 }
 
-/** What a sharp failure tells the client: too many pixels, too slow, or not an image it can read; never sharp's own words. */
+/** Never sharp's own words. */
 function refusal(err: unknown, deadlineS = RESIZE_DEADLINE_S): HttpError {
   const message = err instanceof Error ? err.message : "";
   if (/pixel limit/i.test(message)) return tooManyPixels();
@@ -101,16 +87,12 @@ function refusal(err: unknown, deadlineS = RESIZE_DEADLINE_S): HttpError {
   return notAnImage();
 }
 
-/** A vector drawn at the density (dpi, librsvg's default 72) that makes it `width` wide, never below the default. */
+/** librsvg's dpi (default 72) that makes the drawing `width` wide, never below the default. */
 function svgDensity(meta: Metadata, width: number): number {
   return Math.max(72, Math.min(72 * 32, (72 * width) / (meta.width as number)));
 }
 
-/**
- * AVIF's quality scale is not WebP's or JPEG's: at the same number it keeps far more (a
- * 1920 px photograph at 75 came out twice the WebP's bytes). These are the AVIF qualities
- * that match the WebP at each listed quality in PSNR, measured on the demo slides.
- */
+/** AVIF's scale is not WebP's: these match the WebP in PSNR (docs/behaviour.md#images, "Quality"). */
 const AVIF_QUALITY: Record<number, number> = { 50: 45, 75: 50, 90: 72 };
 
 function encoded(pipeline: Sharp, format: ImageFormat, quality: number): Sharp {

@@ -1,24 +1,20 @@
 /**
- * At most `slots` resizes at once in this process (each uses one libvips thread), the
- * others waiting in a line per client, served in turn: a page's images all wait their
- * turn, and one client's flood delays no one else's page by more than a resize per turn.
- * Refused at once: a client with `maxWaitingPerClient` waiting (429), or anyone when the
- * whole line holds `maxWaiting` resizes or `maxWaitingBytes` of sources (503).
+ * At most `slots` resizes at once, the others waiting in a line per client, served in turn,
+ * so one client's flood delays no one else's page by more than a resize per turn (docs/behaviour.md#images).
  */
 import { HttpError } from "../http/errors.ts";
 
 export interface ResizeQueueOptions {
   slots: number;
-  /** Resizes one client may have waiting. */
   maxWaitingPerClient: number;
-  /** Resizes all clients together may have waiting. */
+  /** All clients together. */
   maxWaiting: number;
-  /** Bytes of the sources waiting (each is held in memory until its turn); unbounded when absent. */
+  /** Of the sources waiting, each held in memory until its turn; unbounded when absent. */
   maxWaitingBytes?: number;
 }
 
 export interface ResizeTask {
-  /** Who asked for it (client-key.ts), for its line and its share. */
+  /** Whose line it waits in. */
   client?: string;
   /** The source's size, held while it waits. */
   bytes?: number;
@@ -31,15 +27,13 @@ interface Waiter {
 
 export class ResizeQueue {
   private running = 0;
-  /** Each client's line; a Map keeps insertion order, so its first client is the next served. */
+  /** A Map keeps insertion order: its first client is the next served. */
   private readonly lines = new Map<string, Waiter[]>();
   private waitingCount = 0;
   private waitingBytes = 0;
   private readonly options: ResizeQueueOptions;
-  /** Resizes started since the process began. */
   started = 0;
 
-  /** Resizes running or waiting now. */
   get busy(): number {
     return this.running + this.waitingCount;
   }
@@ -77,7 +71,7 @@ export class ResizeQueue {
     }
   }
 
-  /** The first waiter of the client whose turn it is; that client, if it has more, goes to the back. */
+  /** The client whose turn it is goes to the back if it has more waiting. */
   private next(): (() => void) | undefined {
     const first = this.lines.entries().next();
     if (first.done) return undefined;

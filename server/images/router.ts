@@ -1,9 +1,4 @@
-/**
- * `GET /portal/_img?url=&w=&q=` (docs/behaviour.md#images): the query checked, the
- * format chosen by Accept, the variant answered from the caches or made once for every
- * concurrent request of it. Only a request that makes the server read a source is
- * charged to the client's miss budget.
- */
+/** `GET /portal/_img?url=&w=&q=`: one image variant, from the caches or made once for every concurrent request (docs/behaviour.md#images). */
 import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
 import { SwrCache } from "../cache/swr-cache.ts";
@@ -22,14 +17,14 @@ import { ResizeQueue } from "./resize-queue.ts";
 
 export interface ImageEndpointDeps {
   config: Config;
-  /** Where the upstream is (the embedded one's address when there is no API_BASE_URL). */
+  /** The embedded content API's address when there is no API_BASE_URL. */
   upstreamUrl: string;
   mediaDir?: string;
   missBudget: MissGate;
   logger: Logger;
-  /** Keeps the image folder's bound when another process does (a cluster's primary); else this endpoint does. */
+  /** When another process (a cluster's primary) keeps the folder's bound. */
   folderKeeper?: FolderKeeper;
-  /** Resizes at once; default: one per core. */
+  /** Resizes at once; default one per core. */
   resizeSlots?: number;
   now?: () => number;
 }
@@ -39,17 +34,14 @@ export interface ImageEndpoint {
   memory: SwrCache<ImageVariant>;
   disk: DiskCache;
   queue: ResizeQueue;
-  /** Releases the image origins' connection pools. */
   close(): void;
 }
 
-/** A page's images and more (the home page at 1280 px is 43 variants on a cold cache). */
+/** A page's new images and more. */
 const RESIZES_WAITING_PER_CLIENT = 64;
-/** The whole line: a crowd's first views at once. */
 const RESIZES_WAITING = 1024;
 const RESIZE_SOURCES_WAITING_BYTES = 256 * 1024 * 1024;
 
-/** Long enough for a CDN to keep a variant between checks; stale copies may be served a week while it checks. */
 const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
 
 export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {

@@ -1,9 +1,4 @@
-/**
- * The body of a purge (docs/behaviour.md#purging): `{ "tags": [...], "paths": [...] }` or
- * `{ "all": true }`, with an optional `"mode": "hard"`. Bounded in count and length, so
- * no purge is larger than a small request; anything else is refused with the place and
- * the reason.
- */
+/** The body of a purge, bounded so no purge is larger than a small request (docs/behaviour.md#purging, "Body"). */
 import { z } from "zod";
 import type { PurgeMode } from "../cache/swr-cache.ts";
 import { MAX_ID_LENGTH } from "./purge-auth.ts";
@@ -15,11 +10,10 @@ const MAX_PATH_LENGTH = 1024;
 
 export interface PurgeRequest {
   tags: string[];
-  /** Page paths under /portal/ or API paths under /api/portal/, with their query. */
   paths: string[];
   all: boolean;
   mode: PurgeMode;
-  /** The webhook id it came with: every process remembers it, so a replay is refused wherever it lands. */
+  /** The webhook id: every process remembers it, so a replay is refused wherever it lands. */
   id?: string;
 }
 
@@ -56,10 +50,7 @@ export const isPurgePath = (value: unknown): value is string => path.safeParse(v
 
 const id = z.string().min(1).max(MAX_ID_LENGTH);
 
-/**
- * A purge another instance sent (shared-purges.ts), held to the rules of a purge body, or
- * undefined: whoever can write to Redis can publish.
- */
+/** Another instance's purge, held to a body's rules: whoever can write to Redis can publish. */
 export function checkedPurgeRequest(value: unknown): PurgeRequest | undefined {
   if (value === null || typeof value !== "object") return undefined;
   const { tags, paths, all, mode, id: given } = value as Record<string, unknown>;
@@ -76,7 +67,6 @@ export function checkedPurgeRequest(value: unknown): PurgeRequest | undefined {
 
 export type ParsedPurge = { ok: true; request: PurgeRequest } | { ok: false; error: string };
 
-/** The purge a raw body asks for, or a message naming the first thing wrong with it. */
 export function parsePurgeBody(raw: Buffer): ParsedPurge {
   let json: unknown;
   try {

@@ -1,11 +1,6 @@
 /**
- * `POST /portal/_purge` (docs/behaviour.md#purging). Without PURGE_SECRET it does not exist
- * (404, whatever the method). Unauthenticated requests cost a few header checks and, for
- * a signed one, one HMAC over a body of at most PURGE_BODY_LIMIT: never a cache lookup,
- * an upstream request or a render, so they are not charged to the miss budget. Nothing it
- * answers is cached. With REDIS_URL a signed purge's id is claimed in Redis before it is
- * applied; while Redis cannot say whether the id was seen, the purge is refused (503) for
- * its sender to retry, rather than applied where a replay could not be told.
+ * `POST /portal/_purge` (docs/behaviour.md#purging). A refusal costs a few header checks and at
+ * most one HMAC, never a lookup or an upstream request, so it is not charged to the miss budget.
  */
 import express, { type Request, type Response, Router } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
@@ -22,12 +17,12 @@ const PURGE_BODY_LIMIT = "64kb";
 export interface PurgeRouteDeps {
   secrets: readonly PurgeSecret[];
   purger: Purger;
-  /** Claims a webhook id across instances (REDIS_URL); without it, the process's own record decides. */
+  /** Across instances (REDIS_URL); without it, the process's own record decides. */
   claimId?: (id: string) => Promise<IdClaim>;
   now?: () => number;
 }
 
-/** How long a sender waits before retrying a purge refused while Redis is away (its probe runs each second). */
+/** Before a sender retries a purge refused while Redis is away (its probe runs each second). */
 const RETRY_AFTER_S = 5;
 
 const refuse = (res: Response, status: number, message: string) =>

@@ -1,14 +1,6 @@
 /**
- * The one purge function (docs/behaviour.md#purging): a purge by tags, paths or of
- * everything, applied to this process's API and page caches, whatever brought it here.
- *
- * Its origin says where it came from: `local` (this process's /portal/_purge), `cluster`
- * (another worker of the process group, through the primary) or `remote` (another
- * instance), or `content`: the embedded database got an import, which every process
- * sees itself (server/content/api-thread-main.ts). Fan-out channels subscribe with `onPurge` and pass on what they did not
- * bring: the cluster relay (cluster-relay.ts) sends `local` purges to the other workers;
- * a channel between instances would publish `local` ones and apply what it receives as
- * `remote` in each process (each worker subscribing itself, so it never relays those).
+ * The one purge function, on this process's API and page caches whatever brought the purge
+ * (docs/behaviour.md#purging). Fan-out channels subscribe with `onPurge` and pass on only `local` purges.
  */
 
 import { API_PREFIX } from "../../shared/call-table.ts";
@@ -25,7 +17,7 @@ import type { PurgeRequest } from "./purge-request.ts";
 
 export type PurgeOrigin = "local" | "cluster" | "remote" | "content";
 
-/** Entries purged in this process, per tag and per path (an entry holding two purged tags counts under both). */
+/** Entries purged in this process (an entry holding two purged tags counts under both). */
 export interface PurgeResult {
   mode: PurgeRequest["mode"];
   all?: number;
@@ -37,7 +29,7 @@ export type PurgeListener = (request: PurgeRequest, origin: PurgeOrigin) => void
 
 export interface Purger {
   purge(request: PurgeRequest, origin: PurgeOrigin): PurgeResult;
-  /** True when a purge came with this webhook id within the replay window. */
+  /** Within the replay window. */
   seen(id: string): boolean;
   onPurge(listener: PurgeListener): void;
 }
@@ -46,13 +38,12 @@ export interface PurgerDeps {
   cache: ResponseCache;
   pageCache?: PageCache;
   classify?: readonly { api: string }[];
-  /** API keys have a content language (CONTENT_LANG_PARAM). */
   contentLang?: boolean;
 }
 
-/** Ids are remembered for the whole window a timestamp may fall in, either side of now. */
+/** The whole window a timestamp may fall in, either side of now. */
 export const SEEN_FOR_MS = 2 * TIMESTAMP_TOLERANCE_S * 1000;
-/** A bound on the ids remembered: only signed purges are remembered, so it is never reached by accident. */
+/** Only signed purges are remembered, so it is never reached by accident. */
 const MAX_SEEN_IDS = 10_000;
 
 export function createPurger({ cache, pageCache, classify, contentLang = false }: PurgerDeps): Purger {
@@ -60,11 +51,10 @@ export function createPurger({ cache, pageCache, classify, contentLang = false }
   const seenIds = growingLru<string, true>(MAX_SEEN_IDS, { ttl: SEEN_FOR_MS });
   const listeners: PurgeListener[] = [];
 
-  /** Entries the selector picks in both caches. */
   const purgeBoth = (selector: PurgeSelector, mode: PurgeRequest["mode"]) =>
     cache.purge(selector, mode) + (pageCache?.purge(selector, mode) ?? 0);
 
-  /** An API path's cache entries, or a page path's, in every language (docs/behaviour.md#languages). */
+  /** In every language. */
   function purgePath(path: string, mode: PurgeRequest["mode"]): number {
     if (path.startsWith(`${API_PREFIX}/`)) {
       const q = path.indexOf("?");

@@ -1,21 +1,6 @@
 /**
- * Purge fan-out between instances (REDIS_URL, docs/behaviour.md#purging). Each purge a
- * process received itself (`local`) is recorded in Redis, every tag, path or `all` with
- * the time (Redis's clock, so the instances' own clocks do not matter), and published on
- * the purge channel; every process of every instance subscribes and applies what the
- * others published as a `remote` purge (a worker's siblings may get it twice, once from
- * the cluster primary too: purging twice changes nothing).
- *
- * A process cut off from Redis misses what was published meanwhile. When it is back (the
- * tier resumes, or its subscription is made again) it reads the purges recorded since it
- * last caught up and applies them (soft: marked stale, refreshed by the next visitor), so
- * a missed message cannot leave a page stale. While Redis is away a purge still applies
- * here and to the other workers of this process group; the records kept a day bound the
- * set, well past any entry's life.
- *
- * Signed purges' ids are claimed in Redis too (SET NX for the replay window), so a replay
- * is refused by every instance, one started since included. Whoever can write to Redis
- * can publish: a message or a record that is not a purge by the body's rules is ignored.
+ * Purge fan-out between instances through Redis: recorded by Redis's clock, published, and caught
+ * up on after a cut, so a missed message cannot leave a page stale (docs/behaviour.md#purging, "Fan-out").
  */
 import { randomUUID } from "node:crypto";
 import { type Redis, ReplyError } from "ioredis";
@@ -36,24 +21,22 @@ interface PurgeNote {
   request: PurgeRequest;
 }
 
-/** A webhook id claimed by this purge (`new`), by an earlier one (`seen`), or Redis could not tell (`unknown`). */
+/** `unknown`: Redis could not tell. */
 export type IdClaim = "new" | "seen" | "unknown";
 
 export interface SharedPurges {
-  /** Claims a signed purge's webhook id for the replay window, across instances. */
+  /** For the replay window, across instances. */
   claimId(id: string): Promise<IdClaim>;
-  /** Resolves once this process receives the other instances' purges. */
   subscribed: Promise<void>;
-  /** Resolves once the latest catch-up has been applied (for tests and readiness to wait on). */
+  /** Resolves once the latest catch-up has been applied. */
   caughtUp(): Promise<void>;
 }
 
-/** The members a purge is recorded under: `all`, `tag:<tag>`, `path:<path>`. */
+/** `all`, `tag:<tag>`, `path:<path>`. */
 function membersOf(request: PurgeRequest): string[] {
   return [...(request.all ? ["all"] : []), ...request.tags.map((tag) => `tag:${tag}`), ...request.paths.map((path) => `path:${path}`)];
 }
 
-/** The soft purge of recorded members. */
 function requestOf(members: string[]): PurgeRequest {
   const request: PurgeRequest = { tags: [], paths: [], all: false, mode: "soft" };
   for (const member of members) {
@@ -61,7 +44,6 @@ function requestOf(members: string[]): PurgeRequest {
     else if (member.startsWith("tag:") && isPurgeTag(member.slice(4))) request.tags.push(member.slice(4));
     else if (member.startsWith("path:") && isPurgePath(member.slice(5))) request.paths.push(member.slice(5));
   }
-  // "all" covers everything; a purge names either it or tags and paths.
   if (request.all) return { ...request, tags: [], paths: [] };
   return request;
 }
@@ -76,7 +58,6 @@ function noteOf(message: string): PurgeNote | undefined {
   }
 }
 
-/** Redis's clock, in ms: one clock for every instance. */
 async function redisNow(redis: Redis): Promise<number> {
   const [seconds, micros] = await redis.time();
   return Number(seconds) * 1000 + Math.floor(Number(micros) / 1000);
@@ -85,11 +66,7 @@ async function redisNow(redis: Redis): Promise<number> {
 export function joinSharedPurges(purger: Purger, tier: SharedTier, pubsub: PubSub, logger: Logger): SharedPurges {
   const self = randomUUID();
   const record = tier.key(RECORD);
-  /**
-   * When this process last read the record, by Redis's clock: purges after it may have been
-   * missed. At first, its start by its own clock, less a margin for the clocks' difference
-   * (a purge re-applied costs one refresh; one missed, a stale page).
-   */
+  /** By Redis's clock; at first this process's start by its own, less a margin (one purge too many costs a refresh). */
   let since = Date.now() - CLOCK_MARGIN_MS;
   let latest: Promise<void> = Promise.resolve();
 
@@ -106,7 +83,7 @@ export function joinSharedPurges(purger: Purger, tier: SharedTier, pubsub: PubSu
     void pubsub.publish(CHANNEL, JSON.stringify({ from: self, request } satisfies PurgeNote));
   });
 
-  /** The members recorded since `from`; none when the record is not a sorted set (someone else wrote the key: it is dropped). */
+  /** None when the record is not a sorted set (someone else wrote the key: it is dropped). */
   const recordedSince = async (redis: Redis, from: number): Promise<string[]> => {
     try {
       return await redis.zrangebyscore(record, from, "+inf");

@@ -1,7 +1,4 @@
-/**
- * Development: Vite in middleware mode serves the client modules with hot reload and
- * loads the server renderer from source on every request.
- */
+/** Development: Vite middleware serves the client with hot reload and loads the server renderer from source per request. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { RenderInput, RenderResult } from "../../shared/page-state.ts";
@@ -28,7 +25,7 @@ export async function createDevRenderer(): Promise<PageRenderer> {
     },
     assets: {
       path: "/",
-      // Vite strips its base from req.url as it goes; what it does not serve continues with the URL intact.
+      // Vite strips its base from req.url as it goes: what it does not serve continues intact.
       handler: (req, res, next) => {
         const url = req.url;
         vite.middlewares(req, res, () => {

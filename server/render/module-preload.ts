@@ -1,9 +1,6 @@
 /**
- * `<link rel="modulepreload">` tags for the modules a page loads before it hydrates (its
- * page module, the English strings), from the client build's manifest: each module's
- * chunk and the chunks it imports, except what the entry script loads anyway. In the
- * head, they have the browser fetch that code beside the entry instead of discovering it
- * only once the entry has run.
+ * `modulepreload` links, from the build's manifest, for what a page loads before it hydrates
+ * beyond the entry (docs/behaviour.md#start-up-in-the-browser).
  */
 
 interface ManifestChunk {

@@ -1,8 +1,4 @@
-/**
- * The page document around the rendered app: index.html (as built by Vite, with its
- * hashed script and style links) split once at its placeholders, then joined per page
- * with the head, the app HTML and the state.
- */
+/** The document around the rendered app: the built index.html, split once at its placeholders. */
 export interface PageTemplate {
   /** [before lang, before head, before app, before state, rest] */
   parts: readonly [string, string, string, string, string];

@@ -1,7 +1,4 @@
-/**
- * Production: the template and the server bundle from `npm run build`, loaded once;
- * hashed client assets served immutable for a year. Vite is never loaded.
- */
+/** Production: the built template and server bundle, loaded once; Vite is never loaded. */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
@@ -21,7 +18,7 @@ export async function createProdRenderer(distDir = path.join(PROJECT_ROOT, "dist
   const entry = (await import(pathToFileURL(path.join(distDir, "ssr/entry-server.js")).href)) as {
     render(input: RenderInput): Promise<RenderResult>;
   };
-  // Every file under assets/ has a content hash in its name, so it never changes.
+  // Content-hashed names: immutable.
   const assets = express.static(path.join(distDir, "client/assets"), {
     immutable: true,
     maxAge: "365d",

@@ -1,9 +1,4 @@
-/**
- * The allowlist every piece of upstream HTML passes before anyone renders it: plain
- * document structure, links limited to http, https, mailto and tel, images from http(s)
- * or this site shown through the image endpoint, no scripts, styles, frames, forms, ids (which could clobber the page's
- * own) or event attributes.
- */
+/** The allowlist every piece of upstream HTML passes before anyone renders it (docs/behaviour.md#sanitising). */
 import sanitize from "sanitize-html";
 import { DETAIL_IMAGE_SIZES, IMAGE_PATH, isImageSource, responsiveImage } from "../../shared/image-url.ts";
 
@@ -25,24 +20,17 @@ const OPTIONS: sanitize.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
-    // A link that may open another window (any target: a named one opens a new window too) must not hand
-    // the opener or the referrer to the other site; the content's own rel (`opener`) is never kept.
+    // Any target may open a new window (a named one too); the content's own rel (`opener`) is never kept.
     a: (tagName, { rel: _contentRel, ...attribs }) => ({
       tagName,
       attribs: attribs.target ? { ...attribs, rel: "noopener noreferrer" } : attribs,
     }),
     img: (tagName, attribs) => ({ tagName, attribs: throughImageEndpoint(attribs) }),
   },
-  // An image whose source was refused is dropped rather than left empty.
   exclusiveFilter: (frame) => frame.tag === "img" && !frame.attribs.src,
 };
 
-/**
- * An upstream image goes through the same-origin image endpoint (its address and the
- * sizes an article needs), as every image of ours does: the CSP allows no other. Its own
- * `srcset`, `sizes`, `loading` and `decoding` are replaced, and a source the endpoint cannot read drops the image.
- * Upstream images sit in article bodies, below the fold: they load lazily.
- */
+/** Through the image endpoint, as the CSP allows no other (docs/behaviour.md#how-the-pages-use-it); lazily, being below the fold. */
 function throughImageEndpoint({
   src = "",
   srcset: _srcset,
@@ -57,11 +45,7 @@ function throughImageEndpoint({
   return { ...attribs, src: image.src, srcset: image.srcSet, sizes: DETAIL_IMAGE_SIZES, loading: "lazy", decoding: "async" };
 }
 
-/**
- * The image an address names: an address of the image endpoint stands for its `url`, so
- * HTML sanitised once comes out of a second pass unchanged (the shared tier's entries are
- * checked that way: server/cache/answer-codec.ts).
- */
+/** An image endpoint address stands for its `url`, so a second pass leaves sanitised HTML unchanged (the shared tier's check). */
 function sourceOf(src: string): string {
   let source = src;
   while (source.startsWith(`${IMAGE_PATH}?`)) {

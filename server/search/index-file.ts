@@ -1,29 +1,19 @@
-/**
- * One search index file: an SQLite database holding the items (their text as shown, and
- * normalised) and an FTS5 table of their tokens (text.ts). A build writes a new file
- * and renames it over the last good one (search-index.ts), so this file is either whole
- * or being built by this process.
- */
+/** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0009-search-index-of-our-own.md). */
 import Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";
 
-/** Bumped when the layout or the tokens change: a file of another version is built again. */
+/** Bump when the layout or the tokens change: a file of another version is built again. */
 const SCHEMA_VERSION = "2";
-/**
- * An item's rowid holds its type (`TYPE_SPAN × (index + 1) + n`): counts per type and a
- * search narrowed to one type read the FTS5 table alone, never a join per match.
- */
+/** A rowid holds its type, so counts per type read the FTS5 table alone, never a join per match. */
 const TYPE_SPAN = 2 ** 40;
 const typeRange = (type: SearchType) => {
   const lo = TYPE_SPAN * (SEARCH_TYPES.indexOf(type) + 1);
   return { lo, hi: lo + TYPE_SPAN - 1 };
 };
-/** Candidates read beyond a page, so items tied with the last of it are ordered by date before the page is cut. */
+/** Read beyond a page, so items tied with its last are ordered by date before the page is cut. */
 const TIE_SLACK = 20;
-/** Text kept of a long body: the index finds its words, snippets show around the first match in it. */
 const MAX_BODY_CHARS = 20_000;
-/** bm25 weights of title, brief and body. */
 const WEIGHTS = "10.0, 3.0, 1.0";
 
 export interface SearchDoc {
@@ -32,19 +22,16 @@ export interface SearchDoc {
   title: string;
   brief: string;
   body: string;
-  /** `yyyymmddhhmmss`, or "" for items without a date. */
   date: string;
   url: string;
-  /** What the item was built from (its list entry), to skip reading an unchanged item's detail again. */
+  /** Of its list entry: an unchanged item's detail is not read again. */
   fingerprint: string;
 }
 
-/** A stored item as a result is made from it. */
 export interface StoredDoc extends SearchDoc {
-  /** Normalised brief and body, to find the first match in. */
   normBrief: string;
   normBody: string;
-  /** Bits 1 (brief) and 2 (body): the normalised text has the same indexes as the text. */
+  /** Bits 1 (brief) and 2 (body): the normalised text has the text's indexes. */
   aligned: number;
 }
 
@@ -77,7 +64,6 @@ const SCHEMA = `
   );
 `;
 
-/** The normalised text and whether its indexes are the text's own. */
 function normalisedOf(text: string): { norm: string; aligned: boolean } {
   const { out, map } = normaliseMapped(text);
   return { norm: out, aligned: out.length === text.length && map.every((at, i) => at === i) };
@@ -88,7 +74,7 @@ export class IndexFile {
   readonly db: Database.Database;
   private readonly statements;
 
-  /** Opens (or creates) the file; throws when it is not an index of this version. */
+  /** Throws when the file is not an index of this version. */
   constructor(path: string, options: { building?: boolean } = {}) {
     this.path = path;
     this.db = new Database(path);
@@ -134,7 +120,6 @@ export class IndexFile {
     };
   }
 
-  /** Adds an item, or replaces what it held. */
   put(doc: SearchDoc): void {
     const body = doc.body.length > MAX_BODY_CHARS ? doc.body.slice(0, MAX_BODY_CHARS) : doc.body;
     const brief = normalisedOf(doc.brief);
@@ -168,7 +153,6 @@ export class IndexFile {
     this.statements.deleteDoc.run(existing);
   }
 
-  /** Several changes in one transaction (a build writes in batches). */
   batch(apply: () => void): void {
     this.db.transaction(apply)();
   }
@@ -177,7 +161,6 @@ export class IndexFile {
     return this.statements.fingerprint.get(type, id) as string | undefined;
   }
 
-  /** A stored item, as it was put. */
   docOf(type: SearchType, id: number): SearchDoc | undefined {
     const row = this.statements.doc.get(type, id) as Record<string, unknown> | undefined;
     return row ? toSearchDoc(row) : undefined;
@@ -187,7 +170,6 @@ export class IndexFile {
     return this.statements.count.get() as number;
   }
 
-  /** Every item of the index matching `match` (an FTS5 expression), counted by type. */
   facets(match: string): Map<string, number> {
     const rows = this.prepared("facets", `SELECT rowid / ${TYPE_SPAN} AS t, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY t`).all(
       match,
@@ -198,10 +180,7 @@ export class IndexFile {
     return new Map(rows.flatMap((r) => (SEARCH_TYPES[r.t - 1] ? [[SEARCH_TYPES[r.t - 1] as string, r.n]] : [])));
   }
 
-  /**
-   * One page of the matches, best first: every term in the title, then in the brief, then
-   * anywhere; then bm25 over the columns (title ≫ brief ≫ body); then newer first.
-   */
+  /** One page of the matches, in the order of docs/behaviour.md#search. */
   rank(match: { all: string; title: string; brief: string }, type: SearchType | undefined, limit: number, offset: number): Ranked[] {
     const sql = `
       SELECT rowid,
@@ -214,7 +193,7 @@ export class IndexFile {
       LIMIT @limit`;
     const range = type ? typeRange(type) : { lo: 0, hi: Number.MAX_SAFE_INTEGER };
     const candidates = this.prepared("rank", sql).all({ ...match, ...range, limit: offset + limit + TIE_SLACK }) as Ranked[];
-    // Dates only for the candidates: a join per match is what would cost, on a query most items match.
+    // Dates only for the candidates: a join per match would cost, on a query most items match.
     const dates = new Map(
       (this.statements.dates.all(JSON.stringify(candidates.map((c) => c.rowid))) as { rowid: number; date: string }[]).map((r) => [
         r.rowid,
@@ -227,7 +206,6 @@ export class IndexFile {
       .slice(offset, offset + limit);
   }
 
-  /** The stored items of some rowids. */
   docs(rowids: readonly number[]): Map<number, StoredDoc> {
     const rows = this.statements.byRowids.all(JSON.stringify(rowids)) as Record<string, unknown>[];
     return new Map(
@@ -238,7 +216,6 @@ export class IndexFile {
     );
   }
 
-  /** Merges the FTS5 segments (smaller, faster to search) once a build has written everything. */
   optimise(): void {
     this.db.exec("INSERT INTO fts (fts) VALUES ('optimize')");
   }

@@ -1,20 +1,16 @@
 /**
- * The matched text of a result, marked (MARK_START … MARK_END) in the original text, and
- * its snippet: a window of the brief or body around the first match. Matches are found
- * in the normalised text and mapped back, so `處理` is marked where `处理` was searched
- * for; windows never cut a character (a surrogate pair, a base and its marks, an emoji
- * sequence) in two.
+ * A result's matches marked in its original text, found in the normalised text and mapped
+ * back (`處理` is marked for `处理`), and its snippet (docs/behaviour.md#search, "Answers").
  */
 import { MARK_END, MARK_START } from "../../shared/search.ts";
 import { CJK, normaliseMapped, type QueryTerm } from "./text.ts";
 
-/** Characters of a snippet, and how many of them come before the first match. */
 const SNIPPET_CHARS = 120;
 const BEFORE_MATCH = 30;
 const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const MARKS = /[\uE000\uE001]/gu;
 
-/** Where the terms occur in normalised text: Chinese anywhere, a word at a word's start (to the word's end). */
+/** Chinese anywhere, a word at a word's start (to the word's end). */
 export function matchRanges(norm: string, terms: readonly QueryTerm[], limit = Number.POSITIVE_INFINITY): [number, number][] {
   const ranges: [number, number][] = [];
   for (const term of terms) {
@@ -48,23 +44,22 @@ export function matchRanges(norm: string, terms: readonly QueryTerm[], limit = N
   return merged;
 }
 
-/** A letter, digit or mark that is not Chinese (a Latin word ends where Chinese begins). */
+/** A Latin word ends where Chinese begins. */
 const isWordChar = (char: string) => WORD_CHAR.test(char) && !CJK.test(char);
 
-/** The whole character that ends at `at` (both halves of a surrogate pair). */
 function charEndingAt(text: string, at: number): string {
   const low = text.charCodeAt(at - 1);
   return low >= 0xdc00 && low <= 0xdfff && at >= 2 ? text.slice(at - 2, at) : text.slice(at - 1, at);
 }
 
-/** `text` with every match of the terms marked; marks the text held are dropped first. */
+/** Marks the text held are dropped first. */
 export function markAll(text: string, terms: readonly QueryTerm[]): string {
   const clean = text.replace(MARKS, "");
   const { out, map } = normaliseMapped(clean);
   return applyMarks(clean, matchRanges(out, terms), map);
 }
 
-/** Marks ranges of normalised text in the text it came from: each range widened to whole characters of the original. */
+/** Each range widened to whole characters of the original. */
 function applyMarks(text: string, ranges: readonly [number, number][], map: readonly number[]): string {
   let out = "";
   let at = 0;
@@ -82,7 +77,6 @@ const charLengthAt = (text: string, at: number) => ((text.codePointAt(at) ?? 0) 
 
 let graphemes: Intl.Segmenter | undefined;
 
-/** The nearest grapheme boundary at or before `at`. */
 function boundaryAtOrBefore(text: string, at: number): number {
   if (at <= 0) return 0;
   if (at >= text.length) return text.length;
@@ -99,16 +93,10 @@ function boundaryAtOrBefore(text: string, at: number): number {
 
 export interface SnippetSource {
   text: string;
-  /** The text normalised (normaliseMapped's `out`). */
   norm: string;
-  /** `norm` has the same indexes as `text`. */
   aligned: boolean;
 }
 
-/**
- * The snippet of a result: around the first match in the first source holding one, else
- * the start of the first source with text; marked, with "…" where it was cut.
- */
 export function snippetOf(sources: readonly SnippetSource[], terms: readonly QueryTerm[]): string {
   for (const source of sources) {
     const clean = source.text.includes(MARK_START) || source.text.includes(MARK_END) ? source.text.replace(MARKS, "") : source.text;

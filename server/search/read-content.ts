@@ -1,8 +1,6 @@
 /**
- * What the index is built from: the lists and details of news, notices, products,
- * services and jobs, read from the content API through the upstream client and judged as
- * the API cache judges answers (a 404 is "no such item", HTML fields sanitised), but not
- * stored there: a walk over every item would only push visitors' answers out.
+ * Reads what the index is built from, judged as the API cache judges answers but not stored
+ * there: a walk over every item would push visitors' answers out (docs/behaviour.md#search).
  */
 import { createHash } from "node:crypto";
 import { apiKey } from "../../shared/data-keys.ts";
@@ -16,7 +14,7 @@ import { readAllPages, readPayload } from "../seo/read-upstream.ts";
 import type { UpstreamClient } from "../upstream/client.ts";
 import type { SearchDoc } from "./index-file.ts";
 
-/** An ApiReader that reads every key from the upstream and keeps nothing (see above); a key's `lang=en` as CONTENT_LANG_PARAM. */
+/** A key's `lang=en` is sent as CONTENT_LANG_PARAM. */
 export function uncachedReader(upstream: UpstreamClient, contentLangParam?: string): Pick<ApiReader, "get"> {
   return {
     async get(key) {
@@ -36,7 +34,7 @@ export type ContentReader = Pick<ApiReader, "get">;
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 const BLOCK = /^(p|div|br|li|ul|ol|h[1-6]|tr|td|th|table|section|article|blockquote|pre|hr|dd|dt|figure|figcaption)$/i;
 
-/** The text of (sanitised) HTML: tags dropped, block boundaries made spaces, entities decoded, white space collapsed. */
+/** Block boundaries become spaces. */
 export function textOfHtml(html: unknown): string {
   if (typeof html !== "string") return "";
   return html
@@ -58,7 +56,6 @@ const text = (value: unknown) => (typeof value === "string" ? value.replace(/\s+
 const isId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
 const fingerprintOf = (item: unknown) => createHash("sha1").update(JSON.stringify(item)).digest("base64url");
 
-/** The detail call of an item, by its kind. */
 export const DETAIL_KEYS: Record<SearchType, (id: number) => string> = {
   news: (id) => apiKey("news", { id }),
   notice: (id) => apiKey("notice", { id }),
@@ -67,13 +64,12 @@ export const DETAIL_KEYS: Record<SearchType, (id: number) => string> = {
   job: (id) => apiKey("job", { id }),
 };
 
-/** Names of job types and addresses, for a job's brief. */
+/** For a job's brief. */
 export interface JobNames {
   types: Map<number, string>;
   addrs: Map<number, string>;
 }
 
-/** The index's document of an item (from its list entry or its detail), or undefined for one with no id. */
 export function docOf(
   type: SearchType,
   item: Record<string, unknown>,
@@ -127,7 +123,7 @@ export function docOf(
   };
 }
 
-/** Whether a list entry carries the text its detail page shows (the embedded lists of messages do not). */
+/** The embedded content API's lists of messages do not carry their text. */
 function listHasBody(type: SearchType, item: Record<string, unknown>): boolean {
   return type === "job" ? "description" in item || "requirement" in item : "detail" in item;
 }
@@ -137,7 +133,6 @@ export interface ListedItems {
   items: Record<string, unknown>[];
 }
 
-/** Every item of each kind's list call. */
 export async function readLists(reader: ContentReader): Promise<{ lists: ListedItems[]; jobNames: JobNames }> {
   const paged = (call: string) => readAllPages<Record<string, unknown>>(reader as ApiReader, call).then((r) => r.items);
   const whole = (call: string) => readPayload<Record<string, unknown>[]>(reader as ApiReader, apiKey(call), "list");
@@ -166,7 +161,7 @@ export async function readLists(reader: ContentReader): Promise<{ lists: ListedI
   return { lists, jobNames: { types: names(types), addrs: names(addrs) } };
 }
 
-/** An item's detail: its document, null when the upstream has no such item; throws when the read failed. */
+/** null: no such item; throws when the read failed. */
 export async function readDetail(reader: ContentReader, type: SearchType, id: number, jobNames?: JobNames): Promise<SearchDoc | null> {
   const { value } = await reader.get(DETAIL_KEYS[type](id));
   const envelope = value.json as { code?: number; data?: unknown } | null;
@@ -177,10 +172,7 @@ export async function readDetail(reader: ContentReader, type: SearchType, id: nu
   return docOf(type, { ...(data as Record<string, unknown>), id }, jobNames) ?? null;
 }
 
-/**
- * The document of a listed item: from the list entry when it carries the body, else
- * the last index's own when the entry is unchanged, else read from its detail.
- */
+/** From the list entry when it carries the body, else the last index's when unchanged, else its detail. */
 export async function docOfListed(
   reader: ContentReader,
   type: SearchType,
@@ -193,6 +185,5 @@ export async function docOfListed(
   if (listHasBody(type, item)) return docOf(type, item, jobNames, fingerprint);
   if (previous.fingerprintOf(type, item.id) === fingerprint) return previous.docOf(type, item.id);
   const detail = await readDetail(reader, type, item.id, jobNames);
-  // A detail gone since the list was read: left out.
   return detail ? { ...detail, fingerprint } : undefined;
 }

@@ -1,9 +1,6 @@
 /**
- * The search index of this process (docs/behaviour.md#search): the last good index file,
- * and a build of the next one. A build writes a new file beside it and renames it over
- * the old one when it is complete, so a build that fails or a process that dies half-way
- * leaves the last good index answering. Until the first build is done, searches read the
- * build as far as it has come.
+ * This process's search index: the last good file, and a build of the next renamed over it
+ * once whole (docs/behaviour.md#search, "Fresh and safe").
  */
 import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync } from "node:fs";
 import path from "node:path";
@@ -15,12 +12,10 @@ import { matchExpression, queryTerms } from "./text.ts";
 export interface IndexFigures {
   documents: number;
   bytes: number;
-  /** When the last build completed (ms since the epoch), and how long it took. */
   builtAt?: number;
   buildSeconds?: number;
 }
 
-/** Whether a process (one that may be building beside us) is still running. */
 function isAlive(pid: number): boolean {
   if (!Number.isSafeInteger(pid) || pid <= 0) return false;
   if (pid === process.pid) return false;
@@ -38,7 +33,7 @@ const emptyFacets = (): Record<SearchType, number> =>
 export class SearchIndex {
   private main: IndexFile | undefined;
   private building: IndexFile | undefined;
-  /** Changes made while a build runs, made again in the build before it replaces the index. */
+  /** Made again in the build before it replaces the index. */
   private changedDuringBuild = new Map<string, SearchDoc | { type: SearchType; id: number; removed: true }>();
   private lastBuild: { at: number; seconds: number } | undefined;
 
@@ -48,7 +43,7 @@ export class SearchIndex {
     this.file = file;
   }
 
-  /** Opens the last good index, if there is one, and clears what a build that died left behind. */
+  /** Also clears what a build that died left behind. */
   open(): void {
     mkdirSync(path.dirname(this.file), { recursive: true });
     const base = path.basename(this.file);
@@ -65,7 +60,6 @@ export class SearchIndex {
     }
   }
 
-  /** The index searches read: the last good one, else the first build as far as it has come. */
   private get reading(): IndexFile | undefined {
     return this.main ?? this.building;
   }
@@ -74,7 +68,7 @@ export class SearchIndex {
     return this.building !== undefined;
   }
 
-  /** Starts a new file; `fingerprintOf` and `docOf` still read the last good index meanwhile. */
+  /** `fingerprintOf` and `docOf` still read the last good index meanwhile. */
   beginBuild(): void {
     if (this.building) throw new Error("a search index build is under way already");
     const file = `${this.file}.build-${process.pid}`;
@@ -83,7 +77,6 @@ export class SearchIndex {
     this.changedDuringBuild.clear();
   }
 
-  /** Writes a batch of items into the build. */
   addToBuild(docs: readonly SearchDoc[]): void {
     const building = this.building;
     if (!building) throw new Error("no search index build is under way");
@@ -92,7 +85,6 @@ export class SearchIndex {
     });
   }
 
-  /** Completes the build: it becomes the index, replacing the old file in one rename. */
   finishBuild(startedAt: number, now: number): void {
     const building = this.building;
     if (!building) throw new Error("no search index build is under way");
@@ -111,7 +103,6 @@ export class SearchIndex {
     this.lastBuild = { at: now, seconds: (now - startedAt) / 1000 };
   }
 
-  /** Drops a build that failed: the last good index goes on answering. */
   abandonBuild(): void {
     const building = this.building;
     if (!building) return;
@@ -120,7 +111,7 @@ export class SearchIndex {
     this.building = undefined;
   }
 
-  /** An item read again on its own (a purge named it): into the index now, and into a build under way. */
+  /** Into the index now, and into a build under way. */
   put(doc: SearchDoc): void {
     this.main?.put(doc);
     if (this.building) {
@@ -137,7 +128,6 @@ export class SearchIndex {
     }
   }
 
-  /** What the last good index holds of an item, for a build to keep an unchanged item without reading it again. */
   fingerprintOf(type: SearchType, id: number): string | undefined {
     return this.main?.fingerprintOf(type, id);
   }
@@ -146,7 +136,6 @@ export class SearchIndex {
     return this.main?.docOf(type, id);
   }
 
-  /** One page of results for a query, with counts per type. */
   search(query: SearchQuery): SearchResult {
     const empty: SearchResult = { pageDataList: [], totalCount: 0, totalPageCount: 0, facets: emptyFacets() };
     const index = this.reading;

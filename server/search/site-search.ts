@@ -1,8 +1,6 @@
 /**
- * Site search as the server runs it (docs/behaviour.md#search): the index built in the
- * background at start, refreshed every SEARCH_REFRESH_MS, items a purge names read again
- * within moments, and searches answered as the API's other answers are (`readerWith`),
- * each kept for a few seconds so a burst of the same search is computed once.
+ * Site search as the server runs it: the index built in the background and kept fresh, and
+ * searches answered as the API's other answers are (docs/behaviour.md#search).
  */
 import { keyInLang, keyLangOf } from "../../shared/data-keys.ts";
 import type { Lang } from "../../shared/page-state.ts";
@@ -19,49 +17,42 @@ import type { SearchDoc } from "./index-file.ts";
 import { type ContentReader, docOfListed, type JobNames, readDetail, readLists } from "./read-content.ts";
 import { type IndexFigures, SearchIndex } from "./search-index.ts";
 
-/** How long a search's answer is kept: long enough for a burst, short enough that a change shows at once. */
+/** Long enough for a burst, short enough that a change shows at once. */
 export const RESULT_FRESH_MS = 5000;
-/** Items written per transaction during a build, the event loop served between them. */
 const BATCH = 20;
-/** Details read at once during a build. */
 const READS_AT_ONCE = 4;
 /** Purges arriving together are read again together. */
 const PURGE_SETTLE_MS = 50;
 
 export interface SearchFigures extends IndexFigures {
-  /** Searches computed (an answer kept and served again is not counted again), by type (`all` when not narrowed). */
+  /** By type (`all` when not narrowed); an answer served again is not counted again. */
   queries: Record<string, number>;
-  /** Of those, the ones that found nothing. */
   empty: Record<string, number>;
 }
 
 export interface SiteSearchOptions {
-  /** The index file (SEARCH_INDEX_PATH). */
   file: string;
-  /** 0: the index is never read from the content API (it answers from the file as it is). */
+  /** 0: never read from the content API. */
   refreshMs: number;
   reader: ContentReader;
   logger: Logger;
-  /** What every /api/portal answer carries. */
   answerHeaders: readonly (readonly [string, string])[];
-  /** The languages whose searches (`lang=` in the key) this index answers; default Chinese alone. */
+  /** Default Chinese alone. */
   langs?: readonly Lang[];
-  /** Requests being answered: a build gives way to them (see `giveWay`). */
+  /** Requests being answered: a build gives way to them. */
   inFlight?: () => number;
   now?: () => number;
 }
 
 export interface SiteSearch {
-  /** Opens the index on disk and starts the first build in the background. */
   start(): void;
   close(): void;
   /** Results with their addresses in `lang` (default Chinese). */
   search(query: SearchQuery, lang?: Lang): SearchResult;
-  /** The reader of /api/portal and the pages, with the search call answered here. */
+  /** With the search call answered here. */
   readerWith(reader: ApiReader): ApiReader;
-  /** Reads again what a purge names (an item, a kind, everything). */
   onPurge(request: PurgeRequest): void;
-  /** Builds the index now (or waits for the build under way and one more). */
+  /** Or waits for the build under way and one more. */
   rebuild(): Promise<void>;
   /** Settles once the builds and re-reads asked for so far are done. */
   settled(): Promise<void>;
@@ -70,7 +61,6 @@ export interface SiteSearch {
 
 const DETAIL_TAG = new RegExp(`^(${SEARCH_TYPES.join("|")}):([1-9]\\d{0,15})$`);
 const KIND_TAG = new RegExp(`^(${SEARCH_TYPES.join("|")})(:list)?$`);
-/** Detail pages and detail calls a purge may name by path. */
 const DETAIL_PATHS: [RegExp, SearchType | ((m: RegExpExecArray) => SearchType)][] = [
   [/^\/portal(?:\/en)?\/message\/(news|notice)\/([1-9]\d{0,15})$/, (m) => m[1] as SearchType],
   [/^\/portal(?:\/en)?\/(product|service)\/([1-9]\d{0,15})$/, (m) => m[1] as SearchType],
@@ -91,13 +81,12 @@ function itemOfPath(path: string): { type: SearchType; id: number } | undefined 
 
 const isSearchKey = (key: string) => key === SEARCH_PATH || key.startsWith(`${SEARCH_PATH}?`);
 
-/** A page address under the base path (as the index keeps it, in Chinese) as it is in `lang`. */
+/** The index keeps addresses in Chinese. */
 function addressIn(url: string, lang: Lang): string {
   if (!url.startsWith(`${BASE_PATH}/`)) return url;
   return BASE_PATH + langPath(splitLangPath(url.slice(BASE_PATH.length)).path, lang);
 }
 
-/** Up to `n` at once, in order. */
 async function mapLimit<T, R>(items: readonly T[], n: number, run: (item: T) => Promise<R>): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
@@ -113,7 +102,6 @@ async function mapLimit<T, R>(items: readonly T[], n: number, run: (item: T) => 
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
-/** How long a build waits at most for the requests under way to finish before it reads on. */
 const GIVE_WAY_MS = 1000;
 
 export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
@@ -134,7 +122,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const queued = new Map<string, { type: SearchType; id: number }>();
   let rereading: Promise<void> | undefined;
 
-  /** A build is background work: before each item it waits (up to a second) for visitors' requests under way to finish. */
+  /** A build is background work: it waits for visitors' requests under way before each item. */
   async function giveWay(): Promise<void> {
     const started = now();
     while ((options.inFlight?.() ?? 0) > 0 && now() - started < GIVE_WAY_MS && !closed) await sleep(10);
@@ -154,7 +142,6 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
             try {
               return await docOfListed(reader, type, item, jobNames, index);
             } catch (err) {
-              // One item that cannot be read keeps what the last index had of it.
               logger.warn(
                 { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
                 "search index could not read an item",
@@ -203,7 +190,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
         try {
           const doc = await readDetail(reader, type, id, jobNames);
           if (closed) return;
-          // No fingerprint: the next build reads the item's detail again rather than trust this copy forever.
+          // No fingerprint: the next build reads its detail again rather than trust this copy forever.
           if (doc) index.put({ ...doc, fingerprint: "" });
           else index.remove(type, id);
         } catch (err) {
@@ -294,15 +281,9 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   };
 }
 
-/** The English index's file beside the Chinese one: `search.db` → `search.en.db`. */
 export const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
 
-/**
- * Search in each language (docs/behaviour.md#search): with content read by language
- * (`contentLang`), an English index of its own, read from the upstream in English (what
- * is untranslated comes back in Chinese and is indexed so); without it, the Chinese index
- * answers both, English searches with English addresses.
- */
+/** An English index of its own with `contentLang`, else the Chinese one answers both (docs/behaviour.md#search). */
 export function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
   const { contentLang, reader, ...common } = options;
   const zh = createSiteSearch({ ...common, reader, langs: contentLang ? ["zh-CN"] : ["zh-CN", "en"] });
@@ -329,7 +310,7 @@ export function createSearchInLangs(options: SiteSearchOptions & { contentLang: 
     },
     rebuild: () => Promise.all(both.map((one) => one.rebuild())).then(() => undefined),
     settled: () => Promise.all(both.map((one) => one.settled())).then(() => undefined),
-    // Both indexes together; the last build is the older of the two (the one a stale index would show).
+    // The last build is the older of the two: the one a stale index would show.
     figures: () => {
       const [a, b] = [zh.figures(), en.figures()];
       return {

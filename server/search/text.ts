@@ -1,16 +1,11 @@
-/**
- * Search text without a dictionary (docs/behaviour.md#search): text is normalised (NFKC,
- * lower case, Traditional to Simplified), Chinese is indexed as overlapping two-character
- * pieces plus single characters and other scripts as words; a query becomes FTS5 phrases
- * of the same pieces, so any run of characters inside a longer word is found.
- */
+/** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0009-search-index-of-our-own.md). */
 import { createRequire } from "node:module";
 
 type Convert = (text: string) => string;
 
 let converters: Convert[] | undefined;
 
-/** Traditional → Simplified (OpenCC's standard, Taiwan and Hong Kong forms), loaded once, on first use (about 25 MB). */
+/** The converters are loaded on first use: they are large (docs/decisions/0009-search-index-of-our-own.md). */
 function toSimplified(text: string): string {
   if (!converters) {
     const OpenCC = createRequire(import.meta.url)("opencc-js/t2cn") as {
@@ -23,16 +18,12 @@ function toSimplified(text: string): string {
   return out;
 }
 
-/** Han, kana and hangul: written without spaces between words, so indexed by pieces. */
+/** Written without spaces between words, so indexed by pieces. */
 export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 const NOT_ASCII = /[\u0080-\uffff]/;
 
-/**
- * Text as it is indexed and searched: NFKC (full-width forms are half-width ones), lower
- * case, Simplified. `map[i]` is the index in `text` of the character that gave `out[i]`,
- * so a match found in `out` can be marked in the original.
- */
+/** `map[i]` is the index in `text` of the character that gave `out[i]`, to mark matches in the original. */
 export function normaliseMapped(text: string): { out: string; map: number[] } {
   let out = "";
   const map: number[] = [];
@@ -45,17 +36,15 @@ export function normaliseMapped(text: string): { out: string; map: number[] } {
   }
   if (!NOT_ASCII.test(out)) return { out, map };
   const simplified = toSimplified(out);
-  // Character-for-character in practice; a conversion that changed the length keeps the unconverted text's mapping.
+  // Character for character in practice; one that changed the length keeps the unconverted mapping.
   return simplified.length === out.length ? { out: simplified, map } : { out, map };
 }
 
-/** The normalised text alone (indexing and queries need no mapping). */
 export function normalise(text: string): string {
   const lower = text.normalize("NFKC").toLowerCase();
   return NOT_ASCII.test(lower) ? toSimplified(lower) : lower;
 }
 
-/** Runs of normalised text: Chinese (and other unspaced scripts) runs and words; everything else separates them. */
 export function runsOf(normalised: string): { text: string; cjk: boolean }[] {
   const runs: { text: string; cjk: boolean }[] = [];
   let current = "";
@@ -83,11 +72,8 @@ export function runsOf(normalised: string): { text: string; cjk: boolean }[] {
 }
 
 /**
- * The tokens of a text as one FTS5 column holds them, separated by spaces: first the
- * stream in which a query phrase must match (each Chinese run's overlapping pairs, a
- * lone character as itself, and words), then every Chinese character alone, for
- * one-character queries. Pairs of one run are consecutive, so a phrase of pairs matches
- * only a run that holds the whole query.
+ * First the stream a query phrase must match (pairs, lone characters, words), then every Chinese
+ * character alone; a run's pairs are consecutive, so a phrase matches only a whole run.
  */
 export function indexTokens(text: string): string {
   const stream: string[] = [];
@@ -106,22 +92,16 @@ export function indexTokens(text: string): string {
 }
 
 export interface QueryTerm {
-  /** Normalised text of the term. */
   text: string;
   cjk: boolean;
 }
 
-/** The terms of a query: each Chinese run and each word, in order, once each. */
 export function queryTerms(q: string): QueryTerm[] {
   const seen = new Set<string>();
   return runsOf(normalise(q)).filter((run) => !seen.has(run.text) && seen.add(run.text));
 }
 
-/**
- * The FTS5 MATCH expression of a query's terms, every term required: a Chinese run of
- * n ≥ 2 characters is the phrase of its n - 1 pairs, one character is itself, a word is a
- * prefix (`robo` finds `robotics`). Undefined when the query has no term.
- */
+/** Every term required: a Chinese run the phrase of its pairs, a word a prefix; undefined with no term. */
 export function matchExpression(terms: readonly QueryTerm[], column?: string): string | undefined {
   if (terms.length === 0) return undefined;
   const parts = terms.map(({ text, cjk }) => {

@@ -1,8 +1,6 @@
 /**
- * Machine-readable forms of a message's dateTime ("yyyymmddhhmmss", or "yyyymmdd"),
- * which the upstream writes in China time (UTC+8, no daylight saving): RFC 822 for RSS
- * and W3C (ISO 8601) for sitemaps. A value that is not a real calendar date gives
- * undefined, so a feed or sitemap never carries an invalid date.
+ * A message's dateTime, China time as the upstream writes it (docs/behaviour.md#dates), for RSS
+ * and sitemaps; undefined for a date that does not exist, so neither carries an invalid one.
  */
 import { toIsoDate } from "../../shared/dates.ts";
 
@@ -31,7 +29,7 @@ export function dateTimeParts(value: string | null | undefined): DateParts | und
 
 const two = (n: number) => String(n).padStart(2, "0");
 
-/** RFC 822 (as RSS 2.0 wants it, four-digit year): `Tue, 10 Nov 2026 09:10:40 +0800`. */
+/** `Tue, 10 Nov 2026 09:10:40 +0800` */
 export function rfc822Of(value: string | null | undefined): string | undefined {
   const p = dateTimeParts(value);
   if (!p) return undefined;
@@ -39,7 +37,7 @@ export function rfc822Of(value: string | null | undefined): string | undefined {
   return `${weekday}, ${two(p.day)} ${MONTHS[p.month - 1]} ${p.year} ${two(p.hour)}:${two(p.minute)}:${two(p.second)} +0800`;
 }
 
-/** W3C datetime for a sitemap's lastmod: `2026-11-10T09:10:40+08:00`, or `2026-11-10` for a date. */
+/** `2026-11-10T09:10:40+08:00`, or `2026-11-10` for a date. */
 export function w3cDateOf(value: string | null | undefined): string | undefined {
   return dateTimeParts(value) ? toIsoDate(value) : undefined;
 }

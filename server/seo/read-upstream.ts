@@ -1,19 +1,14 @@
-/**
- * Reads the upstream for the sitemap and feeds through the ApiReader, so every call
- * goes through the same cache as the pages and /api/portal (in-process, never an HTTP
- * request to ourselves).
- */
+/** The sitemap's and feeds' reads, through the same API cache as the pages (in-process, no HTTP request to ourselves). */
 import { type Paged, payloadOf } from "../../shared/envelope.ts";
 import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import type { ApiReader } from "../portal-api/api-reader.ts";
 
-/** The reader asking for every key in a content language (docs/behaviour.md#languages). */
 export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
   return lang === "zh-CN" ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
 }
 
-/** The payload of a call, or a throw when the call failed or did not answer code 0. */
+/** Throws when the call failed or did not answer code 0. */
 export async function readPayload<T>(reader: ApiReader, key: string, kind: "object" | "list" | "paged"): Promise<T> {
   const { value: answer } = await reader.get(key);
   const envelope = answer.json as { code?: number; data?: unknown } | null;
@@ -23,10 +18,6 @@ export async function readPayload<T>(reader: ApiReader, key: string, kind: "obje
 
 export const LIST_PAGE_SIZE = 100;
 
-/**
- * Every item of a paged list call, page by page (`pageMaxCount` 100) until
- * `totalPageCount`, at most `maxItems`. Pages after the first are read a few at a time.
- */
 export async function readAllPages<T>(
   reader: ApiReader,
   callId: string,

@@ -1,14 +1,6 @@
 /**
- * What search engines and feed readers ask for around the pages (docs/behaviour.md,
- * "Search engines" and "Feeds"):
- * /robots.txt, the sitemap (at the origin root and under /portal) and the news and
- * notice RSS feeds. Mounted before the pages router, which would otherwise take
- * /portal/message/news/rss.xml for a news detail with an invalid id.
- *
- * Data comes through the ApiReader (the API cache), and each generated document is kept
- * for the shortest TTL of the calls it reads, so crawlers cannot make it regenerate per
- * request. When the upstream fails with nothing cached, the answer is 503 with
- * Retry-After: never a 404 or a redirect, which a crawler would take as final.
+ * /robots.txt, the sitemap and the RSS feeds (docs/behaviour.md#search-engines, #feeds). Mounted
+ * before the pages router, which would take /portal/message/news/rss.xml for a news detail.
  */
 import { type Response, Router } from "express";
 import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
@@ -29,12 +21,11 @@ export interface SeoDeps {
   now?: () => number;
 }
 
-/** Browsers and crawlers may reuse these answers briefly; the server keeps its own copy as long as the data is fresh. */
 const CACHE_CONTROL = "public, max-age=300";
 const RETRY_AFTER_S = 60;
-/** A document missing data whose call failed is kept only this long, so the data returns soon. */
+/** A document missing data whose call failed. */
 const PARTIAL_KEEP_MS = 5000;
-/** Even with CACHE_TTL_MS=0 a document is reused for a second, so a burst of crawlers makes one. */
+/** Even with CACHE_TTL_MS=0, so a burst of crawlers makes one. */
 const MIN_KEEP_MS = 1000;
 
 function unavailable(res: Response, what: string): void {

@@ -1,9 +1,4 @@
-/**
- * RSS 2.0 feeds of news and of notices: the newest 50 items, each linking to its
- * canonical detail URL (absolute when PUBLIC_ORIGIN is set; see sitemap.ts for why a
- * relative link is still answered without it), with the plain-text brief as its
- * description and the China-time dateTime as an RFC 822 pubDate.
- */
+/** RSS 2.0 feeds of news and of notices (docs/behaviour.md#feeds). */
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
@@ -66,7 +61,7 @@ export function rssXml(channel: FeedChannel, items: readonly FeedItem[]): string
     .concat("\n");
 }
 
-/** "yyyymmddhhmmss" strings of one length sort as text; items without a valid date go last. */
+/** Items without a valid date go last. */
 function newestFirst(messages: Message[]): Message[] {
   const key = (m: Message) => (rfc822Of(m.dateTime) ? m.dateTime : "");
   return messages
@@ -78,13 +73,7 @@ function newestFirst(messages: Message[]): Message[] {
     .map((entry) => entry.message);
 }
 
-/**
- * Reads the feed's data and builds it, in a language (docs/behaviour.md#languages): the
- * English feed reads the upstream in English when `contentLang`, and links each item to
- * its canonical page, the English one only for an item translated. The list call failing
- * throws (the router answers 503); the site config or author failing only leaves the
- * channel plainer.
- */
+/** Throws when the list call fails (503); the site config or author failing only leaves the channel plainer. */
 export async function buildFeed(
   anyReader: ApiReader,
   kind: FeedKind,

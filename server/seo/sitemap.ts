@@ -1,16 +1,6 @@
 /**
- * /sitemap.xml (sitemaps.org 0.9): every page of the route table (shared/routes.ts)
- * and every detail page the upstream knows, at its canonical URL (`/portal/message/news/{id}`, never `?id=`).
- *
- * Locations are absolute, from PUBLIC_ORIGIN only (never the Host header, which any
- * client can set). Without PUBLIC_ORIGIN the sitemap still answers, with root-relative
- * locations: the protocol wants absolute URLs, but docs/behaviour.md rules out a 404
- * or a redirect, and a relative sitemap is still useful to tools that know the host.
- * The router logs once that PUBLIC_ORIGIN should be set.
- *
- * A page with a version in each language (docs/behaviour.md#languages) is listed in
- * both, each with `xhtml:link` alternates naming both and x-default; any other is listed
- * in Chinese alone, with none.
+ * /sitemap.xml: every page and every detail the upstream knows, at canonical URLs (docs/behaviour.md#search-engines).
+ * Without PUBLIC_ORIGIN (never the Host header) locations are root-relative: still of use, where a 404 would not be.
  */
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { apiKey } from "../../shared/data-keys.ts";
@@ -23,14 +13,14 @@ import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
 export interface SitemapEntry {
-  /** Path including the base path, e.g. /portal/message/news/12 */
+  /** Including the base path, e.g. /portal/message/news/12 */
   path: string;
   lastmod?: string;
-  /** The page in every language and x-default, when it has a version in each. */
+  /** When the page has a version in each language. */
   alternates?: { hreflang: string; path: string }[];
 }
 
-/** The sitemaps.org limit for one file; beyond it the list is cut (a sitemap index would be the next step). */
+/** The sitemaps.org limit for one file; beyond it the list is cut. */
 export const MAX_SITEMAP_URLS = 50_000;
 
 export function sitemapXml(entries: readonly SitemapEntry[], origin: string | undefined): string {
@@ -45,13 +35,11 @@ export function sitemapXml(entries: readonly SitemapEntry[], origin: string | un
 }
 
 export interface SitemapLangs {
-  /** Content is asked for by language (CONTENT_LANG_PARAM): pages may have English versions. */
+  /** Content is asked for by language: pages may have English versions. */
   contentLang: boolean;
-  /** x-default's language (PORTAL_LANG). */
   defaultLang: Lang;
 }
 
-/** A page's entries: in Chinese, and, when it has a version in each language, in English too, both naming all. */
 function entriesInLangs(
   href: (lang: Lang) => string,
   lastmod: string | undefined,
@@ -69,9 +57,9 @@ function entriesInLangs(
 
 export interface CollectedSitemap {
   entries: SitemapEntry[];
-  /** Sections whose calls failed; all of them failing means the upstream is down. */
+  /** All of them failing means the upstream is down. */
   failed: string[];
-  /** Sections whose English calls failed: listed in Chinese alone for now. */
+  /** Listed in Chinese alone for now. */
   failedLangs: string[];
   sections: number;
   truncated: boolean;
@@ -79,22 +67,17 @@ export interface CollectedSitemap {
 
 const isId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
 
-/** The newest valid lastmod of some messages (for their list page). */
 function newestOf(dates: (string | undefined)[]): string | undefined {
-  // Same-length W3C strings in one time zone sort as text; a bare date sorts before its datetimes.
+  // One time zone: they sort as text, a bare date before its datetimes.
   return dates.filter((d): d is string => d !== undefined).sort((a, b) => (a < b ? 1 : -1))[0];
 }
 
-/** The items of a detail page's list call: every page of a paged call, or its one answer. */
 function readItems(reader: ApiReader, list: ItemList): Promise<{ items: PageItem[]; truncated: boolean }> {
   if (list.paged) return readAllPages<PageItem>(reader, list.call, list.query, MAX_SITEMAP_URLS);
   return readPayload<PageItem[]>(reader, apiKey(list.call, { query: list.query }), "list").then((items) => ({ items, truncated: false }));
 }
 
-/**
- * The entries of the pages of a table of routes that are not details, in the table's
- * order; a list page is dated by the newest entry of the detail page its route module names.
- */
+/** The pages that are not details; a list page is dated by its newest item. */
 export function pageEntriesOf(
   routes: readonly PageRoute[],
   detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>,
@@ -110,11 +93,6 @@ export function pageEntriesOf(
     });
 }
 
-/**
- * The sitemap of a table of routes: every page that is not a detail (a list page dated
- * by its newest item, when its route module names that item's detail page), then every
- * item of each detail page's list call, messages dated by their dateTime.
- */
 export async function collectSitemap(
   reader: ApiReader,
   routes: readonly PageRoute[] = PAGE_ROUTES,
@@ -124,7 +102,7 @@ export async function collectSitemap(
   const failedLangs: string[] = [];
   let truncated = false;
   const english = readerInLang(reader, "en");
-  /** What of `read` the upstream has in English; nothing when content is not asked for by language, or the call failed. */
+  /** Nothing when content is not asked for by language, or the call failed. */
   const translatedOf = async <T>(section: string, read: () => Promise<T>): Promise<T | undefined> => {
     if (!langs.contentLang) return undefined;
     try {
@@ -183,7 +161,6 @@ export async function collectSitemap(
   return { entries: entries.slice(0, MAX_SITEMAP_URLS), failed, failedLangs, sections: details.length, truncated };
 }
 
-/** The calls the sitemap reads: each detail page's list call. */
 export function sitemapCalls(routes: readonly PageRoute[] = PAGE_ROUTES): string[] {
   return [...new Set(routes.flatMap((route) => (route.detail ? [route.detail.items.call] : [])))];
 }

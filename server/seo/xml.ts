@@ -1,19 +1,13 @@
-/**
- * Text for XML documents (sitemap, RSS). Escaping alone is not enough for
- * well-formedness: XML 1.0 forbids most control characters and lone surrogates even
- * as character references, so those are dropped from content first.
- */
+/** Text for XML: XML 1.0 forbids most controls and lone surrogates even as references, so they are dropped first. */
 
 const XML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&apos;" };
 
-/** True for a UTF-16 code unit XML 1.0's Char production allows (surrogates are checked in pairs). */
+/** Surrogates are checked in pairs. */
 function isXmlUnit(code: number): boolean {
   return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code !== 0xfffe && code !== 0xffff);
 }
 
-/** The text without what XML 1.0 forbids: C0 controls but tab/LF/CR, U+FFFE/U+FFFF and lone surrogates. */
 export function xmlSafeText(text: string): string {
-  // The usual case, text with nothing outside the plain ranges, is returned as it is.
   if (!/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/.test(text)) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
@@ -32,7 +26,6 @@ export function xmlSafeText(text: string): string {
   return out;
 }
 
-/** Text safe as XML element content or attribute value. */
 export function escapeXml(text: string): string {
   return xmlSafeText(text).replace(/[&<>"']/g, (c) => XML_ESCAPES[c] as string);
 }
