@@ -1,4 +1,4 @@
-/** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0009-search-index-of-our-own.md). */
+/** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0010-search-index-of-our-own.md). */
 import Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";

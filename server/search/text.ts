@@ -1,11 +1,11 @@
-/** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0009-search-index-of-our-own.md). */
+/** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0010-search-index-of-our-own.md). */
 import { createRequire } from "node:module";
 
 type Convert = (text: string) => string;
 
 let converters: Convert[] | undefined;
 
-/** The converters are loaded on first use: they are large (docs/decisions/0009-search-index-of-our-own.md). */
+/** The converters are loaded on first use: they are large (docs/decisions/0010-search-index-of-our-own.md). */
 function toSimplified(text: string): string {
   if (!converters) {
     const OpenCC = createRequire(import.meta.url)("opencc-js/t2cn") as {
