@@ -19,7 +19,7 @@ export default defineConfig({
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts", "tests/content/**/*.test.ts", "tests/reliability/**/*.test.ts"],
+          include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/built-site-setup.ts"],
         },
       },
