@@ -13,13 +13,15 @@ export default defineConfig({
     hookTimeout: 60_000,
     // Database suites share one PostgreSQL; files run in parallel, each on its own schema or data.
     pool: "forks",
+    // An undeclared console.error fails its test; an unhandled rejection or exception fails the run.
+    setupFiles: ["tests/support/fail-on-console-error.ts"],
     projects: [
       { extends: true, test: { name: "unit", include: ["tests/unit/**/*.test.ts"] } },
       {
         extends: true,
         test: {
           name: "integration",
-          include: ["tests/integration/**/*.test.ts", "tests/content/**/*.test.ts", "tests/reliability/**/*.test.ts"],
+          include: ["tests/integration/**/*.test.ts"],
           globalSetup: ["tests/support/built-site-setup.ts"],
         },
       },

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Starts a throwaway PostgreSQL cluster for the content API tests and prints its URL:
-#   TEST_DATABASE_URL=$(bash .ci/postgres.sh [port]) npx vitest run tests/content
+#   TEST_DATABASE_URL=$(bash .ci/postgres.sh [port]) npx vitest run tests/integration/content
 # Run as root on Debian with the `postgresql` package installed (the server runs as the
 # `postgres` user), or as any user who owns the data folder. Running it again while the
 # cluster is up only prints the URL. Only the URL goes to stdout; progress goes to stderr.

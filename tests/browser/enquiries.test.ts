@@ -11,6 +11,8 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import type { Product } from "../../shared/entities.ts";
+import { describeInBrowser, launchChromium } from "../support/browser/chromium.ts";
+import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import {
   type SmtpReceiver,
   startSmtpReceiver,
@@ -18,8 +20,6 @@ import {
   WEBHOOK_SECRET_TEXT,
   type WebhookReceiver,
 } from "../support/enquiry-receivers.ts";
-import { describeInBrowser, launchChromium } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
 
 const FORM_SECRET = "browser-test-form-secret-0123456789";
 const keys = createFormKeys(FORM_SECRET);

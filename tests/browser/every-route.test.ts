@@ -10,8 +10,8 @@ import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples
 import { formatDateTime } from "../../shared/dates.ts";
 import type { Job, Message } from "../../shared/entities.ts";
 import { BASE_PATH, type PageId } from "../../shared/routes.ts";
-import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
+import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 const demo = readDemoSite();
 

@@ -7,8 +7,8 @@
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { describeInBrowser } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
+import { describeInBrowser } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 type Input = "mouse" | "touch" | "keyboard";
 const INPUTS: Input[] = ["mouse", "touch", "keyboard"];

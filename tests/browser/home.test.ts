@@ -9,10 +9,10 @@ import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
+import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "../support/browser/chromium.ts";
+import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import { startBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
-import { describeInBrowser, launchChromium, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
 
 const HOME = "/portal/index.html";
 /** A smooth scroll across several slides can take over a second on a busy machine: wait for it to settle. */

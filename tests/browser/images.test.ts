@@ -20,8 +20,8 @@ import { openContentDb } from "../../server/content/db.ts";
 import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
 import { DEMO_MEDIA_DIR, DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
-import { describeInBrowser, launchChromium, openWatchedPage } from "./support/chromium.ts";
-import { startDemoSite, type TestSite } from "./support/site.ts";
+import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
+import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 
 /**
  * A CMS on its own port: the demo content's API, with every image address rewritten to

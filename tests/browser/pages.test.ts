@@ -10,8 +10,8 @@ import { expect, it } from "vitest";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Job, Message, Milestone, Product } from "../../shared/entities.ts";
-import { describeInBrowser, failRequests, holdRequests, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
+import { describeInBrowser, failRequests, holdRequests, openWatchedPage, type WatchedPage } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 interface DemoSite {
   sysauthor: { fname: string };

@@ -6,8 +6,8 @@
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
-import { describeInBrowser, openWatchedPage, type WatchedPage } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
+import { describeInBrowser, openWatchedPage, type WatchedPage } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 const CASES = [
   { q: "简单", title: "青禾边缘计算网关 EG-500", marked: "简单" },

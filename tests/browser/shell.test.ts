@@ -6,9 +6,9 @@
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
+import { describeInBrowser, failRequests, followWithDataHeld, holdRequests, openWatchedPage } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 import { sourceOf } from "../support/image-markup.ts";
-import { describeInBrowser, failRequests, followWithDataHeld, holdRequests, openWatchedPage } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
 
 /** The notice list, and its data, held to keep the loading bar showing during a client navigation. */
 const NOTICE_LIST = "/portal/message/notice/list.html";

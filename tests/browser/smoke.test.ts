@@ -1,6 +1,6 @@
 import { expect, it } from "vitest";
-import { describeInBrowser, openWatchedPage } from "./support/chromium.ts";
-import { useDemoSiteInBrowser } from "./support/site.ts";
+import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
+import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 describeInBrowser("the built site in Chromium", () => {
   const env = useDemoSiteInBrowser();

@@ -10,9 +10,9 @@ import { startContentApi } from "../../server/content/api.ts";
 import { type ContentDb, openContentDb } from "../../server/content/db.ts";
 import { importSite } from "../../server/content/site-io.ts";
 import { API_CALLS, callPath } from "../../shared/api-calls.ts";
-import { describeEachDatabase } from "../content/databases.ts";
-import { buildFixtureSite } from "../content/fixture-site.ts";
 import { testConfig } from "../support/config.ts";
+import { describeEachDatabase } from "../support/databases.ts";
+import { buildFixtureSite } from "../support/fixture-site.ts";
 
 interface Running {
   content: ContentDb;
@@ -100,7 +100,7 @@ describeEachDatabase("bff over embedded api", (databases) => {
 
 describe("the embedded API rejects what the proxy would", () => {
   it("refuses a reader PUT for a message that does not exist with 404", async () => {
-    const { sqliteDatabases } = await import("../content/databases.ts");
+    const { sqliteDatabases } = await import("../support/databases.ts");
     const dbs = sqliteDatabases();
     const content = await openContentDb(await dbs.create());
     await importSite(content, buildFixtureSite());

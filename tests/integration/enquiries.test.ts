@@ -14,9 +14,8 @@ import { openContentDb } from "../../server/content/db.ts";
 import { importSite } from "../../server/content/site-io.ts";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { createProdRenderer } from "../../server/render/prod-renderer.ts";
-import { describeEachDatabase } from "../content/databases.ts";
-import { buildFixtureSite } from "../content/fixture-site.ts";
 import { testConfig } from "../support/config.ts";
+import { describeEachDatabase } from "../support/databases.ts";
 import {
   type SmtpReceiver,
   startSmtpReceiver,
@@ -24,6 +23,7 @@ import {
   WEBHOOK_SECRET_TEXT,
   type WebhookReceiver,
 } from "../support/enquiry-receivers.ts";
+import { buildFixtureSite } from "../support/fixture-site.ts";
 
 const FORM_SECRET = "a-test-form-secret-of-enough-length";
 const keys = createFormKeys(FORM_SECRET);

@@ -12,8 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { createEnquiryStore } from "../../server/enquiries/store.ts";
-import { postgresDatabases } from "../content/databases.ts";
 import { testConfig } from "../support/config.ts";
+import { postgresDatabases } from "../support/databases.ts";
 import {
   type SmtpReceiver,
   startSmtpReceiver,

@@ -10,8 +10,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openContentDb } from "../../server/content/db.ts";
 import { importSite } from "../../server/content/site-io.ts";
 import { pageHref } from "../../shared/routes.ts";
-import { buildFixtureSite } from "../content/fixture-site.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { buildFixtureSite } from "../support/fixture-site.ts";
 
 const totalOf = (html: string) => /class="pager-total">([^<]*)</.exec(html)?.[1];
 

@@ -3,14 +3,14 @@
  * reopening the database, and only existing messages are counted.
  */
 import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
-import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { exportSite, importSite } from "../../server/content/site-io.ts";
-import { incrementReader, readerCount } from "../../server/content/store.ts";
-import { MESSAGE_KIND } from "../../shared/entities.ts";
-import { describeEachDatabase } from "./databases.ts";
-import { buildFixtureSite } from "./fixture-site.ts";
-import { getJson, putReader } from "./http.ts";
+import { type StartedContentApi, startContentApi } from "../../../server/content/api.ts";
+import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import { exportSite, importSite } from "../../../server/content/site-io.ts";
+import { incrementReader, readerCount } from "../../../server/content/store.ts";
+import { MESSAGE_KIND } from "../../../shared/entities.ts";
+import { getJson, putReader } from "../../support/content-http.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
+import { buildFixtureSite } from "../../support/fixture-site.ts";
 
 describeEachDatabase("reader counts", (databases) => {
   let url: string;

@@ -8,15 +8,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { parseSiteFile, type SiteFile } from "../../server/content/site-file.ts";
-import { exportSite, importSite, loadSiteIfEmpty } from "../../server/content/site-io.ts";
-import { SiteImportError, serialiseSite } from "../../server/content/site-text.ts";
-import { listMessages, listProducts, readerCount } from "../../server/content/store.ts";
-import { describeEachDatabase } from "./databases.ts";
-import { buildFixtureSite } from "./fixture-site.ts";
+import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import { parseSiteFile, type SiteFile } from "../../../server/content/site-file.ts";
+import { exportSite, importSite, loadSiteIfEmpty } from "../../../server/content/site-io.ts";
+import { SiteImportError, serialiseSite } from "../../../server/content/site-text.ts";
+import { listMessages, listProducts, readerCount } from "../../../server/content/store.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
+import { buildFixtureSite } from "../../support/fixture-site.ts";
 
-const DEMO_SITE = join(import.meta.dirname, "../../content/site.json");
+const DEMO_SITE = join(import.meta.dirname, "../../../content/site.json");
 
 describe("the test fixture", () => {
   it("is a valid site file", () => {

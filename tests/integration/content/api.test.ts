@@ -4,12 +4,12 @@
  * 400 / 404 / 405 / 413 answers.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
-import { CALL_HANDLERS } from "../../server/content/api-handlers.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import type { SiteFile } from "../../server/content/site-file.ts";
-import { importSite } from "../../server/content/site-io.ts";
-import { API_CALLS } from "../../shared/api-calls.ts";
+import { type StartedContentApi, startContentApi } from "../../../server/content/api.ts";
+import { CALL_HANDLERS } from "../../../server/content/api-handlers.ts";
+import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import type { SiteFile } from "../../../server/content/site-file.ts";
+import { importSite } from "../../../server/content/site-io.ts";
+import { API_CALLS } from "../../../shared/api-calls.ts";
 import type {
   Founder,
   Job,
@@ -22,11 +22,11 @@ import type {
   Product,
   Service,
   Slide,
-} from "../../shared/entities.ts";
-import type { Paged } from "../../shared/envelope.ts";
-import { describeEachDatabase } from "./databases.ts";
-import { buildFixtureSite, FIXTURE, MAX_ID } from "./fixture-site.ts";
-import { getJson, putReader } from "./http.ts";
+} from "../../../shared/entities.ts";
+import type { Paged } from "../../../shared/envelope.ts";
+import { getJson, putReader } from "../../support/content-http.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
+import { buildFixtureSite, FIXTURE, MAX_ID } from "../../support/fixture-site.ts";
 
 type FieldKind = "number" | "string";
 /** Every field of an entity with its JSON type: `satisfies` keeps these lists in step with shared/entities.ts. */

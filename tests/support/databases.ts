@@ -20,7 +20,7 @@ export interface TestDatabases {
 
 const PG_MISSING =
   "CI is set but TEST_DATABASE_URL is not: the PostgreSQL suite cannot run. " +
-  "Start a server with `TEST_DATABASE_URL=$(bash .ci/postgres.sh) npx vitest run tests/content`.";
+  "Start a server with `TEST_DATABASE_URL=$(bash .ci/postgres.sh) npx vitest run tests/integration/content`.";
 
 /** Declares `suite` once per available database dialect. `tag` names this file's PostgreSQL schemas. */
 export function describeEachDatabase(tag: string, suite: (databases: TestDatabases) => void): void {

@@ -7,14 +7,14 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startContentApi } from "../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { exportSite, importSite } from "../../server/content/site-io.ts";
-import { serialiseSite } from "../../server/content/site-text.ts";
-import { describeEachDatabase, sqliteDatabases } from "./databases.ts";
-import { buildFixtureSite } from "./fixture-site.ts";
+import { startContentApi } from "../../../server/content/api.ts";
+import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import { exportSite, importSite } from "../../../server/content/site-io.ts";
+import { serialiseSite } from "../../../server/content/site-text.ts";
+import { describeEachDatabase, sqliteDatabases } from "../../support/databases.ts";
+import { buildFixtureSite } from "../../support/fixture-site.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
+const ROOT = join(import.meta.dirname, "../../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 
 interface CliRun {

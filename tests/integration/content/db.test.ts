@@ -5,9 +5,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { sql } from "kysely";
 import { afterAll, describe, expect, it } from "vitest";
-import { openContentDb } from "../../server/content/db.ts";
-import { CONTENT_MIGRATIONS } from "../../server/content/migrations.ts";
-import { describeEachDatabase } from "./databases.ts";
+import { openContentDb } from "../../../server/content/db.ts";
+import { CONTENT_MIGRATIONS } from "../../../server/content/migrations.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
 
 describeEachDatabase("content database", (databases) => {
   afterAll(() => databases.dispose());

@@ -6,17 +6,17 @@
  */
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type StartedContentApi, startContentApi } from "../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../server/content/db.ts";
-import { parseSiteFile, type SiteFile } from "../../server/content/site-file.ts";
-import { exportSite, importSite } from "../../server/content/site-io.ts";
-import { readSiteFile, serialiseSite } from "../../server/content/site-text.ts";
-import type { CompanyIntro, Message, Product, Service } from "../../shared/entities.ts";
-import type { Paged } from "../../shared/envelope.ts";
-import { describeEachDatabase } from "./databases.ts";
-import { getJson } from "./http.ts";
+import { type StartedContentApi, startContentApi } from "../../../server/content/api.ts";
+import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import { parseSiteFile, type SiteFile } from "../../../server/content/site-file.ts";
+import { exportSite, importSite } from "../../../server/content/site-io.ts";
+import { readSiteFile, serialiseSite } from "../../../server/content/site-text.ts";
+import type { CompanyIntro, Message, Product, Service } from "../../../shared/entities.ts";
+import type { Paged } from "../../../shared/envelope.ts";
+import { getJson } from "../../support/content-http.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
 
-const DEMO_SITE = join(import.meta.dirname, "../../content/site.json");
+const DEMO_SITE = join(import.meta.dirname, "../../../content/site.json");
 /** Han characters: what Chinese text has and English text has not. */
 const HAN = /\p{Script=Han}/u;
 

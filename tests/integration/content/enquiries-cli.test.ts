@@ -5,10 +5,10 @@
 import { spawn } from "node:child_process";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { createEnquiryStore, type EnquiryStore } from "../../server/enquiries/store.ts";
-import { describeEachDatabase } from "./databases.ts";
+import { createEnquiryStore, type EnquiryStore } from "../../../server/enquiries/store.ts";
+import { describeEachDatabase } from "../../support/databases.ts";
 
-const ROOT = join(import.meta.dirname, "../..");
+const ROOT = join(import.meta.dirname, "../../..");
 const TSX = join(ROOT, "node_modules/.bin/tsx");
 
 function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {

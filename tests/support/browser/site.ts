@@ -5,7 +5,7 @@
  */
 import type { Browser } from "playwright-core";
 import { afterAll, beforeAll } from "vitest";
-import { startBuiltSite } from "../../support/built-site.ts";
+import { startBuiltSite } from "../built-site.ts";
 import { launchChromium } from "./chromium.ts";
 
 export interface TestSite {
