@@ -39,7 +39,7 @@ const BUILD_INPUTS = [
 ];
 
 /** What `npm start` and `npm run content` run: a build without one of them is no build. */
-const BUILD_OUTPUTS = ["server/index.js", "server/content/cli.js", "ssr", "client"];
+const BUILD_OUTPUTS = ["server/index.js", "server/content-cli.js", "ssr", "client"];
 
 /** The build inputs' paths (relative, with /), sorted, files only. */
 function inputFiles() {

@@ -5,8 +5,10 @@
 import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
-import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
-import { trustedProxiesProblem } from "./http/trust-proxy.ts";
+import { trustedProxiesProblem } from "./trust-proxy.ts";
+
+/** The query parameter the embedded content API reads a language from. */
+export const EMBEDDED_LANG_PARAM = "lang";
 
 const integer = (min: number, max: number, what: string) =>
   z

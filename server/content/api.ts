@@ -9,11 +9,12 @@ import { API_PREFIX, type MatchedCall, matchCalls, normaliseCallQuery } from "..
 import { type Envelope, errorEnvelope } from "../../shared/envelope.ts";
 import { parseId } from "../../shared/params.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
+import { EMBEDDED_LANG_PARAM } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { CALL_ENTITIES, CALL_HANDLERS } from "./api-handlers.ts";
 import type { ContentDb } from "./db.ts";
 import { incrementReader } from "./store.ts";
-import { EMBEDDED_LANG_PARAM, TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
+import { TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
 
 export interface ContentApiOptions {
   /** Told about unexpected failures (answered 500). */

@@ -1,8 +1,6 @@
 /** The embedded content API's translations: the fields that may be translated, and answers in a language (docs/behaviour.md#content-api). */
 import type { ContentDb } from "./db.ts";
 
-export const EMBEDDED_LANG_PARAM = "lang";
-
 export const TRANSLATION_LANGS = ["en"] as const;
 export type TranslationLang = (typeof TRANSLATION_LANGS)[number];
 

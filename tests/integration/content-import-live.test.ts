@@ -18,7 +18,7 @@ async function page(url: string): Promise<string> {
 }
 
 function runImport(file: string, databaseUrl: string): Promise<{ code: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ["dist/server/content/cli.js", "import", file], {
+  const child = spawn(process.execPath, ["dist/server/content-cli.js", "import", file], {
     cwd: PROJECT_DIR,
     env: { PATH: process.env.PATH ?? "", DATABASE_URL: databaseUrl },
   });

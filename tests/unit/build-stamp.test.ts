@@ -27,7 +27,7 @@ const stamp = (command: "begin" | "end" | "current" | "prestart", env: Record<st
 /** What a successful build leaves, between its first and last step. */
 const build = (whileBuilding: () => void = () => {}) => {
   expect(stamp("begin").code).toBe(0);
-  for (const output of ["dist/server/index.js", "dist/server/content/cli.js", "dist/ssr/entry-server.js", "dist/client/index.html"])
+  for (const output of ["dist/server/index.js", "dist/server/content-cli.js", "dist/ssr/entry-server.js", "dist/client/index.html"])
     write(output, "built");
   whileBuilding();
   expect(stamp("end").code).toBe(0);

@@ -1,6 +1,6 @@
 /**
  * `npm run content -- export|import|backup FILE` as an operator runs it: a child process
- * (tsx server/content/cli.ts) against a real database named by DATABASE_URL.
+ * (tsx server/content-cli.ts) against a real database named by DATABASE_URL.
  */
 import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
@@ -25,7 +25,7 @@ interface CliRun {
 
 function runCli(args: string[], env: Record<string, string | undefined>, stdin = ""): Promise<CliRun> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["server/content/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
+    const child = spawn(TSX, ["server/content-cli.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

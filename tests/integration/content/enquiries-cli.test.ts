@@ -13,7 +13,7 @@ const TSX = join(ROOT, "node_modules/.bin/tsx");
 
 function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["server/content/cli.ts", ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
+    const child = spawn(TSX, ["server/content-cli.ts", ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
     let stdout = "";
     let stderr = "";
     child.stdout.setEncoding("utf8").on("data", (chunk: string) => {

@@ -3,12 +3,12 @@
  * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { ConfigError, parseConfig, withoutCredentials } from "../config.ts";
-import { createEnquiryStore, type Enquiry } from "../enquiries/store.ts";
-import { openContentDb } from "./db.ts";
-import { exportSite, importSite } from "./site-io.ts";
-import { parseSiteText, serialiseSite } from "./site-text.ts";
-import { backupSqlite } from "./sqlite-backup.ts";
+import { ConfigError, parseConfig, withoutCredentials } from "./config.ts";
+import { openContentDb } from "./content/db.ts";
+import { exportSite, importSite } from "./content/site-io.ts";
+import { parseSiteText, serialiseSite } from "./content/site-text.ts";
+import { backupSqlite } from "./content/sqlite-backup.ts";
+import { createEnquiryStore, type Enquiry } from "./enquiries/store.ts";
 
 const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID
   export FILE   write all content to FILE as a site file (- for stdout)
