@@ -6,8 +6,10 @@
 import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
-import { EMBEDDED_LANG_PARAM } from "./content/translations.ts";
-import { trustedProxiesProblem } from "./http/trust-proxy.ts";
+import { trustedProxiesProblem } from "./trust-proxy.ts";
+
+/** The query parameter the embedded content API reads for the content language. */
+export const EMBEDDED_LANG_PARAM = "lang";
 
 const integer = (min: number, max: number, what: string) =>
   z
@@ -115,7 +117,7 @@ const MAX_TRUSTED_HOPS = 10;
 
 /**
  * Express's trust-proxy: a hop count, false, or a comma list of addresses/subnets, checked
- * as Express will compile it (http/trust-proxy.ts). `true`, or subnets that together hold
+ * as Express will compile it (trust-proxy.ts). `true`, or subnets that together hold
  * every address, are refused: any client could then name its own address in
  * X-Forwarded-For and step past the per-client limits.
  */
@@ -347,7 +349,7 @@ export interface Config {
   };
   /** The secrets a purge may be signed with or carry (PURGE_SECRET); empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
-  /** The tier shared by all instances (server/shared-tier/); undefined: every instance keeps its own state. */
+  /** The tier shared by all instances (server/shared-tier.ts); undefined: every instance keeps its own state. */
   redisUrl?: string;
   /** The internal listener (/metrics, /healthz, /readyz); undefined: none. */
   metrics?: { port: number; host: string };

@@ -4,10 +4,10 @@
  * translation is answered with its translated fields over its own; one without, as it
  * is, with `"lang": "zh-CN"`, as CONTRACT section 11 asks of an upstream.
  */
+import { EMBEDDED_LANG_PARAM } from "../config.ts";
 import type { ContentDb } from "./db.ts";
 
-/** The query parameter the embedded content API reads for the content language. */
-export const EMBEDDED_LANG_PARAM = "lang";
+export { EMBEDDED_LANG_PARAM };
 
 /** The languages content may be translated into (Chinese is the content's own). */
 export const TRANSLATION_LANGS = ["en"] as const;

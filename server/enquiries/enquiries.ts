@@ -8,7 +8,7 @@ import type { Registry } from "prom-client";
 import { type Config, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { SendOwnPage } from "../pages/router.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
 import { createDeliverer, type Deliverer } from "./delivery.ts";
 import { createIntake, type Intake } from "./intake.ts";
 import { createEnquiryMetrics } from "./metrics.ts";

@@ -8,11 +8,11 @@
 import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
 import type { Lang } from "../../shared/page-state.ts";
+import { clientKeyOf } from "../admission/client-key.ts";
+import { createSharedLimit } from "../admission/shared-limit.ts";
 import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
-import { createSharedLimit } from "../shared-tier/shared-limit.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Deliverer } from "./delivery.ts";
 import { createFormKeys, type FormKeys, MIN_FILL_MS, TOKEN_LIFETIME_MS } from "./form-keys.ts";
 import type { EnquiryMetrics, RefusalReason } from "./metrics.ts";

@@ -6,13 +6,13 @@
  */
 import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
+import { clientKeyOf } from "../admission/client-key.ts";
+import type { MissGate } from "../admission/miss-budget.ts";
+import { burstOf, tooManyMisses } from "../admission/miss-budget.ts";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
-import type { MissGate } from "../http/miss-budget.ts";
-import { burstOf, tooManyMisses } from "../http/miss-budget.ts";
 import type { Logger } from "../logger.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
 import { DiskCache, type FolderKeeper } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
 import { createImageFetchers, createSourceReader } from "./image-source.ts";

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
-import { sendRefusal } from "../http/miss-budget.ts";
+import { sendRefusal } from "../admission/miss-budget.ts";
 
 const TEXT: Record<Lang, { title: string; body: (seconds: number) => string }> = {
   "zh-CN": { title: "请求过于频繁", body: (s) => `请 ${s} 秒后再试。` },

@@ -60,7 +60,7 @@ function throughImageEndpoint({
 /**
  * The image an address names: an address of the image endpoint stands for its `url`, so
  * HTML sanitised once comes out of a second pass unchanged (the shared tier's entries are
- * checked that way: server/cache/answer-codec.ts).
+ * checked that way: server/api-proxy/answer-codec.ts).
  */
 function sourceOf(src: string): string {
   let source = src;

@@ -6,7 +6,7 @@
 import { type Paged, payloadOf } from "../../shared/envelope.ts";
 import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 
 /** The reader asking for every key in a content language (docs/behaviour.md#languages). */
 export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {

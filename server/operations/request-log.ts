@@ -10,8 +10,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CacheStatus } from "../cache/swr-cache.ts";
 import type { Logger } from "../logger.ts";
-import type { AppMetrics } from "../metrics/app-metrics.ts";
-import { routeKindOf } from "../metrics/route-kind.ts";
+import type { AppMetrics } from "./app-metrics.ts";
+import { routeKindOf } from "./route-kind.ts";
 
 export interface RequestLogDeps {
   logger: Logger;

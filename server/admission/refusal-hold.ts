@@ -21,7 +21,7 @@
  * without the hold), so a flood of connections costs no more than before.
  */
 import { growingLru } from "../cache/growing-lru.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
+import { clientKeyOf } from "./client-key.ts";
 import type { Admission, MissGate } from "./miss-budget.ts";
 
 export interface RefusalHoldOptions {

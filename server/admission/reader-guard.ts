@@ -7,7 +7,7 @@
  */
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
-import type { Admission } from "../http/miss-budget.ts";
+import type { Admission } from "./miss-budget.ts";
 
 export interface ReaderGuardOptions {
   ratePerMin: number;

@@ -10,8 +10,8 @@
  */
 import { ReplyError } from "ioredis";
 import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
-import type { Admission } from "../http/miss-budget.ts";
-import type { SharedTier } from "./redis-connection.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
+import type { Admission } from "./miss-budget.ts";
 
 export type SharedLimit = (client: string) => Promise<Admission | undefined>;
 

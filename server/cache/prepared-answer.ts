@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { matchesIfNoneMatch } from "./etag-match.ts";
+import { matchesIfNoneMatch } from "../http/etag-match.ts";
 
 const gzipInPool = promisify(zlib.gzip);
 const brotliInPool = promisify(zlib.brotliCompress);

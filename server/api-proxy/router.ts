@@ -11,18 +11,18 @@ import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
+import { clientKeyOf } from "../admission/client-key.ts";
+import { type MissGate, sendRefusal, tooManyMisses } from "../admission/miss-budget.ts";
+import { DUPLICATE, type ReaderLimits } from "../admission/reader-guard.ts";
+import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
+import { memoByUrl } from "../cache/memo-by-url.ts";
+import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
-import type { IdleRecompressor } from "../http/idle-recompressor.ts";
-import { memoByUrl } from "../http/memo-by-url.ts";
-import { type MissGate, sendRefusal, tooManyMisses } from "../http/miss-budget.ts";
-import type { RequestFastPath } from "../http/request-fast-path.ts";
-import type { UpstreamClient, UpstreamResponse } from "../upstream/client.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
-import { clientKeyOf } from "./client-key.ts";
-import { DUPLICATE, type ReaderLimits } from "./reader-guard.ts";
 import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
+import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 
 export interface PortalApiDeps {
   config: Config;

@@ -7,10 +7,10 @@
  * out for HTTP with its own headers and entity tag, as it does an upstream answer.
  */
 import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
-import { ownBytes, prepareAnswer } from "../http/prepared-answer.ts";
-import { answerHeadersOf, classifyUpstreamAnswer } from "../portal-api/api-reader.ts";
-import type { SharedCodec } from "../shared-tier/shared-cache-level.ts";
-import type { CachedAnswer } from "./response-cache.ts";
+import { ownBytes, prepareAnswer } from "../cache/prepared-answer.ts";
+import type { CachedAnswer } from "../cache/response-cache.ts";
+import type { SharedCodec } from "../cache/shared-cache-level.ts";
+import { answerHeadersOf, classifyUpstreamAnswer } from "./api-reader.ts";
 
 /** Any JSON string that starts with the marker, whatever field holds it. */
 const SCRIPT_IN_JSON = Buffer.from(JSON.stringify(HOME_SCRIPT_MARKER).slice(0, -1));

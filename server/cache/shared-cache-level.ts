@@ -21,8 +21,8 @@
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Load, Loaded, SecondLevel } from "../cache/swr-cache.ts";
-import type { SharedTier } from "./redis-connection.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
+import type { Load, Loaded, SecondLevel } from "./swr-cache.ts";
 
 export type SharedMeta = Record<string, string | number>;
 

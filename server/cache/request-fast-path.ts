@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CacheStatus } from "../cache/swr-cache.ts";
+import type { CacheStatus } from "./swr-cache.ts";
 
 /**
  * Answers a request before Express when it can: a cached answer (the cache status it

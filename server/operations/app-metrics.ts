@@ -10,15 +10,32 @@
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import type { MissBudget } from "../admission/miss-budget.ts";
+import type { ReaderGuard } from "../admission/reader-guard.ts";
 import type { CacheStats } from "../cache/swr-cache.ts";
-import type { MissBudget } from "../http/miss-budget.ts";
-import type { ReaderGuard } from "../portal-api/reader-guard.ts";
-import type { SearchFigures } from "../search/site-search.ts";
-import type { UpstreamOutcome } from "../upstream/client.ts";
 import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
 
 /** What a cache must report to be measured (the one cache primitive's stats, or any cache that keeps the same figures). */
 export type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
+
+/** One upstream request as it ended: its status, or why it failed. */
+export interface UpstreamOutcome {
+  method: string;
+  path: string;
+  seconds: number;
+  status?: number;
+  failure?: string;
+}
+
+/** The site search's figures, read at each scrape. */
+export interface SearchFigures {
+  documents: number;
+  bytes: number;
+  builtAt?: number;
+  buildSeconds?: number;
+  queries: Record<string, number>;
+  empty: Record<string, number>;
+}
 
 export interface AppMetrics {
   registry: Registry;

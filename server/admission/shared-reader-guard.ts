@@ -7,8 +7,9 @@
  * counts. The instance's own guard stays in front (repeats it has seen never reach Redis)
  * and answers alone while Redis is away.
  */
-import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "../portal-api/reader-guard.ts";
-import type { SharedTier } from "./redis-connection.ts";
+
+import type { SharedTier } from "../redis/redis-connection.ts";
+import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "./reader-guard.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
 export interface SharedReaderOptions {

@@ -14,8 +14,8 @@
 import type { ServerResponse } from "node:http";
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../http/errors.ts";
+import { clientKeyOf } from "./client-key.ts";
 
 export interface MissBudgetOptions {
   /** 0: no limit. */
