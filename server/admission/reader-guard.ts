@@ -7,6 +7,7 @@
  */
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
+import { InFlight } from "../cache/in-flight.ts";
 import type { Admission } from "./miss-budget.ts";
 
 export interface ReaderGuardOptions {
@@ -54,11 +55,11 @@ export interface ReaderCounts {
 export class ReaderGuard implements ReaderLimits {
   private readonly windows: LRUCache<string, Window>;
   private readonly seen: LRUCache<string, true> | undefined;
-  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly pending = new InFlight<unknown>();
   private readonly now: () => number;
 
   private readonly options: ReaderGuardOptions;
-  private readonly counts: ReaderCounts = { forwarded: 0, duplicate: 0, shared: 0, limited: 0 };
+  private readonly counts: Omit<ReaderCounts, "shared"> = { forwarded: 0, duplicate: 0, limited: 0 };
 
   constructor(options: ReaderGuardOptions) {
     this.options = options;
@@ -89,22 +90,15 @@ export class ReaderGuard implements ReaderLimits {
       this.counts.duplicate++;
       return DUPLICATE;
     }
-    const inFlight = this.pending.get(key) as Promise<T | Duplicate> | undefined;
-    if (inFlight) {
-      this.counts.shared++;
-      return inFlight;
-    }
-    const run = forward()
-      .then((result) => {
+    return this.pending.share(key, () =>
+      forward().then((result) => {
         // Counted, here or (shared) by another instance: repeats inside the window are duplicates.
         if (result === DUPLICATE) this.counts.duplicate++;
         else this.counts.forwarded++;
         if (result === DUPLICATE || succeeded(result)) this.seen?.set(key, true);
         return result;
-      })
-      .finally(() => this.pending.delete(key));
-    this.pending.set(key, run);
-    return run;
+      }),
+    ) as Promise<T | Duplicate>;
   }
 
   /** Counts a PUT the rate shared across instances refused (shared-tier/shared-reader-guard.ts). */
@@ -113,6 +107,6 @@ export class ReaderGuard implements ReaderLimits {
   }
 
   stats(): ReaderCounts {
-    return { ...this.counts };
+    return { ...this.counts, shared: this.pending.joined };
   }
 }

@@ -16,6 +16,7 @@ import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
+import { InFlight } from "../cache/in-flight.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
@@ -125,8 +126,7 @@ export function createPagesRouter({
   const publicConfig = publicConfigOf(config);
   const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
   const defaultPolicy = contentSecurityPolicy(csp);
-  const rendering = new Map<string, Promise<RenderedPage>>();
-  let sharedRenders = 0;
+  const rendering = new InFlight<RenderedPage>();
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
   /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
@@ -173,21 +173,14 @@ export function createPagesRouter({
    * queueing a render each; a lone request waits one turn of the loop.
    */
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
-    const { key } = page;
-    const inFlight = rendering.get(key);
-    if (inFlight) {
-      sharedRenders++;
-      return inFlight;
-    }
-    const watch = pageCache?.watch(key);
-    const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => render(page, watch, background, requestId))
-      .finally(() => {
-        rendering.delete(key);
-        if (watch) pageCache?.unwatch(watch);
-      });
-    rendering.set(key, run);
-    return run;
+    return rendering.share(page.key, () => {
+      const watch = pageCache?.watch(page.key);
+      return new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => render(page, watch, background, requestId))
+        .finally(() => {
+          if (watch) pageCache?.unwatch(watch);
+        });
+    });
   }
 
   async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
@@ -311,10 +304,7 @@ export function createPagesRouter({
     res.status(rendered.status).send(rendered.body);
   });
   const pageKeyOf = createPageKeyReader();
-  /**
-   * The hot path: a cached page, fresh or stale, answered straight from the Node request
-   * before Express and its middleware run. Returns false when Express should handle it.
-   */
+  /** The hot path: a cached page, fresh or stale, sent before Express runs; undefined leaves the request to Express. */
   const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
@@ -343,5 +333,5 @@ export function createPagesRouter({
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
-  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders, sendOwnPage });
+  return Object.assign(router, { fastPath, sharedRenders: () => rendering.joined, sendOwnPage });
 }
