@@ -11,7 +11,6 @@
  * LRU, so a flood of distinct addresses costs a fixed amount of memory; a client pushed
  * out starts again with a full bucket, which only the owner of many addresses can cause.
  */
-import type { ServerResponse } from "node:http";
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
 import { HttpError } from "../http/errors.ts";
@@ -90,26 +89,4 @@ export class MissBudget implements MissGate {
 /** The error of a spent budget, for answers the error handler writes (API calls, readiness). */
 export function tooManyMisses(retryAfterS: number): HttpError {
   return new HttpError(429, "too many requests for uncached content; try again later", { "Retry-After": String(retryAfterS) });
-}
-
-/**
- * Writes a spent budget's 429 straight to the Node response, before Express (the hot
- * paths) or inside it: `headers` first (those Express's middleware would have set), then
- * the refusal's own. Never stored.
- */
-export function sendRefusal(
-  res: ServerResponse,
-  retryAfterS: number,
-  body: Buffer,
-  contentType: string,
-  headers: readonly (readonly [string, string])[] = [],
-): void {
-  for (const [name, value] of headers) res.setHeader(name, value);
-  res.writeHead(429, {
-    "Retry-After": String(retryAfterS),
-    "Cache-Control": "no-store",
-    "Content-Type": contentType,
-    "Content-Length": String(body.length),
-  });
-  res.end(body);
 }

@@ -9,16 +9,15 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
-import { errorEnvelope } from "../../shared/envelope.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
 import { clientKeyOf } from "../admission/client-key.ts";
-import { type MissGate, sendRefusal, tooManyMisses } from "../admission/miss-budget.ts";
+import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { DUPLICATE, type ReaderLimits } from "../admission/reader-guard.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
 import { memoByUrl } from "../cache/memo-by-url.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Config } from "../config.ts";
-import { HttpError } from "../http/errors.ts";
+import { answerOf, HttpError, writeErrorAnswer } from "../http/errors.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
 import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
@@ -77,9 +76,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     const resolved = carried.get(req) ?? resolveLine(`${req.method} ${req.url}`);
 
     if (resolved.kind === "refused") {
-      if (resolved.allow) res.set("Allow", resolved.allow);
-      res.status(resolved.status).set("Cache-Control", "no-store").json(errorEnvelope(resolved.status, resolved.message));
-      return;
+      throw new HttpError(resolved.status, resolved.message, resolved.allow ? { Allow: resolved.allow } : undefined);
     }
     if (resolved.kind === "get") {
       if (resolved.call.uncached) {
@@ -150,10 +147,9 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
   return Object.assign(router, { fastPath });
 }
 
-/** The 429 of a spent miss budget, as the error handler writes it, straight to the Node response. */
+/** The 429 of a spent miss budget, as the error handler makes it, straight to the Node response. */
 function sendApiRefusal(res: ServerResponse, retryAfterS: number, headers: readonly (readonly [string, string])[]): void {
-  const { status, message } = tooManyMisses(retryAfterS);
-  sendRefusal(res, retryAfterS, Buffer.from(JSON.stringify(errorEnvelope(status, message))), "application/json; charset=utf-8", headers);
+  writeErrorAnswer(res, answerOf(tooManyMisses(retryAfterS), true), headers);
 }
 
 /** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */

@@ -7,7 +7,7 @@
  */
 import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
-import { sendRefusal } from "../admission/miss-budget.ts";
+import { errorAnswer, writeErrorAnswer } from "../http/errors.ts";
 
 const TEXT: Record<Lang, { title: string; body: (seconds: number) => string }> = {
   "zh-CN": { title: "请求过于频繁", body: (s) => `请 ${s} 秒后再试。` },
@@ -24,5 +24,5 @@ export function sendTooManyPage(
   const body = Buffer.from(
     `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>429 ${text.title}</title></head><body><h1>${text.title}</h1><p>${text.body(retryAfterS)}</p></body></html>\n`,
   );
-  sendRefusal(res, retryAfterS, body, "text/html; charset=utf-8", headers);
+  writeErrorAnswer(res, errorAnswer(429, body, "text/html; charset=utf-8", { "Retry-After": String(retryAfterS) }), headers);
 }
