@@ -9,13 +9,46 @@
  * own limiter decides this once.
  */
 import { ReplyError } from "ioredis";
-import { RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Admission } from "./miss-budget.ts";
 
 export type SharedLimit = (client: string) => Promise<Admission | undefined>;
 
-export function createSharedLimit(tier: SharedTier, limit: { name: string; points: number; durationS: number }): SharedLimit {
+/** `points` per client in each window of `durationS` seconds, named `name` in Redis. */
+export interface LimitSpec {
+  name: string;
+  points: number;
+  durationS: number;
+}
+
+/** A per-client limit, this instance's own or counted across instances. */
+export type ClientLimit = (client: string) => Promise<Admission>;
+
+const refusalOf = (refusal: RateLimiterRes): Admission => ({ ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) });
+
+/** The limit counted by this instance alone. */
+export function localLimit(limit: LimitSpec): ClientLimit {
+  const local = new RateLimiterMemory({ points: limit.points, duration: limit.durationS });
+  return async (client) => {
+    try {
+      await local.consume(client);
+      return { ok: true };
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return refusalOf(refusal);
+      throw refusal;
+    }
+  };
+}
+
+/** The limit counted in Redis, and by this instance alone while Redis is away. */
+export function sharedOrLocalLimit(tier: SharedTier, limit: LimitSpec): ClientLimit {
+  const shared = createSharedLimit(tier, limit);
+  const local = localLimit(limit);
+  return async (client) => (await shared(client)) ?? local(client);
+}
+
+export function createSharedLimit(tier: SharedTier, limit: LimitSpec): SharedLimit {
   const limiter = new RateLimiterRedis({
     storeClient: tier.redis,
     keyPrefix: tier.key("limit", limit.name),
@@ -36,7 +69,7 @@ export function createSharedLimit(tier: SharedTier, limit: { name: string; point
         }
         // Over the limit is a refusal carrying the time left; anything else is Redis failing.
         if (!(refusal instanceof RateLimiterRes)) throw refusal;
-        return { ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) };
+        return refusalOf(refusal);
       }
     }, undefined);
 }

@@ -24,14 +24,15 @@ import { sendApiAnswer } from "./send-api-answer.ts";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 
 export interface PortalApiDeps {
-  config: Config;
+  /** PORTAL_CLASSIFY, whether content is read by language (CONTENT_LANG_PARAM), and the stale window. */
+  settings: { classify: Config["classify"]; contentLang: boolean; staleMs: number };
   reader: ApiReader;
   upstream: UpstreamClient;
   readerGuard: ReaderLimits;
   missBudget: MissGate;
   /**
    * The refusal of a client asking again before its Retry-After, decided before Express
-   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
    */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
   /** What every answer carries (send-api-answer.ts), for the refusals sent before Express sets it. */
@@ -45,14 +46,14 @@ export interface PortalApiDeps {
 const READER_BODY_LIMIT = "1kb";
 
 export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath: RequestFastPath } {
-  const { config, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
+  const { settings, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
   /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
   const chargeMiss = async (req: Request) => {
     const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
-  const classifyPaths = classifyPathsOf(config.classify);
-  const contentLang = config.contentLangParam !== undefined;
+  const classifyPaths = classifyPathsOf(settings.classify);
+  const { contentLang } = settings;
   /** `line` is the method and the request target relative to /api/portal; clients repeat a few, so each is resolved once. */
   const resolveLine = memoByUrl((line): ResolvedRequest => {
     const space = line.indexOf(" ");
@@ -87,7 +88,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       // A cached answer (fresh or stale, here or shared by other instances), or a share of a load under way,
       // costs the upstream nothing: never charged, never refused.
       if (reader.startsLoad(resolved.key) && !(await reader.adoptShared(resolved.key))) await chargeMiss(req);
-      sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), config.cache.staleMs);
+      sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), settings.staleMs);
       return;
     }
 
@@ -140,7 +141,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       carried.set(req, resolved);
       return undefined;
     }
-    sendApiAnswer(req, res, hit, config.cache.staleMs);
+    sendApiAnswer(req, res, hit, settings.staleMs);
     deps.recompressor?.noteHit(hit.value.ready);
     return hit.status;
   };

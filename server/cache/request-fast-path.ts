@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { CacheStatus } from "./swr-cache.ts";
 
 /**
@@ -7,3 +7,21 @@ import type { CacheStatus } from "./swr-cache.ts";
  * ("refused", written once its hold ends); undefined leaves the request to Express.
  */
 export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => CacheStatus | "refused" | undefined;
+
+/** The listener production serves: `follow` starts on every request, then the fast paths in turn, then `app`. */
+export function fastPathsFirst(
+  fastPaths: readonly RequestFastPath[],
+  app: RequestListener,
+  follow: (req: IncomingMessage, res: ServerResponse) => { cache?: CacheStatus },
+): RequestListener {
+  return (req, res) => {
+    const record = follow(req, res);
+    for (const fastPath of fastPaths) {
+      const answered = fastPath(req, res);
+      if (answered === undefined) continue;
+      if (answered !== "refused") record.cache = answered;
+      return;
+    }
+    app(req, res);
+  };
+}

@@ -5,14 +5,12 @@
  * sent under 3 seconds after the form was served) is told it was accepted and is not
  * stored at all: nothing of it is anyone's personal data worth keeping.
  */
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { clientKeyOf } from "../admission/client-key.ts";
-import { createSharedLimit } from "../admission/shared-limit.ts";
+import type { ClientLimit, LimitSpec } from "../admission/shared-limit.ts";
 import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Deliverer } from "./delivery.ts";
 import { createFormKeys, type FormKeys, MIN_FILL_MS, TOKEN_LIFETIME_MS } from "./form-keys.ts";
 import type { EnquiryMetrics, RefusalReason } from "./metrics.ts";
@@ -39,28 +37,21 @@ export interface IntakeOptions {
   deliverer: Deliverer | undefined;
   metrics: EnquiryMetrics;
   logger: Logger;
-  sharedTier?: SharedTier;
+  /** The per-client limit of `spec`: this instance's own, or counted across instances. */
+  limit: (spec: LimitSpec) => ClientLimit;
   now?: () => number;
 }
 
 const HOUR_S = 3600;
 
-export function createIntake({ config, store, deliverer, metrics, logger, sharedTier, now = Date.now }: IntakeOptions): Intake {
+export function createIntake({ config, store, deliverer, metrics, logger, limit, now = Date.now }: IntakeOptions): Intake {
   const keys = createFormKeys(config.formSecret);
-  const local = new RateLimiterMemory({ points: config.ratePerHour, duration: HOUR_S });
-  const shared = sharedTier ? createSharedLimit(sharedTier, { name: "enquiry", points: config.ratePerHour, durationS: HOUR_S }) : undefined;
+  const hourly = limit({ name: "enquiry", points: config.ratePerHour, durationS: HOUR_S });
 
   /** Seconds until the client may send again, or 0 when it may now. */
   async function retryAfterOf(client: string): Promise<number> {
-    const admitted = await shared?.(client);
-    if (admitted) return admitted.ok ? 0 : admitted.retryAfterS;
-    try {
-      await local.consume(client);
-      return 0;
-    } catch (refusal) {
-      if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw refusal;
-    }
+    const admitted = await hourly(client);
+    return admitted.ok ? 0 : admitted.retryAfterS;
   }
 
   const refuse = <O extends Outcome>(reason: RefusalReason, outcome: O): O => {

@@ -7,6 +7,7 @@
 import type { RequestHandler } from "express";
 import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, HOME_PATH, LANG_PREFIX, langPath } from "../../shared/routes.ts";
+import { answerOf, HttpError, sendErrorAnswer } from "./errors.ts";
 
 const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
@@ -21,7 +22,7 @@ export function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): 
 export function redirectHome(defaultLang: Lang): RequestHandler {
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).type("text/plain").send("405 method not allowed\n");
+      sendErrorAnswer(res, answerOf(new HttpError(405, "method not allowed", { Allow: "GET, HEAD" }), false));
       return;
     }
     res.set("Cache-Control", "no-store").redirect(302, homeLocation(req.originalUrl, defaultLang));

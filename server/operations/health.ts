@@ -17,7 +17,7 @@ import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
-import type { SharedTier, SharedTierState } from "../redis/redis-connection.ts";
+import type { SharedTierState } from "../redis/redis-connection.ts";
 
 /** What readiness asks of the upstream: one GET. */
 export interface UpstreamProbe {
@@ -28,8 +28,8 @@ export interface ReadinessDeps {
   upstream: UpstreamProbe;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
-  /** The tier shared with other instances, when REDIS_URL is set. */
-  sharedTier?: Pick<SharedTier, "state">;
+  /** The tier shared with other instances (REDIS_URL), or "not used". */
+  sharedTier?: { state(): SharedTierState | "not used" };
   /** Entries the caches hold, which can answer while the upstream cannot. */
   cachedEntries?: () => number;
   /** Where the process is in its life (server/index.ts sets it); serving when not given. */

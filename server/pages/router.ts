@@ -32,7 +32,7 @@ import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
 
 export interface PagesDeps {
-  config: Config;
+  settings: PagesSettings;
   reader: ApiReader;
   renderer: PageRenderer;
   logger: Logger;
@@ -41,7 +41,7 @@ export interface PagesDeps {
   missBudget: MissGate;
   /**
    * The refusal of a client asking again before its Retry-After, decided before Express
-   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
    */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
   /** The headers every answer carries (security-headers.ts), for the refusals sent before Express sets them. */
@@ -62,6 +62,13 @@ const REDIRECT_MAX_AGE_S = 86_400;
 
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
+
+/** What the pages read of the configuration: the site as the page state carries it, development, the stale window. */
+export interface PagesSettings {
+  site: PublicConfig;
+  dev: boolean;
+  staleMs: number;
+}
 
 export function publicConfigOf(config: Config): PublicConfig {
   return {
@@ -110,7 +117,7 @@ const PER_RESPONSE = new Set([
 ]);
 
 export function createPagesRouter({
-  config,
+  settings,
   reader,
   renderer,
   logger,
@@ -123,8 +130,8 @@ export function createPagesRouter({
   perRequestState,
 }: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage } {
   const router = Router();
-  const publicConfig = publicConfigOf(config);
-  const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
+  const { site: publicConfig, staleMs } = settings;
+  const csp = { dev: settings.dev, https: publicConfig.publicOrigin?.startsWith("https:") ?? false };
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new InFlight<RenderedPage>();
 
@@ -263,7 +270,7 @@ export function createPagesRouter({
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
     if (cached) {
-      sendCachedPage(req, res, cached, config.cache.staleMs);
+      sendCachedPage(req, res, cached, staleMs);
       return;
     }
 
@@ -279,7 +286,7 @@ export function createPagesRouter({
     const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
-      store ? pageCacheControl(rendered.freshForMs, config.cache.staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
+      store ? pageCacheControl(rendered.freshForMs, staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
@@ -296,7 +303,7 @@ export function createPagesRouter({
         .catch((err) => logger.warn({ err }, "page cache store failed"));
       const value = await prepared.catch(() => undefined);
       if (value) {
-        sendCachedPage(req, res, { value, status: "MISS", freshForMs: rendered.freshForMs }, config.cache.staleMs);
+        sendCachedPage(req, res, { value, status: "MISS", freshForMs: rendered.freshForMs }, staleMs);
         return;
       }
     }
@@ -322,14 +329,14 @@ export function createPagesRouter({
       // known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
-        const lang = pageRequestOf(target)?.lang ?? config.lang;
+        const lang = pageRequestOf(target)?.lang ?? publicConfig.defaultLang;
         void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
         return "refused";
       }
       lookedUp.add(req);
       return undefined;
     }
-    sendCachedPage(req, res, cached, config.cache.staleMs);
+    sendCachedPage(req, res, cached, staleMs);
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
