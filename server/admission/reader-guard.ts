@@ -1,9 +1,7 @@
 /**
- * Reader PUT rules (docs/behaviour.md#reader-updates): a client gets READER_RATE_PER_MIN PUTs a
- * minute (every PUT received counts), and a repeated PUT for the same (type, pid)
- * inside the de-duplication window is acknowledged without reaching the upstream.
- * Both tables are bounded LRUs, so no number of clients grows memory without limit.
- * With REDIS_URL both are counted across instances (shared-tier/shared-reader-guard.ts).
+ * Reader PUT rules (docs/behaviour.md#reader-updates): READER_RATE_PER_MIN per client, and a repeated
+ * PUT for the same (type, pid) inside the window acknowledged without the upstream; this instance's
+ * own, in bounded LRUs.
  */
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
@@ -101,7 +99,7 @@ export class ReaderGuard implements ReaderLimits {
     ) as Promise<T | Duplicate>;
   }
 
-  /** Counts a PUT the rate shared across instances refused (shared-tier/shared-reader-guard.ts). */
+  /** Counts a PUT the rate shared across instances refused (shared-reader-guard.ts). */
   countLimited(): void {
     this.counts.limited++;
   }

@@ -1,12 +1,7 @@
 /**
- * A per-client limit counted in Redis, so all instances spend one allowance: a fixed
- * window of `durationS` seconds holding `points` (rate-limiter-flexible's RateLimiterRedis,
- * one atomic script per request). It answers undefined when Redis is away or slow, and its
- * callers then ask their own instance's limiter (the tier's deadline and fallback, rather
- * than the library's insurance limiter, so one failure turns sharing off for every user
- * of the tier at once, with one log line). A count that is not a number (written by
- * someone else) is Redis answering, not failing: the count is dropped, and the instance's
- * own limiter decides this once.
+ * Per-client limits: counted in Redis (rate-limiter-flexible, one fixed window), this instance's own,
+ * or both, the instance's answering while Redis is away or a count read back is not a number
+ * (docs/behaviour.md#api-cache, on what is read from Redis).
  */
 import { ReplyError } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";

@@ -1,8 +1,7 @@
 /**
- * The miss budget (http/miss-budget.ts) counted across instances: the local bucket holds a
- * tenth of the minute's budget, refilled evenly; the shared one is a window as long as a
- * full bucket takes to refill, holding as much, so a client's burst and its rate are the
- * same whichever instances it reaches. Redis away: the instance's own bucket.
+ * The miss budget counted across instances: a window as long as a full bucket takes to refill, holding
+ * as much, so a client's burst and rate are the same whichever instances it reaches; Redis away: the
+ * instance's own bucket (README.md#several-instances-redis_url).
  */
 
 import type { SharedTier } from "../redis/redis-connection.ts";

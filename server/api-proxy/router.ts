@@ -1,10 +1,7 @@
 /**
- * /api/portal: the allowlisted, validated, cached proxy of docs/behaviour.md#api.
- * GET answers come from the response cache; reader PUTs pass the reader guard and
- * are forwarded uncached; anything else is refused before the upstream hears of it.
- *
- * Fresh cache hits are answered before Express runs (`fastPath`, the hot path); what
- * it leaves to Express carries the call it resolved, so no request is resolved twice.
+ * /api/portal (docs/behaviour.md#api): GETs from the response cache, reader PUTs through the reader
+ * limits, anything else refused before the upstream hears of it. Fresh hits are answered before Express
+ * (`fastPath`); what it leaves carries the call it resolved.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";

@@ -1,27 +1,7 @@
 /**
- * The one cache of the server: a byte-bounded LRU (lru-cache underneath) with
- * stale-while-revalidate and request de-duplication. The API cache, the page cache and
- * the generated documents (sitemap, feeds, readiness) are each one of these.
- * - fresh entry: HIT;
- * - past its freshness but within the stale window: STALE, while one background refresh
- *   runs (a failed refresh leaves the stale entry in place, so failures are answered
- *   from it until the window closes);
- * - otherwise: MISS, and concurrent misses for one key share one load.
- * Loads that throw or come back with no freshness at all are never stored.
- *
- * With a second level (a cache shared with other instances, shared-tier/shared-cache-level.ts),
- * misses and refreshes go through it; fresh hits never do.
- *
- * Entries a caller marks one-off (such as not-found answers, which anyone can make new
- * ones of at will) are kept in a bound of their own, a share of the bytes on top of the
- * main one, so a flood of them never pushes the others out.
- *
- * Entries carry tags (docs/behaviour.md#purging), indexed tag → keys; the index holds
- * only stored entries, so the byte bound bounds it too. A purge by tag, by key or of
- * everything marks entries stale (the next request starts one refresh and is answered
- * from the stale entry meanwhile) or, hard, drops them. A load or a render under way
- * when a purge touches it never stores what it made: it may hold what the purge
- * replaced.
+ * The one cache of the server: a byte-bounded LRU with stale-while-revalidate, one load per key,
+ * TinyLFU admission, tags and purges, and an optional second level (docs/behaviour.md#api-cache,
+ * #admission, #purging). The API cache, the page cache and the generated documents are each one.
  */
 import { LRUCache } from "lru-cache";
 import { FrequencySketch } from "./frequency-sketch.ts";

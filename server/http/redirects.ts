@@ -1,8 +1,6 @@
 /**
- * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else
- * answered go to the home page with the original query string: the English one for a path
- * under /portal/en/, else the default language's (PORTAL_LANG). The target is a fixed
- * local path, so no request can steer it to another host.
+ * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else answered
+ * go to the home page (in the path's language) with the original query; a fixed local target.
  */
 import type { RequestHandler } from "express";
 import type { Lang } from "../../shared/page-state.ts";

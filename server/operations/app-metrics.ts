@@ -1,12 +1,7 @@
 /**
- * The app's Prometheus metrics, in a registry of its own (each app, and each test,
- * starts from zero). Requests and upstream calls are observed as they end; everything
- * else is read at scrape time from the figures its owner already keeps (the caches'
- * stats, the miss budget's refusals, the reader guard's counts), so the hot paths do no
- * extra counting for metrics.
- *
- * Counters read at scrape time are set from the owner's running totals: they only
- * grow, as counters must, and a cluster's primary sums them across workers.
+ * The app's Prometheus metrics (docs/behaviour.md#metrics), in a registry of its own. Requests and
+ * upstream calls are observed as they end; everything else is read at scrape time from its owner's
+ * running totals, so the hot paths do no extra counting.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";

@@ -1,17 +1,7 @@
 /**
- * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
- * whether this instance should get traffic), for load balancers. Readiness is 200 while
- * the upstream answers, and still 200, `degraded`, while it does not but the caches hold
- * answers to serve (stale-while-error is the point of them: one CMS outage must not take
- * every instance out of rotation); 503 only when starting, draining after SIGTERM, or
- * with neither an upstream nor anything cached. With REDIS_URL, a ready instance that
- * cannot reach Redis says `degraded` too (it serves, from its own state). The process,
- * its caches and the upstream's history are the internal listener's to show
- * (server/operations/internal-listener.ts), not the public's.
- *
- * Readiness costs an upstream request and a database ping, so it is checked at most
- * once a second, concurrent callers sharing one check, and each public call is charged
- * to its client's miss budget.
+ * Liveness (`/portal/healthz`) and readiness (`/portal/readyz`) for load balancers; readiness is
+ * checked at most once a second and each public call is charged to the miss budget
+ * (docs/behaviour.md#health-and-logs).
  */
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";

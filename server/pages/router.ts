@@ -1,9 +1,7 @@
 /**
- * Pages under /portal: the shared route table picks the page, its data is loaded
- * through the API cache, and the renderer turns it into the HTML document. Rendered
- * pages are kept in the page cache; fresh hits are usually answered before Express
- * runs at all (see `fastPath` in `createPagesRouter`), stale ones here while one re-render runs.
- * Paths the table does not know fall through to the catch-all redirect.
+ * Pages under /portal: the route table picks the page, its data is read through the API cache, the
+ * renderer makes the document, and the page cache keeps it (docs/behaviour.md#pages). Fresh and stale
+ * hits are usually answered before Express (`fastPath`); unknown paths fall through.
  */
 import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";

@@ -1,9 +1,6 @@
 /**
- * The answer to a page request whose client has spent its miss budget (http/miss-budget.ts):
- * a small HTML page, never stored, saying when to try again. It is written as it is, with
- * no render and no data, so refusing costs next to nothing; straight to the Node response,
- * so the hot path can send it before Express runs (with the security headers it is given),
- * and Express's handlers alike (theirs are set already).
+ * The page a client whose miss budget is spent gets (docs/behaviour.md#miss-budget): a small HTML 429,
+ * never stored, written straight to the Node response so the fast path can send it too.
  */
 import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
