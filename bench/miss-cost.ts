@@ -6,7 +6,7 @@
  * counted until the server is idle again.
  */
 import http from "node:http";
-import { RENDER_STAGES as STAGES, type RenderStage as Stage } from "../server/metrics/app-metrics.ts";
+import { RENDER_STAGES as STAGES, type RenderStage as Stage } from "../server/operations/app-metrics.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
 
 export interface MissCost {

@@ -35,7 +35,7 @@ const READER_PAUSE_MS = 10;
 const READERS_SCRIPT = path.join(import.meta.dirname, "flood-readers.lua");
 /** The server's default (config.ts), so the run shows what a deployment gets. */
 const MISS_RATE_PER_MIN = 600;
-/** The bucket holds a tenth of the minute's budget (server/http/miss-budget.ts). */
+/** The bucket holds a tenth of the minute's budget (server/admission/miss-budget.ts). */
 const BURST = MISS_RATE_PER_MIN / 10;
 /** The flooding client's requests a second, sent whatever the answers (an open loop), and the most it keeps in flight. */
 const FLOOD_PER_S = 300;

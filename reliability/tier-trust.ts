@@ -15,7 +15,7 @@ import { Redis } from "ioredis";
 import { startRedisServer } from "../harness/redis-server.ts";
 import { type ServerProcess, startServer } from "../harness/server-process.ts";
 import { scriptHashOf } from "../server/http/security-headers.ts";
-import { siteIdOf } from "../server/shared-tier/redis-connection.ts";
+import { siteIdOf } from "../server/redis/redis-connection.ts";
 import { homeScriptSource } from "../shared/home-script.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";

@@ -6,7 +6,7 @@ import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
 import { isFolderMessage, keepImageFolder } from "./images/folder-keeper.ts";
 import type { Logger } from "./logger.ts";
-import { startInternalListener } from "./metrics/internal-listener.ts";
+import { startInternalListener } from "./operations/internal-listener.ts";
 import { isPurgeMessage } from "./purge/cluster-relay.ts";
 
 export interface PrimaryOptions {

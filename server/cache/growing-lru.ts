@@ -1,9 +1,6 @@
 /**
- * An LRU bounded by its number of entries that allocates as it fills. Given `max`,
- * lru-cache allocates storage for all of them up front (some 17 MB for the reader
- * de-duplication's 400,000 with their expiry times), which every process pays from its
- * start, however few clients come; bounded through `maxSize`, one unit per entry, it
- * grows with what it holds and evicts the same way.
+ * An LRU bounded by its number of entries that allocates as it fills: given `max`, lru-cache allocates
+ * for all of them up front, which every process would pay from its start however few clients come.
  */
 import { LRUCache } from "lru-cache";
 

@@ -5,8 +5,8 @@
  * in-process reader ever makes it again. Each is tagged by its key (cache-tags.ts).
  */
 import { createHash } from "node:crypto";
-import type { PreparedAnswer } from "../http/prepared-answer.ts";
 import { cacheTagsOfKey } from "./cache-tags.ts";
+import type { PreparedAnswer } from "./prepared-answer.ts";
 import { type SecondLevel, SwrCache } from "./swr-cache.ts";
 
 export interface CachedAnswer {

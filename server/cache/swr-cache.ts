@@ -1,30 +1,11 @@
 /**
- * The one cache of the server: a byte-bounded LRU (lru-cache underneath) with
- * stale-while-revalidate and request de-duplication. The API cache, the page cache and
- * the generated documents (sitemap, feeds, readiness) are each one of these.
- * - fresh entry: HIT;
- * - past its freshness but within the stale window: STALE, while one background refresh
- *   runs (a failed refresh leaves the stale entry in place, so failures are answered
- *   from it until the window closes);
- * - otherwise: MISS, and concurrent misses for one key share one load.
- * Loads that throw or come back with no freshness at all are never stored.
- *
- * With a second level (a cache shared with other instances, shared-tier/shared-cache-level.ts),
- * misses and refreshes go through it; fresh hits never do.
- *
- * Entries a caller marks one-off (such as not-found answers, which anyone can make new
- * ones of at will) are kept in a bound of their own, a share of the bytes on top of the
- * main one, so a flood of them never pushes the others out.
- *
- * Entries carry tags (docs/behaviour.md#purging), indexed tag → keys; the index holds
- * only stored entries, so the byte bound bounds it too. A purge by tag, by key or of
- * everything marks entries stale (the next request starts one refresh and is answered
- * from the stale entry meanwhile) or, hard, drops them. A load or a render under way
- * when a purge touches it never stores what it made: it may hold what the purge
- * replaced.
+ * The one cache of the server: a byte-bounded LRU with stale-while-revalidate, one load per key,
+ * TinyLFU admission, tags and purges, and an optional second level (docs/behaviour.md#api-cache,
+ * #admission, #purging). The API cache, the page cache and the generated documents are each one.
  */
 import { LRUCache } from "lru-cache";
 import { FrequencySketch } from "./frequency-sketch.ts";
+import { InFlight } from "./in-flight.ts";
 
 export type CacheStatus = "HIT" | "MISS" | "STALE";
 
@@ -133,7 +114,7 @@ export class SwrCache<V> {
   readonly now: () => number;
   private readonly main: LRUCache<string, Entry<V>>;
   private readonly oneOff: LRUCache<string, Entry<V>> | undefined;
-  private readonly inflight = new Map<string, Promise<Loaded<V>>>();
+  private readonly inflight = new InFlight<Loaded<V>>();
   /** Loads a purge took out of `inflight` (new requests start their own), still running. */
   private readonly detached = new Set<Promise<Loaded<V>>>();
   private readonly watches = new Set<PurgeWatch>();
@@ -144,7 +125,6 @@ export class SwrCache<V> {
   private misses = 0;
   private stale = 0;
   private evictions = 0;
-  private shared = 0;
   private refused = 0;
   private readonly sketch: FrequencySketch | undefined;
 
@@ -206,9 +186,7 @@ export class SwrCache<V> {
   async get(key: string, load: Load<V>): Promise<CacheOutcome<V>> {
     const cached = this.lookup(key, load);
     if (cached) return cached;
-    const underWay = this.inflight.get(key);
-    if (underWay) this.shared++;
-    const loaded = await (underWay ?? this.load(key, load));
+    const loaded = await this.inflight.share(key, () => this.loadUnshared(key, load));
     if (loaded.madeAt === undefined) return { value: loaded.value, status: "MISS", freshForMs: loaded.freshForMs ?? 0 };
     // Made elsewhere earlier: fresh for what is left of its time, else a stale answer (the second level's, given when the upstream failed).
     const freshForMs = Math.max(0, loaded.madeAt + (loaded.freshForMs ?? 0) - this.now());
@@ -261,22 +239,20 @@ export class SwrCache<V> {
   }
 
   private load(key: string, load: Load<V>): Promise<Loaded<V>> {
+    return this.inflight.start(key, () => this.loadUnshared(key, load));
+  }
+
+  private loadUnshared(key: string, load: Load<V>): Promise<Loaded<V>> {
     const watch = this.watch(key);
     const { secondLevel } = this.options;
-    const pending: Promise<Loaded<V>> = (secondLevel ? secondLevel.load(key, load) : load())
+    return (secondLevel ? secondLevel.load(key, load) : load())
       .then((loaded) => {
         const tags = loaded.tags ?? watch.tags;
         const outdated = [watch, loaded.since].some((w) => w && (w.purged || tags.some((tag) => w.purgedTags.has(tag))));
         if (loaded.freshForMs !== undefined && !outdated) this.store(key, loaded.value, loaded.freshForMs, tags, loaded.madeAt);
         return loaded;
       })
-      .finally(() => {
-        this.unwatch(watch);
-        if (this.inflight.get(key) === pending) this.inflight.delete(key);
-        this.detached.delete(pending);
-      });
-    this.inflight.set(key, pending);
-    return pending;
+      .finally(() => this.unwatch(watch));
   }
 
   private store(key: string, value: V, freshForMs: number, tags: readonly string[], madeAt?: number): void {
@@ -384,10 +360,11 @@ export class SwrCache<V> {
 
   /** A load a purge made out of date is no longer shared: the requests that follow start their own. */
   private detach(key: string): void {
-    const pending = this.inflight.get(key);
+    const pending = this.inflight.letGo(key);
     if (!pending) return;
-    this.inflight.delete(key);
     this.detached.add(pending);
+    const settled = () => this.detached.delete(pending);
+    pending.then(settled, settled);
   }
 
   stats(): CacheStats {
@@ -401,7 +378,7 @@ export class SwrCache<V> {
       stale: this.stale,
       hitRatio: served === 0 ? 0 : Math.round(((this.hits + this.stale) / served) * 1000) / 1000,
       evictions: this.evictions,
-      shared: this.shared,
+      shared: this.inflight.joined,
       refused: this.refused,
     };
   }

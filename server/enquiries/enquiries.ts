@@ -1,10 +1,10 @@
 /** The contact form's enquiries put together: store, intake, delivery, retention sweep, metrics and routes (docs/behaviour.md#enquiries). */
 import type { Router } from "express";
 import type { Registry } from "prom-client";
-import { type Config, withoutCredentials } from "../config.ts";
+import type { ClientLimit, LimitSpec } from "../admission/shared-limit.ts";
+import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { SendOwnPage } from "../pages/router.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
 import { createDeliverer, type Deliverer } from "./delivery.ts";
 import { createIntake, type Intake } from "./intake.ts";
 import { createEnquiryMetrics } from "./metrics.ts";
@@ -29,24 +29,25 @@ export interface Enquiries {
 export interface EnquiryDeps {
   logger: Logger;
   registry: Registry;
-  sharedTier?: SharedTier;
+  /** The per-client limit of `spec`: this instance's own, or counted across instances. */
+  limit: (spec: LimitSpec) => ClientLimit;
   now?: () => number;
   backoffBaseMs?: number;
   pollMs?: number;
 }
 
 export function createEnquiries(
-  config: Config,
-  { logger, registry, sharedTier, now = Date.now, backoffBaseMs, pollMs }: EnquiryDeps,
+  settings: EnquiryConfig,
+  databaseUrl: string,
+  { logger, registry, limit, now = Date.now, backoffBaseMs, pollMs }: EnquiryDeps,
 ): Enquiries {
-  const { enquiries: settings } = config;
-  const store = createEnquiryStore(config.databaseUrl);
+  const store = createEnquiryStore(databaseUrl);
   const metrics = createEnquiryMetrics(registry, async () => (store.isOpen() ? store.oldestPending() : undefined), now);
   const deliverer =
     settings.webhook || settings.mail
       ? createDeliverer({ store, config: settings, logger, events: metrics, now, backoffBaseMs, pollMs })
       : undefined;
-  const intake = createIntake({ config: settings, store, deliverer, metrics, logger, sharedTier, now });
+  const intake = createIntake({ config: settings, store, deliverer, metrics, logger, limit, now });
   const sweep = async () => {
     const deleted = await store.deleteOlderThan(now() - settings.retentionDays * DAY_MS, now());
     if (deleted > 0) logger.info({ deleted, retentionDays: settings.retentionDays }, "deleted enquiries past their retention");

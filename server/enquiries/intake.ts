@@ -2,14 +2,12 @@
  * A submitted form, from the page's POST or the JSON API alike: token, spam checks, fields,
  * hourly limit, then stored before it is accepted (docs/behaviour.md#enquiries).
  */
-import { RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
 import { CONSENT_VERSION, type EnquiryValues, type ReadEnquiry, readEnquiry } from "../../shared/enquiry.ts";
 import type { Lang } from "../../shared/page-state.ts";
+import { clientKeyOf } from "../admission/client-key.ts";
+import type { ClientLimit, LimitSpec } from "../admission/shared-limit.ts";
 import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
-import { createSharedLimit } from "../shared-tier/shared-limit.ts";
 import type { Deliverer } from "./delivery.ts";
 import { createFormKeys, type FormKeys, MIN_FILL_MS, TOKEN_LIFETIME_MS } from "./form-keys.ts";
 import type { EnquiryMetrics, RefusalReason } from "./metrics.ts";
@@ -36,27 +34,20 @@ export interface IntakeOptions {
   deliverer: Deliverer | undefined;
   metrics: EnquiryMetrics;
   logger: Logger;
-  sharedTier?: SharedTier;
+  /** The per-client limit of `spec`: this instance's own, or counted across instances. */
+  limit: (spec: LimitSpec) => ClientLimit;
   now?: () => number;
 }
 
 const HOUR_S = 3600;
 
-export function createIntake({ config, store, deliverer, metrics, logger, sharedTier, now = Date.now }: IntakeOptions): Intake {
+export function createIntake({ config, store, deliverer, metrics, logger, limit, now = Date.now }: IntakeOptions): Intake {
   const keys = createFormKeys(config.formSecret);
-  const local = new RateLimiterMemory({ points: config.ratePerHour, duration: HOUR_S });
-  const shared = sharedTier ? createSharedLimit(sharedTier, { name: "enquiry", points: config.ratePerHour, durationS: HOUR_S }) : undefined;
+  const hourly = limit({ name: "enquiry", points: config.ratePerHour, durationS: HOUR_S });
 
   async function retryAfterOf(client: string): Promise<number> {
-    const admitted = await shared?.(client);
-    if (admitted) return admitted.ok ? 0 : admitted.retryAfterS;
-    try {
-      await local.consume(client);
-      return 0;
-    } catch (refusal) {
-      if (refusal instanceof RateLimiterRes) return Math.max(1, Math.ceil(refusal.msBeforeNext / 1000));
-      throw refusal;
-    }
+    const admitted = await hourly(client);
+    return admitted.ok ? 0 : admitted.retryAfterS;
   }
 
   const refuse = <O extends Outcome>(reason: RefusalReason, outcome: O): O => {

@@ -1,9 +1,9 @@
 /**
- * The one place errors become answers. Handlers throw HttpError (or let a body parser
- * throw its own 4xx); anything else is a 500 logged with its stack and answered
- * without it.
+ * The one place errors and refusals become answers. Handlers throw HttpError (or let a body
+ * parser throw its own 4xx); anything else is a 500 logged with its stack and answered without it.
  */
-import type { ErrorRequestHandler } from "express";
+import type { ServerResponse } from "node:http";
+import type { ErrorRequestHandler, Response } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import type { Logger } from "../logger.ts";
 
@@ -57,19 +57,47 @@ export function isApiRequest(url: string): boolean {
   return url === "/api/portal" || url.startsWith("/api/portal/") || url.startsWith("/api/portal?");
 }
 
+/** An error or a refusal as it goes out, never stored: the same bytes whether Express or the fast path sends it. */
+export interface ErrorAnswer {
+  status: number;
+  headers: Record<string, string>;
+  body: Buffer;
+}
+
+/** `headers` (a refusal's Retry-After) come first, then no-store and the body's type. */
+export function errorAnswer(status: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ErrorAnswer {
+  return { status, headers: { ...headers, "Cache-Control": "no-store", "Content-Type": contentType }, body };
+}
+
+/** The answer to anything thrown: a JSON envelope for an API, else one line of text. */
+export function answerOf(err: unknown, json: boolean): ErrorAnswer {
+  const { status, message, headers } = describeError(err);
+  return json
+    ? errorAnswer(status, Buffer.from(JSON.stringify(errorEnvelope(status, message))), "application/json; charset=utf-8", headers)
+    : errorAnswer(status, Buffer.from(`${status} ${message}\n`), "text/plain; charset=utf-8", headers);
+}
+
+/** Sends it through Express (which adds its length and entity tag). */
+export function sendErrorAnswer(res: Response, answer: ErrorAnswer): void {
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  res.status(answer.status).send(answer.body);
+}
+
+/** Writes it straight to the Node response, after `before` (the headers Express's middleware would have set). */
+export function writeErrorAnswer(res: ServerResponse, answer: ErrorAnswer, before: readonly (readonly [string, string])[] = []): void {
+  for (const [name, value] of before) res.setHeader(name, value);
+  res.writeHead(answer.status, { ...answer.headers, "Content-Length": String(answer.body.length) });
+  res.end(answer.body);
+}
+
 export function createErrorHandler(logger: Logger): ErrorRequestHandler {
   return (err, req, res, _next) => {
-    const { status, message, headers } = describeError(err);
-    if (status >= 500) logger.error({ err, reqId: res.locals.reqId, url: req.originalUrl }, "request failed");
+    const answer = answerOf(err, isApiRequest(req.originalUrl));
+    if (answer.status >= 500) logger.error({ err, reqId: res.locals.reqId, url: req.originalUrl }, "request failed");
     if (res.headersSent) {
       res.destroy();
       return;
     }
-    res.status(status).set(headers).set("Cache-Control", "no-store");
-    if (isApiRequest(req.originalUrl)) {
-      res.json(errorEnvelope(status, message));
-    } else {
-      res.type("text/plain; charset=utf-8").send(`${status} ${message}\n`);
-    }
+    sendErrorAnswer(res, answer);
   };
 }

@@ -1,12 +1,11 @@
 /**
- * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else
- * answered go to the home page with the original query string: the English one for a path
- * under /portal/en/, else the default language's (PORTAL_LANG). The target is a fixed
- * local path, so no request can steer it to another host.
+ * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else answered
+ * go to the home page (in the path's language) with the original query; a fixed local target.
  */
 import type { RequestHandler } from "express";
 import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, HOME_PATH, LANG_PREFIX, langPath } from "../../shared/routes.ts";
+import { answerOf, HttpError, sendErrorAnswer } from "./errors.ts";
 
 const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
@@ -21,7 +20,7 @@ export function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): 
 export function redirectHome(defaultLang: Lang): RequestHandler {
   return (req, res) => {
     if (req.method !== "GET" && req.method !== "HEAD") {
-      res.status(405).set({ Allow: "GET, HEAD", "Cache-Control": "no-store" }).type("text/plain").send("405 method not allowed\n");
+      sendErrorAnswer(res, answerOf(new HttpError(405, "method not allowed", { Allow: "GET, HEAD" }), false));
       return;
     }
     res.set("Cache-Control", "no-store").redirect(302, homeLocation(req.originalUrl, defaultLang));

@@ -1,9 +1,6 @@
 /**
- * Security headers for every answer (docs/behaviour.md#security-headers). Scripts come only from this
- * origin: no 'unsafe-inline' or 'unsafe-eval'. The one deliberate exception, the home
- * html `useEval|` script, is allowed per response by the hash of its exact text. Styles
- * may use inline style attributes (computed sizes and durations), never inline
- * stylesheets. HSTS only when the public origin is https.
+ * Security headers for every answer (docs/behaviour.md#security-headers): scripts only from this origin,
+ * the home script allowed per response by its hash, inline style attributes only, HSTS only over https.
  */
 import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";

@@ -4,8 +4,8 @@
  */
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
+import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../api-proxy/upstream-client.ts";
 import { HttpError } from "../http/errors.ts";
-import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../upstream/client.ts";
 import type { ImageSource } from "./image-request.ts";
 
 export interface Validator {

@@ -1,13 +1,13 @@
 /** `GET /portal/_img?url=&w=&q=`: one image variant, from the caches or made once for every concurrent request (docs/behaviour.md#images). */
 import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
+import { clientKeyOf } from "../admission/client-key.ts";
+import type { MissGate } from "../admission/miss-budget.ts";
+import { burstOf, tooManyMisses } from "../admission/miss-budget.ts";
 import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
-import type { MissGate } from "../http/miss-budget.ts";
-import { burstOf, tooManyMisses } from "../http/miss-budget.ts";
 import type { Logger } from "../logger.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
 import { DiskCache, type FolderKeeper } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
 import { createImageFetchers, createSourceReader } from "./image-source.ts";
@@ -15,8 +15,19 @@ import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-varian
 import { outputChoiceFor } from "./output-format.ts";
 import { ResizeQueue } from "./resize-queue.ts";
 
+/** What the image endpoint reads of the configuration. */
+export interface ImageSettings {
+  images: Config["images"];
+  cache: { maxBytes: number; staleMs: number };
+  /** Its origin's images are allowed. */
+  apiBaseUrl: string | undefined;
+  publicOrigin: string | undefined;
+  missRatePerMin: number;
+  upstreamTimeoutMs: number;
+}
+
 export interface ImageEndpointDeps {
-  config: Config;
+  settings: ImageSettings;
   /** The embedded content API's address when there is no API_BASE_URL. */
   upstreamUrl: string;
   mediaDir?: string;
@@ -45,37 +56,37 @@ const RESIZE_SOURCES_WAITING_BYTES = 256 * 1024 * 1024;
 const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
 
 export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
-  const { config, logger } = deps;
+  const { settings, logger } = deps;
   const now = deps.now ?? Date.now;
   const upstreamOrigin = new URL(deps.upstreamUrl).origin;
-  const allowed = new Set([...(config.apiBaseUrl ? [new URL(config.apiBaseUrl).origin] : []), ...config.images.hosts]);
-  const origins = { allowed, site: config.publicOrigin, upstream: upstreamOrigin, allowSvg: config.images.allowSvg };
+  const allowed = new Set([...(settings.apiBaseUrl ? [new URL(settings.apiBaseUrl).origin] : []), ...settings.images.hosts]);
+  const origins = { allowed, site: settings.publicOrigin, upstream: upstreamOrigin, allowSvg: settings.images.allowSvg };
   const onDiskError = (err: unknown) => logger.warn({ err: err instanceof Error ? err.message : String(err) }, "image disk cache failed");
   const memory = new SwrCache<ImageVariant>({
-    maxBytes: config.cache.maxBytes,
+    maxBytes: settings.cache.maxBytes,
     admission: true,
-    staleMs: config.cache.staleMs,
+    staleMs: settings.cache.staleMs,
     sizeOf: (variant, key) => variant.body.length + key.length * 2 + 512,
     now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
   });
-  const disk = new DiskCache(config.images.cacheDir, config.images.cacheMaxBytes, onDiskError, deps.folderKeeper);
+  const disk = new DiskCache(settings.images.cacheDir, settings.images.cacheMaxBytes, onDiskError, deps.folderKeeper);
   const cores = availableParallelism();
   const queue = new ResizeQueue({
     slots: deps.resizeSlots ?? cores,
     // Never fewer than one burst of the client's miss budget: the budget refuses a flood first.
-    maxWaitingPerClient: Math.max(RESIZES_WAITING_PER_CLIENT, burstOf(config.missRatePerMin)),
+    maxWaitingPerClient: Math.max(RESIZES_WAITING_PER_CLIENT, burstOf(settings.missRatePerMin)),
     maxWaiting: RESIZES_WAITING,
     maxWaitingBytes: RESIZE_SOURCES_WAITING_BYTES,
   });
-  const fetchers = createImageFetchers(config.upstreamTimeoutMs);
+  const fetchers = createImageFetchers(settings.upstreamTimeoutMs);
   const readSource = createSourceReader({
     fetchers,
     upstreamOrigin,
     mediaDir: deps.mediaDir,
-    maxBytes: config.images.maxSourceBytes,
+    maxBytes: settings.images.maxSourceBytes,
   });
-  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError, allowSvg: config.images.allowSvg });
+  const variants = createImageVariants({ memory, disk, readSource, queue, now, onDiskError, allowSvg: settings.images.allowSvg });
 
   const handler: RequestHandler = async (req, res) => {
     const query = req.originalUrl.indexOf("?");

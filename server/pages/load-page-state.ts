@@ -9,9 +9,9 @@ import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
 import { detailKey, embeddedPayload, keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import { contentLangOf, isUntranslated, type PageState, type PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
 
 export interface LoadedPage {
   state: PageState;

@@ -15,7 +15,7 @@ import { type PageAddress, pageAddressOf } from "../../shared/page-address.ts";
 import { isLang, type Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, LANG_PREFIX, langPath, PAGE_ROUTES, type PageRoute, type RouteMatch } from "../../shared/routes.ts";
 import { searchOf } from "../../shared/with-query.ts";
-import { memoByUrl } from "../http/memo-by-url.ts";
+import { memoByUrl } from "../cache/memo-by-url.ts";
 import { routerTextOf } from "./router-text.ts";
 
 export interface PageRequest {

@@ -11,8 +11,8 @@
  * and those must neither push real pages out nor cost a level-9 compression each.
  */
 import { createHash } from "node:crypto";
+import { type PreparedAnswer, prepareAnswer } from "../cache/prepared-answer.ts";
 import { SwrCache } from "../cache/swr-cache.ts";
-import { type PreparedAnswer, prepareAnswer } from "../http/prepared-answer.ts";
 
 export interface CachedPage {
   answer: PreparedAnswer;

@@ -1,9 +1,7 @@
 /**
- * Pages under /portal: the shared route table picks the page, its data is loaded
- * through the API cache, and the renderer turns it into the HTML document. Rendered
- * pages are kept in the page cache; fresh hits are usually answered before Express
- * runs at all (see `fastPath` in `createPagesRouter`), stale ones here while one re-render runs.
- * Paths the table does not know fall through to the catch-all redirect.
+ * Pages under /portal: the route table picks the page, its data is read through the API cache, the
+ * renderer makes the document, and the page cache keeps it (docs/behaviour.md#pages). Fresh and stale
+ * hits are usually answered before Express (`fastPath`); unknown paths fall through.
  */
 import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";
@@ -12,16 +10,17 @@ import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
+import type { MissGate } from "../admission/miss-budget.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
+import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
+import { InFlight } from "../cache/in-flight.ts";
+import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
-import type { IdleRecompressor } from "../http/idle-recompressor.ts";
-import type { MissGate } from "../http/miss-budget.ts";
-import type { RequestFastPath } from "../http/request-fast-path.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
-import type { RenderStage } from "../metrics/app-metrics.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
@@ -31,7 +30,7 @@ import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
 
 export interface PagesDeps {
-  config: Config;
+  settings: PagesSettings;
   reader: ApiReader;
   renderer: PageRenderer;
   logger: Logger;
@@ -40,7 +39,7 @@ export interface PagesDeps {
   missBudget: MissGate;
   /**
    * The refusal of a client asking again before its Retry-After, decided before Express
-   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
    */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
   /** The headers every answer carries (security-headers.ts), for the refusals sent before Express sets them. */
@@ -61,6 +60,13 @@ const REDIRECT_MAX_AGE_S = 86_400;
 
 /** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
+
+/** What the pages read of the configuration: the site as the page state carries it, development, the stale window. */
+export interface PagesSettings {
+  site: PublicConfig;
+  dev: boolean;
+  staleMs: number;
+}
 
 export function publicConfigOf(config: Config): PublicConfig {
   return {
@@ -109,7 +115,7 @@ const PER_RESPONSE = new Set([
 ]);
 
 export function createPagesRouter({
-  config,
+  settings,
   reader,
   renderer,
   logger,
@@ -122,11 +128,10 @@ export function createPagesRouter({
   perRequestState,
 }: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage } {
   const router = Router();
-  const publicConfig = publicConfigOf(config);
-  const csp = { dev: config.dev, https: config.publicOrigin?.startsWith("https:") ?? false };
+  const { site: publicConfig, staleMs } = settings;
+  const csp = { dev: settings.dev, https: publicConfig.publicOrigin?.startsWith("https:") ?? false };
   const defaultPolicy = contentSecurityPolicy(csp);
-  const rendering = new Map<string, Promise<RenderedPage>>();
-  let sharedRenders = 0;
+  const rendering = new InFlight<RenderedPage>();
 
   /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
   /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
@@ -173,21 +178,14 @@ export function createPagesRouter({
    * queueing a render each; a lone request waits one turn of the loop.
    */
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
-    const { key } = page;
-    const inFlight = rendering.get(key);
-    if (inFlight) {
-      sharedRenders++;
-      return inFlight;
-    }
-    const watch = pageCache?.watch(key);
-    const run = new Promise<void>((resolve) => setImmediate(resolve))
-      .then(() => render(page, watch, background, requestId))
-      .finally(() => {
-        rendering.delete(key);
-        if (watch) pageCache?.unwatch(watch);
-      });
-    rendering.set(key, run);
-    return run;
+    return rendering.share(page.key, () => {
+      const watch = pageCache?.watch(page.key);
+      return new Promise<void>((resolve) => setImmediate(resolve))
+        .then(() => render(page, watch, background, requestId))
+        .finally(() => {
+          if (watch) pageCache?.unwatch(watch);
+        });
+    });
   }
 
   async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
@@ -270,7 +268,7 @@ export function createPagesRouter({
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));
     if (cached) {
-      sendCachedPage(req, res, cached, config.cache.staleMs);
+      sendCachedPage(req, res, cached, staleMs);
       return;
     }
 
@@ -286,7 +284,7 @@ export function createPagesRouter({
     const store = pageCache && cacheable(rendered);
     res.setHeader(
       "Cache-Control",
-      store ? pageCacheControl(rendered.freshForMs, config.cache.staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
+      store ? pageCacheControl(rendered.freshForMs, staleMs) : rendered.status === 200 ? "no-cache" : "no-store",
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
@@ -303,7 +301,7 @@ export function createPagesRouter({
         .catch((err) => logger.warn({ err }, "page cache store failed"));
       const value = await prepared.catch(() => undefined);
       if (value) {
-        sendCachedPage(req, res, { value, status: "MISS", freshForMs: rendered.freshForMs }, config.cache.staleMs);
+        sendCachedPage(req, res, { value, status: "MISS", freshForMs: rendered.freshForMs }, staleMs);
         return;
       }
     }
@@ -311,10 +309,7 @@ export function createPagesRouter({
     res.status(rendered.status).send(rendered.body);
   });
   const pageKeyOf = createPageKeyReader();
-  /**
-   * The hot path: a cached page, fresh or stale, answered straight from the Node request
-   * before Express and its middleware run. Returns false when Express should handle it.
-   */
+  /** The hot path: a cached page, fresh or stale, sent before Express runs; undefined leaves the request to Express. */
   const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
@@ -332,16 +327,16 @@ export function createPagesRouter({
       // known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
-        const lang = pageRequestOf(target)?.lang ?? config.lang;
+        const lang = pageRequestOf(target)?.lang ?? publicConfig.defaultLang;
         void refusal.then((retryAfterS) => sendTooManyPage(res, retryAfterS, lang, refusalHeaders));
         return "refused";
       }
       lookedUp.add(req);
       return undefined;
     }
-    sendCachedPage(req, res, cached, config.cache.staleMs);
+    sendCachedPage(req, res, cached, staleMs);
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
-  return Object.assign(router, { fastPath, sharedRenders: () => sharedRenders, sendOwnPage });
+  return Object.assign(router, { fastPath, sharedRenders: () => rendering.joined, sendOwnPage });
 }

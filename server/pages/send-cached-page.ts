@@ -4,8 +4,8 @@
  * cache status are per response.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendPrepared } from "../cache/prepared-answer.ts";
 import type { CacheOutcome } from "../cache/swr-cache.ts";
-import { sendPrepared } from "../http/prepared-answer.ts";
 import type { CachedPage } from "./page-cache.ts";
 
 export function pageCacheControl(freshForMs: number, staleMs: number): string {

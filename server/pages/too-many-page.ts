@@ -1,13 +1,10 @@
 /**
- * The answer to a page request whose client has spent its miss budget (http/miss-budget.ts):
- * a small HTML page, never stored, saying when to try again. It is written as it is, with
- * no render and no data, so refusing costs next to nothing; straight to the Node response,
- * so the hot path can send it before Express runs (with the security headers it is given),
- * and Express's handlers alike (theirs are set already).
+ * The page a client whose miss budget is spent gets (docs/behaviour.md#miss-budget): a small HTML 429,
+ * never stored, written straight to the Node response so the fast path can send it too.
  */
 import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
-import { sendRefusal } from "../http/miss-budget.ts";
+import { errorAnswer, writeErrorAnswer } from "../http/errors.ts";
 
 const TEXT: Record<Lang, { title: string; body: (seconds: number) => string }> = {
   "zh-CN": { title: "请求过于频繁", body: (s) => `请 ${s} 秒后再试。` },
@@ -24,5 +21,5 @@ export function sendTooManyPage(
   const body = Buffer.from(
     `<!DOCTYPE html><html lang="${lang}"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>429 ${text.title}</title></head><body><h1>${text.title}</h1><p>${text.body(retryAfterS)}</p></body></html>\n`,
   );
-  sendRefusal(res, retryAfterS, body, "text/html; charset=utf-8", headers);
+  writeErrorAnswer(res, errorAnswer(429, body, "text/html; charset=utf-8", { "Retry-After": String(retryAfterS) }), headers);
 }

@@ -3,9 +3,8 @@
  * most one HMAC, never a lookup or an upstream request, so it is not charged to the miss budget.
  */
 import express, { type Request, type Response, Router } from "express";
-import { errorEnvelope } from "../../shared/envelope.ts";
 import type { PurgeSecret } from "../config.ts";
-import { describeError } from "../http/errors.ts";
+import { answerOf, describeError, HttpError, sendErrorAnswer } from "../http/errors.ts";
 import { bearerMatches, bearerMaySend, signatureMatches, type WebhookHeaders, webhookHeadersOf } from "./purge-auth.ts";
 import { parsePurgeBody } from "./purge-request.ts";
 import type { Purger } from "./purger.ts";
@@ -25,8 +24,7 @@ export interface PurgeRouteDeps {
 /** Before a sender retries a purge refused while Redis is away (its probe runs each second). */
 const RETRY_AFTER_S = 5;
 
-const refuse = (res: Response, status: number, message: string) =>
-  res.status(status).set("Cache-Control", "no-store").json(errorEnvelope(status, message));
+const refuse = (res: Response, status: number, message: string) => sendErrorAnswer(res, answerOf(new HttpError(status, message), true));
 
 export function createPurgeRouter({ secrets, purger, claimId, now = Date.now }: PurgeRouteDeps): Router {
   const router = Router();

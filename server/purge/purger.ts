@@ -6,12 +6,12 @@
 import { API_PREFIX } from "../../shared/call-table.ts";
 import { keyLangOf } from "../../shared/data-keys.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { classifyPathsOf, resolveApiRequest } from "../api-proxy/resolve-request.ts";
 import { growingLru } from "../cache/growing-lru.ts";
 import type { ResponseCache } from "../cache/response-cache.ts";
 import type { PurgeSelector } from "../cache/swr-cache.ts";
 import type { PageCache } from "../pages/page-cache.ts";
 import { keyRestOf, pageKeyRestOf } from "../pages/page-cache-key.ts";
-import { classifyPathsOf, resolveApiRequest } from "../portal-api/resolve-request.ts";
 import { TIMESTAMP_TOLERANCE_S } from "./purge-auth.ts";
 import type { PurgeRequest } from "./purge-request.ts";
 

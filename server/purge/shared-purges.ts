@@ -5,8 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { type Redis, ReplyError } from "ioredis";
 import type { Logger } from "../logger.ts";
-import type { PubSub } from "../shared-tier/pub-sub.ts";
-import type { SharedTier } from "../shared-tier/redis-connection.ts";
+import type { PubSub } from "../redis/pub-sub.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
 import { checkedPurgeRequest, isPurgePath, isPurgeTag, type PurgeRequest } from "./purge-request.ts";
 import { type Purger, SEEN_FOR_MS } from "./purger.ts";
 

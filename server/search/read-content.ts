@@ -7,11 +7,11 @@ import { apiKey } from "../../shared/data-keys.ts";
 import type { Job, Message, Product, Service } from "../../shared/entities.ts";
 import { pageHref } from "../../shared/routes.ts";
 import type { SearchType } from "../../shared/search.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
+import { classifyUpstreamAnswer, httpErrorOf, upstreamPathOf } from "../api-proxy/api-reader.ts";
+import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
-import { classifyUpstreamAnswer, httpErrorOf, upstreamPathOf } from "../portal-api/api-reader.ts";
 import { readAllPages, readPayload } from "../seo/read-upstream.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
 import type { SearchDoc } from "./index-file.ts";
 
 /** A key's `lang=en` is sent as CONTENT_LANG_PARAM. */

@@ -2,7 +2,7 @@
 import { type Paged, payloadOf } from "../../shared/envelope.ts";
 import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 
 export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
   return lang === "zh-CN" ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };

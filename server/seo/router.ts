@@ -5,17 +5,27 @@
 import { type Response, Router } from "express";
 import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
-import { LANGS } from "../../shared/page-state.ts";
+import { LANGS, type Lang } from "../../shared/page-state.ts";
+import { type ApiReader, readerFor, ttlFor } from "../api-proxy/api-reader.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
+import { answerOf, HttpError, sendErrorAnswer } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
-import { type ApiReader, readerFor, ttlFor } from "../portal-api/api-reader.ts";
 import { robotsTxt } from "./robots.ts";
 import { buildFeed } from "./rss.ts";
 import { collectSitemap, sitemapCalls, sitemapXml } from "./sitemap.ts";
 
+/** What the feeds and the sitemap read of the configuration. */
+export interface SeoSettings {
+  publicOrigin: string | undefined;
+  /** The TTLs, so a document is kept as long as its data. */
+  cache: Config["cache"];
+  contentLang: boolean;
+  lang: Lang;
+}
+
 export interface SeoDeps {
-  config: Config;
+  settings: SeoSettings;
   reader: ApiReader;
   logger: Logger;
   now?: () => number;
@@ -29,19 +39,16 @@ const PARTIAL_KEEP_MS = 5000;
 const MIN_KEEP_MS = 1000;
 
 function unavailable(res: Response, what: string): void {
-  res
-    .status(503)
-    .set({ "Retry-After": String(RETRY_AFTER_S), "Cache-Control": "no-store" })
-    .type("text/plain; charset=utf-8")
-    .send(`503 the ${what} is temporarily unavailable\n`);
+  const refusal = new HttpError(503, `the ${what} is temporarily unavailable`, { "Retry-After": String(RETRY_AFTER_S) });
+  sendErrorAnswer(res, answerOf(refusal, false));
 }
 
-export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Router {
+export function createSeoRouter({ settings, reader, logger, now }: SeoDeps): Router {
   const router = Router();
-  const origin = config.publicOrigin;
+  const origin = settings.publicOrigin;
   const generated = createGeneratedCache<string>(now);
   const keepFor = (callKeys: string[]) =>
-    Math.max(MIN_KEEP_MS, Math.min(...callKeys.map((key) => ttlFor(key.split("?")[0] as string, config.cache))));
+    Math.max(MIN_KEEP_MS, Math.min(...callKeys.map((key) => ttlFor(key.split("?")[0] as string, settings.cache))));
 
   let warned = false;
   const warnRelative = () => {
@@ -54,14 +61,14 @@ export function createSeoRouter({ config, reader, logger, now }: SeoDeps): Route
     res.set({ "Content-Type": "text/plain; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(robotsTxt(origin));
   });
 
-  const contentLang = config.contentLangParam !== undefined;
+  const { contentLang } = settings;
   const sitemapKeep = keepFor(sitemapCalls().map((id) => apiKey(id)));
   router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (_req, res) => {
     warnRelative();
     let xml: string;
     try {
       const made = await generated.get("sitemap", async () => {
-        const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId), undefined, { contentLang, defaultLang: config.lang });
+        const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId), undefined, { contentLang, defaultLang: settings.lang });
         if (sitemap.failed.length === sitemap.sections) throw new Error("every upstream list failed");
         const partial = sitemap.failed.length > 0 || sitemap.failedLangs.length > 0;
         if (partial)

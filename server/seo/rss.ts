@@ -6,7 +6,7 @@ import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import { pageHref } from "../../shared/routes.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { rfc822Of } from "./message-dates.ts";
 import { readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";

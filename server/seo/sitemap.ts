@@ -7,7 +7,7 @@ import { apiKey } from "../../shared/data-keys.ts";
 import type { ItemList, PageDetail, PageItem } from "../../shared/page-route.ts";
 import { isUntranslated, LANGS, type Lang } from "../../shared/page-state.ts";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
-import type { ApiReader } from "../portal-api/api-reader.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { w3cDateOf } from "./message-dates.ts";
 import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";

@@ -6,7 +6,7 @@
 import http from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../../server/upstream/client.ts";
+import { createUpstreamClient, type UpstreamClient, UpstreamError } from "../../server/api-proxy/upstream-client.ts";
 
 const servers: http.Server[] = [];
 const clients: UpstreamClient[] = [];

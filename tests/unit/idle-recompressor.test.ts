@@ -6,8 +6,8 @@
 import { readFileSync } from "node:fs";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { IdleRecompressor, MIN_SAVING } from "../../server/http/idle-recompressor.ts";
-import { prepareAnswer } from "../../server/http/prepared-answer.ts";
+import { IdleRecompressor, MIN_SAVING } from "../../server/cache/idle-recompressor.ts";
+import { prepareAnswer } from "../../server/cache/prepared-answer.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 
 const BODY = readFileSync(DEMO_SITE_FILE);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { memoByUrl } from "../../server/http/memo-by-url.ts";
+import { memoByUrl } from "../../server/cache/memo-by-url.ts";
 
 describe("memoByUrl", () => {
   it("works a repeated URL out once, forgets the oldest past 2000 URLs, and never keeps very long ones", () => {

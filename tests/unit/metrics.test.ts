@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { createApp } from "../../server/app.ts";
-import { upstreamCallOf } from "../../server/metrics/app-metrics.ts";
-import { routeKindOf } from "../../server/metrics/route-kind.ts";
+import { upstreamCallOf } from "../../server/operations/app-metrics.ts";
+import { routeKindOf } from "../../server/operations/route-kind.ts";
 import { testConfig } from "../support/config.ts";
 
 describe("routeKindOf", () => {

@@ -5,7 +5,7 @@
  */
 import { gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ownBytes, prepareAnswer } from "../../server/http/prepared-answer.ts";
+import { ownBytes, prepareAnswer } from "../../server/cache/prepared-answer.ts";
 
 const ownsItsMemory = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 

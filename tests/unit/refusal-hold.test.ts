@@ -5,8 +5,8 @@
  * with a clock the test moves, and holds that end when the test says.
  */
 import { describe, expect, it } from "vitest";
-import { type Admission, MissBudget } from "../../server/http/miss-budget.ts";
-import { holdingRefusals } from "../../server/http/refusal-hold.ts";
+import { type Admission, MissBudget } from "../../server/admission/miss-budget.ts";
+import { holdingRefusals } from "../../server/admission/refusal-hold.ts";
 
 const CRAWLER = "203.0.113.7";
 const VISITOR = "198.51.100.20";

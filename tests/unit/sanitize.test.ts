@@ -48,7 +48,7 @@ describe("sanitizeHtml", () => {
     expect(sanitizeHtml(input)).toBe(output);
   });
 
-  // What another instance sanitised is checked by sanitising it again (server/cache/answer-codec.ts).
+  // What another instance sanitised is checked by sanitising it again (server/api-proxy/answer-codec.ts).
   it.each([
     ['<p><img src="/x.png" alt="a&amp;b" loading="eager" decoding="sync" width="3"></p>'],
     ['<img src="https://cms.example/a.jpg?x=1&amp;y=2" srcset="https://evil.example/b.jpg 2x">'],

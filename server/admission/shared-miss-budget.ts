@@ -1,12 +1,12 @@
 /**
- * The miss budget (http/miss-budget.ts) counted across instances: the local bucket holds a
- * tenth of the minute's budget, refilled evenly; the shared one is a window as long as a
- * full bucket takes to refill, holding as much, so a client's burst and its rate are the
- * same whichever instances it reaches. Redis away: the instance's own bucket.
+ * The miss budget counted across instances: a window as long as a full bucket takes to refill, holding
+ * as much, so a client's burst and rate are the same whichever instances it reaches; Redis away: the
+ * instance's own bucket (README.md#several-instances-redis_url).
  */
-import { type Admission, burstOf, type MissBudget, type MissGate } from "../http/miss-budget.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
-import type { SharedTier } from "./redis-connection.ts";
+
+import type { SharedTier } from "../redis/redis-connection.ts";
+import { clientKeyOf } from "./client-key.ts";
+import { type Admission, burstOf, type MissBudget, type MissGate } from "./miss-budget.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
 export function sharedMissBudget(tier: SharedTier, local: MissBudget, ratePerMin: number): MissGate {

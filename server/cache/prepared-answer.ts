@@ -1,25 +1,16 @@
 /**
- * Answers kept ready to send, for the two caches' hot paths: the body in each content
- * coding (compressed once, when the entry is prepared) and its headers as one flat list,
- * so a hit is a lookup and one `writeHead` straight on the Node response. Only what
- * changes per response (freshness, the cache status) is added when it is sent.
+ * Answers kept ready to send: the body in each content coding, compressed once, and its headers as one
+ * flat list, so a hit is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { matchesIfNoneMatch } from "./etag-match.ts";
+import { matchesIfNoneMatch } from "../http/etag-match.ts";
 
 const gzipInPool = promisify(zlib.gzip);
 const brotliInPool = promisify(zlib.brotliCompress);
 
-/**
- * Bodies up to this size are compressed in the request's own turn, not in libuv's thread
- * pool: for a page (1-3 ms) the round trip through the pool costs about as much as the
- * work on a busy core, and every pool thread keeps a malloc arena of its own that
- * compression's buffers leave fragmented (under the reliability load: 3,464 req/s and a
- * 248 MB peak through the pool, 4,131 req/s and some 20 MB less in the turn). Larger
- * bodies go to the pool, so that no one answer holds the others up for long.
- */
+/** Bodies up to this size are compressed in the request's own turn, larger ones in the thread pool (docs/behaviour.md#compression). */
 const COMPRESS_IN_TURN_MAX = 256 * 1024;
 
 const gzip = async (body: Buffer, options: zlib.ZlibOptions) =>
@@ -69,13 +60,7 @@ export function ownBytes(bytes: Buffer): Buffer {
   return own;
 }
 
-/**
- * How hard to compress: `full` (gzip 6 and brotli 5, dynamic-content levels: about 1 ms
- * each for a 79 kB home page, against 75 ms for brotli 9, for 2 % more bytes) for answers
- * kept to be served again, recompressed better once they are read again and the server is
- * idle (idle-recompressor.ts); `fast` (gzip 1 only) for answers anyone can make new ones
- * of at will, such as not-found pages, where the cost is paid per request that made one.
- */
+/** `full`: gzip 6 and brotli 5, for answers kept to be served again; `fast`: gzip 1, for answers anyone can make new ones of. */
 export type CompressionEffort = "full" | "fast";
 
 /**

@@ -1,13 +1,12 @@
 /**
- * Reader PUT rules (docs/behaviour.md#reader-updates): a client gets READER_RATE_PER_MIN PUTs a
- * minute (every PUT received counts), and a repeated PUT for the same (type, pid)
- * inside the de-duplication window is acknowledged without reaching the upstream.
- * Both tables are bounded LRUs, so no number of clients grows memory without limit.
- * With REDIS_URL both are counted across instances (shared-tier/shared-reader-guard.ts).
+ * Reader PUT rules (docs/behaviour.md#reader-updates): READER_RATE_PER_MIN per client, and a repeated
+ * PUT for the same (type, pid) inside the window acknowledged without the upstream; this instance's
+ * own, in bounded LRUs.
  */
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
-import type { Admission } from "../http/miss-budget.ts";
+import { InFlight } from "../cache/in-flight.ts";
+import type { Admission } from "./miss-budget.ts";
 
 export interface ReaderGuardOptions {
   ratePerMin: number;
@@ -54,11 +53,11 @@ export interface ReaderCounts {
 export class ReaderGuard implements ReaderLimits {
   private readonly windows: LRUCache<string, Window>;
   private readonly seen: LRUCache<string, true> | undefined;
-  private readonly pending = new Map<string, Promise<unknown>>();
+  private readonly pending = new InFlight<unknown>();
   private readonly now: () => number;
 
   private readonly options: ReaderGuardOptions;
-  private readonly counts: ReaderCounts = { forwarded: 0, duplicate: 0, shared: 0, limited: 0 };
+  private readonly counts: Omit<ReaderCounts, "shared"> = { forwarded: 0, duplicate: 0, limited: 0 };
 
   constructor(options: ReaderGuardOptions) {
     this.options = options;
@@ -89,30 +88,23 @@ export class ReaderGuard implements ReaderLimits {
       this.counts.duplicate++;
       return DUPLICATE;
     }
-    const inFlight = this.pending.get(key) as Promise<T | Duplicate> | undefined;
-    if (inFlight) {
-      this.counts.shared++;
-      return inFlight;
-    }
-    const run = forward()
-      .then((result) => {
+    return this.pending.share(key, () =>
+      forward().then((result) => {
         // Counted, here or (shared) by another instance: repeats inside the window are duplicates.
         if (result === DUPLICATE) this.counts.duplicate++;
         else this.counts.forwarded++;
         if (result === DUPLICATE || succeeded(result)) this.seen?.set(key, true);
         return result;
-      })
-      .finally(() => this.pending.delete(key));
-    this.pending.set(key, run);
-    return run;
+      }),
+    ) as Promise<T | Duplicate>;
   }
 
-  /** Counts a PUT the rate shared across instances refused (shared-tier/shared-reader-guard.ts). */
+  /** Counts a PUT the rate shared across instances refused (shared-reader-guard.ts). */
   countLimited(): void {
     this.counts.limited++;
   }
 
   stats(): ReaderCounts {
-    return { ...this.counts };
+    return { ...this.counts, shared: this.pending.joined };
   }
 }

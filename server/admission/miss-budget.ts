@@ -1,21 +1,12 @@
 /**
- * The miss budget (MISS_RATE_PER_MIN, docs/behaviour.md#miss-budget): each client may start at most
- * so many requests a minute that reach the upstream or a render (cache misses, uncached
- * calls, not-found pages, readiness). A token bucket per client, refilled evenly: it
- * holds a tenth of the minute's budget, so a visitor's burst (a page and the calls it
- * makes) passes, yet no minute lets through much more than the rate, and a flood's work
- * is spread evenly instead of arriving all at once. Charged before any work starts, and
- * only where work starts: cache hits are answered without asking it.
- *
- * "One client" is the reader limits' (client-key.ts). The table of buckets is a bounded
- * LRU, so a flood of distinct addresses costs a fixed amount of memory; a client pushed
- * out starts again with a full bucket, which only the owner of many addresses can cause.
+ * The miss budget (MISS_RATE_PER_MIN, docs/behaviour.md#miss-budget): a token bucket per client,
+ * holding a tenth of the minute's budget, charged before any upstream work or render starts; this
+ * instance's own, in a bounded LRU of clients.
  */
-import type { ServerResponse } from "node:http";
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
-import { HttpError } from "./errors.ts";
+import { HttpError } from "../http/errors.ts";
+import { clientKeyOf } from "./client-key.ts";
 
 export interface MissBudgetOptions {
   /** 0: no limit. */
@@ -31,7 +22,7 @@ interface Bucket {
 
 export type Admission = { ok: true } | { ok: false; retryAfterS: number };
 
-/** What the routes charge: this budget, or one counted across instances (shared-tier/shared-miss-budget.ts). */
+/** What the routes charge: this budget, or one counted across instances (shared-miss-budget.ts). */
 export interface MissGate {
   take(address: string | undefined): Admission | Promise<Admission>;
 }
@@ -76,7 +67,7 @@ export class MissBudget implements MissGate {
     return { ok: false, retryAfterS: Math.max(1, Math.ceil(((1 - bucket.tokens) * MINUTE) / this.ratePerMin / 1000)) };
   }
 
-  /** Counts a refusal the budget shared across instances decided (shared-tier/shared-miss-budget.ts). */
+  /** Counts a refusal the budget shared across instances decided (shared-miss-budget.ts). */
   countRefusal(): void {
     this.refusedCount++;
   }
@@ -90,26 +81,4 @@ export class MissBudget implements MissGate {
 /** The error of a spent budget, for answers the error handler writes (API calls, readiness). */
 export function tooManyMisses(retryAfterS: number): HttpError {
   return new HttpError(429, "too many requests for uncached content; try again later", { "Retry-After": String(retryAfterS) });
-}
-
-/**
- * Writes a spent budget's 429 straight to the Node response, before Express (the hot
- * paths) or inside it: `headers` first (those Express's middleware would have set), then
- * the refusal's own. Never stored.
- */
-export function sendRefusal(
-  res: ServerResponse,
-  retryAfterS: number,
-  body: Buffer,
-  contentType: string,
-  headers: readonly (readonly [string, string])[] = [],
-): void {
-  for (const [name, value] of headers) res.setHeader(name, value);
-  res.writeHead(429, {
-    "Retry-After": String(retryAfterS),
-    "Cache-Control": "no-store",
-    "Content-Type": contentType,
-    "Content-Length": String(body.length),
-  });
-  res.end(body);
 }

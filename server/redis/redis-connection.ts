@@ -1,9 +1,7 @@
 /**
- * The connection to the tier all instances share (REDIS_URL). Redis helps an answer but
- * never decides whether there is one: every call has a deadline, and a call that fails or
- * runs late gives its caller's local fallback instead. The first failure turns sharing off
- * for this instance (one log line), so no request waits on Redis while it is away; once
- * Redis answers again (a reconnection, or a probe a second) sharing resumes (one line).
+ * The connection to Redis (REDIS_URL). Redis helps an answer but never decides whether there is one:
+ * every call has a deadline, and a call that fails or runs late gives its caller's fallback; the first
+ * failure turns sharing off until Redis answers again (README.md#several-instances-redis_url).
  */
 import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";

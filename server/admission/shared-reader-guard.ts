@@ -1,14 +1,11 @@
 /**
- * The reader rules (portal-api/reader-guard.ts) counted across instances: one rate per
- * client whichever instances its PUTs reach, and one count per (client, type, pid) inside
- * the de-duplication window. Before forwarding, an instance claims the PUT in Redis (SET
- * NX): whoever claims it forwards it, every other instance acknowledges it as a duplicate;
- * a success keeps the claim for the window, a failure drops it, so the visitor's retry
- * counts. The instance's own guard stays in front (repeats it has seen never reach Redis)
- * and answers alone while Redis is away.
+ * The reader rules counted across instances: one rate per client, and one count per (client, type,
+ * pid) claimed in Redis (SET NX) before forwarding; the instance's own guard stays in front and answers
+ * alone while Redis is away (docs/behaviour.md#reader-updates).
  */
-import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "../portal-api/reader-guard.ts";
-import type { SharedTier } from "./redis-connection.ts";
+
+import type { SharedTier } from "../redis/redis-connection.ts";
+import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "./reader-guard.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
 export interface SharedReaderOptions {

@@ -1,28 +1,12 @@
 /**
- * The second cache level, shared by all instances in Redis, behind each instance's own
- * (swr-cache.ts calls it on a miss or a refresh, never on a fresh hit):
- * - a fresh shared entry is taken as it is, with the freshness it has left, so an answer
- *   one instance loaded is served by all the others without an upstream request;
- * - otherwise one instance takes a short lock (SET NX PX) and loads; the others poll for
- *   its answer, and load themselves only when the lock goes without one (an answer that
- *   may not be kept, a failure) or outlives its time. So a cold key, or an expired one,
- *   costs the upstream one request however many instances want it;
- * - an upstream failure is answered from the shared entry while it is inside its stale
- *   window, as the local level does.
- * Redis away or slow (redis-connection.ts) reads as "nothing shared": the instance loads
- * for itself. Values larger than MAX_SHARED_BYTES stay with the instance that made them.
- *
- * An entry is stored as `<freshUntil, 15 digits><JSON header>\n<body>`, so the read-or-lock
- * script below can tell a fresh entry from a stale one without parsing the rest.
- *
- * Whoever can write to Redis can write these keys, so what is read back is judged as
- * input: an entry too large, of another type, with a header out of shape or a value its
- * codec refuses is no entry (a miss, logged once), and a lock without an expiry is no lock.
+ * The cache's second level, shared by all instances in Redis: fresh entries taken as they are, one
+ * instance loading a cold key under a short lock while the others wait for its answer, and what is read
+ * back judged as input (README.md#several-instances-redis_url, docs/behaviour.md#api-cache).
  */
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import type { Load, Loaded, SecondLevel } from "../cache/swr-cache.ts";
-import type { SharedTier } from "./redis-connection.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
+import type { Load, Loaded, SecondLevel } from "./swr-cache.ts";
 
 export type SharedMeta = Record<string, string | number>;
 
@@ -109,6 +93,7 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
   const { codec, staleMs, lockMs } = options;
   const now = options.now ?? Date.now;
 
+  // `<freshUntil, 15 digits><JSON header>\n<body>`: the scripts tell fresh from stale without parsing the rest.
   const encode = (loaded: Loaded<V>, madeAt: number): Buffer | undefined => {
     if (loaded.freshForMs === undefined) return undefined;
     const encoded = codec.encode(loaded.value);

@@ -1,16 +1,13 @@
 /**
- * How a cached API answer travels through the shared tier (shared-tier/shared-cache-level.ts):
- * its status, entity tag and body only. Whoever can write to Redis can write an entry, so
- * what comes back is judged as an upstream answer is (portal-api/api-reader.ts), its HTML
- * sanitised again: it is kept only when it is an answer this server stores (a 200 or a 404)
- * and comes out of that judgement byte for byte as it went in. The instance then lays it
- * out for HTTP with its own headers and entity tag, as it does an upstream answer.
+ * How a cached API answer travels through the shared cache level: status, entity tag and body; what
+ * comes back is judged as an upstream answer is and kept only if unchanged by it
+ * (docs/behaviour.md#api-cache).
  */
 import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
-import { ownBytes, prepareAnswer } from "../http/prepared-answer.ts";
-import { answerHeadersOf, classifyUpstreamAnswer } from "../portal-api/api-reader.ts";
-import type { SharedCodec } from "../shared-tier/shared-cache-level.ts";
-import type { CachedAnswer } from "./response-cache.ts";
+import { ownBytes, prepareAnswer } from "../cache/prepared-answer.ts";
+import type { CachedAnswer } from "../cache/response-cache.ts";
+import type { SharedCodec } from "../cache/shared-cache-level.ts";
+import { answerHeadersOf, classifyUpstreamAnswer } from "./api-reader.ts";
 
 /** Any JSON string that starts with the marker, whatever field holds it. */
 const SCRIPT_IN_JSON = Buffer.from(JSON.stringify(HOME_SCRIPT_MARKER).slice(0, -1));

@@ -1,38 +1,35 @@
 /**
- * /api/portal: the allowlisted, validated, cached proxy of docs/behaviour.md#api.
- * GET answers come from the response cache; reader PUTs pass the reader guard and
- * are forwarded uncached; anything else is refused before the upstream hears of it.
- *
- * Fresh cache hits are answered before Express runs (`fastPath`, the hot path); what
- * it leaves to Express carries the call it resolved, so no request is resolved twice.
+ * /api/portal (docs/behaviour.md#api): GETs from the response cache, reader PUTs through the reader
+ * limits, anything else refused before the upstream hears of it. Fresh hits are answered before Express
+ * (`fastPath`); what it leaves carries the call it resolved.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
-import { errorEnvelope } from "../../shared/envelope.ts";
 import { parseReaderBody } from "../../shared/reader-body.ts";
+import { clientKeyOf } from "../admission/client-key.ts";
+import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
+import { DUPLICATE, type ReaderLimits } from "../admission/reader-guard.ts";
+import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
+import { memoByUrl } from "../cache/memo-by-url.ts";
+import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Config } from "../config.ts";
-import { HttpError } from "../http/errors.ts";
-import type { IdleRecompressor } from "../http/idle-recompressor.ts";
-import { memoByUrl } from "../http/memo-by-url.ts";
-import { type MissGate, sendRefusal, tooManyMisses } from "../http/miss-budget.ts";
-import type { RequestFastPath } from "../http/request-fast-path.ts";
-import type { UpstreamClient, UpstreamResponse } from "../upstream/client.ts";
+import { answerOf, HttpError, writeErrorAnswer } from "../http/errors.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
-import { clientKeyOf } from "./client-key.ts";
-import { DUPLICATE, type ReaderLimits } from "./reader-guard.ts";
 import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
+import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 
 export interface PortalApiDeps {
-  config: Config;
+  /** PORTAL_CLASSIFY, whether content is read by language (CONTENT_LANG_PARAM), and the stale window. */
+  settings: { classify: Config["classify"]; contentLang: boolean; staleMs: number };
   reader: ApiReader;
   upstream: UpstreamClient;
   readerGuard: ReaderLimits;
   missBudget: MissGate;
   /**
    * The refusal of a client asking again before its Retry-After, decided before Express
-   * (http/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
+   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
    */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
   /** What every answer carries (send-api-answer.ts), for the refusals sent before Express sets it. */
@@ -46,14 +43,14 @@ export interface PortalApiDeps {
 const READER_BODY_LIMIT = "1kb";
 
 export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath: RequestFastPath } {
-  const { config, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
+  const { settings, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
   /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
   const chargeMiss = async (req: Request) => {
     const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
-  const classifyPaths = classifyPathsOf(config.classify);
-  const contentLang = config.contentLangParam !== undefined;
+  const classifyPaths = classifyPathsOf(settings.classify);
+  const { contentLang } = settings;
   /** `line` is the method and the request target relative to /api/portal; clients repeat a few, so each is resolved once. */
   const resolveLine = memoByUrl((line): ResolvedRequest => {
     const space = line.indexOf(" ");
@@ -77,9 +74,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     const resolved = carried.get(req) ?? resolveLine(`${req.method} ${req.url}`);
 
     if (resolved.kind === "refused") {
-      if (resolved.allow) res.set("Allow", resolved.allow);
-      res.status(resolved.status).set("Cache-Control", "no-store").json(errorEnvelope(resolved.status, resolved.message));
-      return;
+      throw new HttpError(resolved.status, resolved.message, resolved.allow ? { Allow: resolved.allow } : undefined);
     }
     if (resolved.kind === "get") {
       if (resolved.call.uncached) {
@@ -90,7 +85,7 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       // A cached answer (fresh or stale, here or shared by other instances), or a share of a load under way,
       // costs the upstream nothing: never charged, never refused.
       if (reader.startsLoad(resolved.key) && !(await reader.adoptShared(resolved.key))) await chargeMiss(req);
-      sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), config.cache.staleMs);
+      sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), settings.staleMs);
       return;
     }
 
@@ -143,17 +138,16 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
       carried.set(req, resolved);
       return undefined;
     }
-    sendApiAnswer(req, res, hit, config.cache.staleMs);
+    sendApiAnswer(req, res, hit, settings.staleMs);
     deps.recompressor?.noteHit(hit.value.ready);
     return hit.status;
   };
   return Object.assign(router, { fastPath });
 }
 
-/** The 429 of a spent miss budget, as the error handler writes it, straight to the Node response. */
+/** The 429 of a spent miss budget, as the error handler makes it, straight to the Node response. */
 function sendApiRefusal(res: ServerResponse, retryAfterS: number, headers: readonly (readonly [string, string])[]): void {
-  const { status, message } = tooManyMisses(retryAfterS);
-  sendRefusal(res, retryAfterS, Buffer.from(JSON.stringify(errorEnvelope(status, message))), "application/json; charset=utf-8", headers);
+  writeErrorAnswer(res, answerOf(tooManyMisses(retryAfterS), true), headers);
 }
 
 /** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */

@@ -1,11 +1,6 @@
 /**
- * Hot answers recompressed at brotli's best quality while the server has nothing else to
- * do (docs/behaviour.md#compression). Answers are stored compressed at dynamic-content
- * levels (prepared-answer.ts), cheap enough to pay on every miss; one that is read again
- * is worth more: brotli 11 takes it some 9 % smaller for about 90 ms of CPU for a home
- * page, paid once, and only when the server has been quiet for a while. The new coding
- * replaces the old in the answer itself, so every cache holding it serves it from then on;
- * one that would not save `MIN_SAVING` is left as it is.
+ * Answers read again are recompressed at brotli's best quality while the server is idle, in place,
+ * so every cache holding them serves the smaller form (docs/behaviour.md#compression).
  */
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -17,11 +12,7 @@ const brotli = promisify(zlib.brotliCompress);
 const MAX_WAITING = 256;
 /** A smaller result is kept only when it saves at least this share of the bytes. */
 export const MIN_SAVING = 0.03;
-/**
- * How long the server must have been without a request in flight, and since the last one
- * was recompressed, before the next is: at most one 90 ms pass every 2 s of quiet, so the
- * work never crowds a visitor who comes back.
- */
+/** Quiet needed (no request in flight, no recompression) before the next one, so the work never crowds a visitor. */
 const IDLE_AFTER_MS = 2000;
 
 export interface IdleRecompressorOptions {

@@ -1,27 +1,10 @@
 /**
- * Refusals at the pace the client was asked to keep (docs/behaviour.md#miss-budget). A
- * client the miss budget refuses is told when to come back (Retry-After). One that asks
- * again before then (a crawler on several connections that ignores the header) is refused
- * again, but only after the wait that refusal names, counted from its own arrival: its
- * refusals then arrive at the pace it was asked to keep instead of as fast as the server
- * can write them, and on a busy core every one of those is paid for by the visitors
- * reading cached pages. Counted from each request's arrival, not up to the time the
- * client was first told, so that held answers leave as spread out as they came: all
- * released at one instant, they would be written in one burst, in the way of the very
- * visitors the hold is for. A client that waits as told never waits here; nothing held is
- * ever admitted late.
- *
- * A client asking again before its time is known to be refused without asking the
- * budget (its bucket cannot hold a whole request before then): `refuseEarly` lets the
- * hot paths answer it before Express runs, for about what a cache hit costs instead
- * of six times that, which under a flood is what the visitors of cached pages pay.
- *
- * Bounded: a client is remembered in a bounded LRU, a hold lasts at most `maxHoldMs`, and
- * at most `maxHeld` answers are held at once (past that, refusals are written at once, as
- * without the hold), so a flood of connections costs no more than before.
+ * Refusals at the pace the client was asked to keep: a client asking for a miss again before its
+ * Retry-After is refused after the wait that refusal names, and known to be refused without the
+ * budget, so the fast paths can answer it (docs/behaviour.md#miss-budget).
  */
 import { growingLru } from "../cache/growing-lru.ts";
-import { clientKeyOf } from "../portal-api/client-key.ts";
+import { clientKeyOf } from "./client-key.ts";
 import type { Admission, MissGate } from "./miss-budget.ts";
 
 export interface RefusalHoldOptions {
@@ -46,13 +29,7 @@ export interface HoldingGate extends MissGate {
 
 /** Longest a refusal is held: within the shutdown grace, however low the budget. */
 const MAX_HOLD_MS = 5000;
-/**
- * Answers held at once, all clients together: enough for crawlers on a few connections
- * each. A flood on hundreds of connections gets the rest of its refusals at once, as
- * without the hold: each held request keeps its socket and objects alive for up to a
- * second, and with 256 held the readers of cached pages beside the reliability run's miss
- * flood had a p99 of 3.2x that beside a polite client in one CI run (the limit is 2x).
- */
+/** Answers held at once, all clients together: past it refusals go out at once (docs/behaviour.md#miss-budget says why). */
 const MAX_HELD = 32;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

@@ -1,10 +1,7 @@
 /**
- * The one HTTP client to the upstream content API, external or embedded: a keep-alive
- * connection pool, a deadline per request, a bound on what it will buffer, and a bound on
- * how many requests may wait for a connection: past it a request fails at once ("busy",
- * answered 503) instead of queueing behind the others until its deadline. Reads and writes
- * wait in separate allowances: a burst of page misses never refuses a visitor's reader
- * count, and a write is a few bytes, so many more of them may wait.
+ * The one HTTP client to the upstream content API: a keep-alive pool, a deadline per request, a bound
+ * on what it buffers and on how many GETs and PUTs may wait, past which a request fails at once
+ * ("busy", 503) (docs/behaviour.md#upstream-failures, decision 0001).
  */
 import http from "node:http";
 import https from "node:https";

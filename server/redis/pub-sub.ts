@@ -1,9 +1,7 @@
 /**
- * Messages between instances over Redis pub/sub, under the tier's rules: a publish has the
- * deadline of any call and reports false when it could not be sent (Redis away or slow),
- * so the caller acts locally; subscriptions live on a connection of their own and are made
- * again after each reconnection. Messages sent while an instance was disconnected are
- * lost to it: pair a subscription with `SharedTier.onResume` to catch up.
+ * Messages between instances over Redis pub/sub: a publish has a call's deadline and reports false when
+ * not sent; subscriptions have a connection of their own, made again after each reconnection (messages
+ * meanwhile are lost: pair one with `SharedTier.onResume` to catch up).
  */
 import type { Redis } from "ioredis";
 import type { SharedTier } from "./redis-connection.ts";

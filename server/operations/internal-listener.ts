@@ -1,9 +1,7 @@
 /**
- * The internal listener (METRICS_PORT, METRICS_HOST): `/metrics` for Prometheus, and
- * `/healthz` and `/readyz` with the detail the public endpoints leave out. It binds to
- * loopback unless the operator names another address, and answers nothing else.
- * A lone process serves its own figures; a cluster's primary serves the sum of its
- * workers' (server/cluster.ts).
+ * The internal listener (METRICS_PORT, METRICS_HOST, docs/behaviour.md#metrics): `/metrics`, and
+ * `/healthz` and `/readyz` with the detail the public endpoints leave out; a cluster's primary serves
+ * its workers' sum.
  */
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";

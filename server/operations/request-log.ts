@@ -1,17 +1,13 @@
 /**
- * The access line and the request metrics, for every request the server answers (the
- * fast path's cache hits included): started before anything else runs, written when
- * the answer's last byte is handed to the socket.
- *
- * Answers from the caches (fresh or stale), 304s and static files log at debug only
- * (`LOG_LEVEL=debug` shows them): logging them at info costs a cached page about 40%
- * more CPU per answer (docs/behaviour.md#logs). The metrics count them all the same.
+ * The access line and the request metrics of every request, fast path included, written when the
+ * answer's last byte is handed to the socket; cache hits, 304s and static files log at debug only
+ * (docs/behaviour.md#health-and-logs says why).
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CacheStatus } from "../cache/swr-cache.ts";
 import type { Logger } from "../logger.ts";
-import type { AppMetrics } from "../metrics/app-metrics.ts";
-import { routeKindOf } from "../metrics/route-kind.ts";
+import type { AppMetrics } from "./app-metrics.ts";
+import { routeKindOf } from "./route-kind.ts";
 
 export interface RequestLogDeps {
   logger: Logger;

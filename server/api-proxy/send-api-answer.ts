@@ -4,9 +4,9 @@
  * freshness and cache status are per response.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { sendPrepared } from "../cache/prepared-answer.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
 import type { CacheOutcome } from "../cache/swr-cache.ts";
-import { sendPrepared } from "../http/prepared-answer.ts";
 
 /** The headers every answer carries: the app's common ones, its type, and the codings it varies by. */
 export function apiAnswerHeaders(commonHeaders: readonly (readonly [string, string])[]): [string, string][] {

@@ -1,31 +1,25 @@
 /**
- * Liveness (`/portal/healthz`: the process answers) and readiness (`/portal/readyz`:
- * whether this instance should get traffic), for load balancers. Readiness is 200 while
- * the upstream answers, and still 200, `degraded`, while it does not but the caches hold
- * answers to serve (stale-while-error is the point of them: one CMS outage must not take
- * every instance out of rotation); 503 only when starting, draining after SIGTERM, or
- * with neither an upstream nor anything cached. With REDIS_URL, a ready instance that
- * cannot reach Redis says `degraded` too (it serves, from its own state). The process,
- * its caches and the upstream's history are the internal listener's to show
- * (server/metrics/internal-listener.ts), not the public's.
- *
- * Readiness costs an upstream request and a database ping, so it is checked at most
- * once a second, concurrent callers sharing one check, and each public call is charged
- * to its client's miss budget.
+ * Liveness (`/portal/healthz`) and readiness (`/portal/readyz`) for load balancers; readiness is
+ * checked at most once a second and each public call is charged to the miss budget
+ * (docs/behaviour.md#health-and-logs).
  */
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
+import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
-import type { SharedTier, SharedTierState } from "../shared-tier/redis-connection.ts";
-import type { UpstreamClient } from "../upstream/client.ts";
-import { type MissGate, tooManyMisses } from "./miss-budget.ts";
+import type { SharedTierState } from "../redis/redis-connection.ts";
+
+/** What readiness asks of the upstream: one GET. */
+export interface UpstreamProbe {
+  request(method: "GET", path: string): Promise<{ status: number }>;
+}
 
 export interface ReadinessDeps {
-  upstream: UpstreamClient;
+  upstream: UpstreamProbe;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
-  /** The tier shared with other instances, when REDIS_URL is set. */
-  sharedTier?: Pick<SharedTier, "state">;
+  /** The tier shared with other instances (REDIS_URL), or "not used". */
+  sharedTier?: { state(): SharedTierState | "not used" };
   /** Entries the caches hold, which can answer while the upstream cannot. */
   cachedEntries?: () => number;
   /** Where the process is in its life (server/index.ts sets it); serving when not given. */
@@ -49,7 +43,7 @@ export interface Readiness {
 /** How long one readiness check answers for. */
 const READINESS_KEEP_MS = 1000;
 
-async function upstreamReachable(upstream: UpstreamClient): Promise<boolean> {
+async function upstreamReachable(upstream: UpstreamProbe): Promise<boolean> {
   try {
     const res = await upstream.request("GET", `${API_PREFIX}/sys/syscfg?imgScope=0`);
     return res.status >= 200 && res.status <= 299;

@@ -1,24 +1,36 @@
 /**
- * The app's Prometheus metrics, in a registry of its own (each app, and each test,
- * starts from zero). Requests and upstream calls are observed as they end; everything
- * else is read at scrape time from the figures its owner already keeps (the caches'
- * stats, the miss budget's refusals, the reader guard's counts), so the hot paths do no
- * extra counting for metrics.
- *
- * Counters read at scrape time are set from the owner's running totals: they only
- * grow, as counters must, and a cluster's primary sums them across workers.
+ * The app's Prometheus metrics (docs/behaviour.md#metrics), in a registry of its own. Requests and
+ * upstream calls are observed as they end; everything else is read at scrape time from its owner's
+ * running totals, so the hot paths do no extra counting.
  */
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import type { MissBudget } from "../admission/miss-budget.ts";
+import type { ReaderGuard } from "../admission/reader-guard.ts";
 import type { CacheStats } from "../cache/swr-cache.ts";
-import type { MissBudget } from "../http/miss-budget.ts";
-import type { ReaderGuard } from "../portal-api/reader-guard.ts";
-import type { SearchFigures } from "../search/site-search.ts";
-import type { UpstreamOutcome } from "../upstream/client.ts";
 import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
 
 /** What a cache must report to be measured (the one cache primitive's stats, or any cache that keeps the same figures). */
 export type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
+
+/** One upstream request as it ended: its status, or why it failed. */
+export interface UpstreamOutcome {
+  method: string;
+  path: string;
+  seconds: number;
+  status?: number;
+  failure?: string;
+}
+
+/** The site search's figures, read at each scrape. */
+export interface SearchFigures {
+  documents: number;
+  bytes: number;
+  builtAt?: number;
+  buildSeconds?: number;
+  queries: Record<string, number>;
+  empty: Record<string, number>;
+}
 
 export interface AppMetrics {
   registry: Registry;

@@ -8,14 +8,14 @@ import { API_PREFIX } from "../../shared/api-calls.ts";
 import { keyLangOf } from "../../shared/data-keys.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
 import { cacheTagHeaders, cacheTagsOfKey } from "../cache/cache-tags.ts";
+import { ownBytes, prepareAnswer } from "../cache/prepared-answer.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
 import { etagOf } from "../cache/response-cache.ts";
 import type { CacheOutcome, Loaded } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
-import { ownBytes, prepareAnswer } from "../http/prepared-answer.ts";
 import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
-import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "../upstream/client.ts";
+import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "./upstream-client.ts";
 
 export interface ApiReader {
   /**

@@ -1,0 +1,70 @@
+/**
+ * Per-client limits: counted in Redis (rate-limiter-flexible, one fixed window), this instance's own,
+ * or both, the instance's answering while Redis is away or a count read back is not a number
+ * (docs/behaviour.md#api-cache, on what is read from Redis).
+ */
+import { ReplyError } from "ioredis";
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import type { SharedTier } from "../redis/redis-connection.ts";
+import type { Admission } from "./miss-budget.ts";
+
+export type SharedLimit = (client: string) => Promise<Admission | undefined>;
+
+/** `points` per client in each window of `durationS` seconds, named `name` in Redis. */
+export interface LimitSpec {
+  name: string;
+  points: number;
+  durationS: number;
+}
+
+/** A per-client limit, this instance's own or counted across instances. */
+export type ClientLimit = (client: string) => Promise<Admission>;
+
+const refusalOf = (refusal: RateLimiterRes): Admission => ({ ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) });
+
+/** The limit counted by this instance alone. */
+export function localLimit(limit: LimitSpec): ClientLimit {
+  const local = new RateLimiterMemory({ points: limit.points, duration: limit.durationS });
+  return async (client) => {
+    try {
+      await local.consume(client);
+      return { ok: true };
+    } catch (refusal) {
+      if (refusal instanceof RateLimiterRes) return refusalOf(refusal);
+      throw refusal;
+    }
+  };
+}
+
+/** The limit counted in Redis, and by this instance alone while Redis is away. */
+export function sharedOrLocalLimit(tier: SharedTier, limit: LimitSpec): ClientLimit {
+  const shared = createSharedLimit(tier, limit);
+  const local = localLimit(limit);
+  return async (client) => (await shared(client)) ?? local(client);
+}
+
+export function createSharedLimit(tier: SharedTier, limit: LimitSpec): SharedLimit {
+  const limiter = new RateLimiterRedis({
+    storeClient: tier.redis,
+    keyPrefix: tier.key("limit", limit.name),
+    points: limit.points,
+    duration: limit.durationS,
+  });
+  return (client) =>
+    tier.run(async (redis): Promise<Admission | undefined> => {
+      try {
+        await limiter.consume(client);
+        return { ok: true };
+      } catch (refusal) {
+        if (refusal instanceof ReplyError) {
+          const key = limiter.getKey(client);
+          tier.malformed("a shared limit's count", { key, err: (refusal as Error).message });
+          await redis.del(key);
+          return undefined;
+        }
+        // Over the limit is a refusal carrying the time left; anything else is Redis failing.
+        if (!(refusal instanceof RateLimiterRes)) throw refusal;
+        return refusalOf(refusal);
+      }
+    }, undefined);
+}

@@ -1,0 +1,76 @@
+/**
+ * The pages as the app mounts them: the page cache (never in development, which renders from
+ * changing sources), the router under /portal and its fast path. Without a renderer only the
+ * API and health answer: the router is empty and the fast path answers nothing.
+ */
+import type { IncomingMessage } from "node:http";
+import { type Request, Router } from "express";
+import type { PageState } from "../../shared/page-state.ts";
+import type { HoldingGate } from "../admission/refusal-hold.ts";
+import type { ApiReader } from "../api-proxy/api-reader.ts";
+import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
+import type { RequestFastPath } from "../cache/request-fast-path.ts";
+import type { Logger } from "../logger.ts";
+import type { AppMetrics } from "../operations/app-metrics.ts";
+import type { PageRenderer } from "../render/page-renderer.ts";
+import { createPageCache, type PageCache } from "./page-cache.ts";
+import { createPagesRouter, type PagesSettings, type SendOwnPage } from "./router.ts";
+
+export interface PagesFactorySettings extends PagesSettings {
+  /** PAGE_CACHE. */
+  pageCache: boolean;
+  maxBytes: number;
+}
+
+export interface PagesFactoryDeps {
+  renderer: PageRenderer | undefined;
+  reader: ApiReader;
+  tier: { missBudget: HoldingGate };
+  clientAddressOf: (req: IncomingMessage) => string | undefined;
+  /** The headers every answer carries, for the refusals sent before Express sets them. */
+  commonHeaders: readonly (readonly [string, string])[];
+  recompressor: IdleRecompressor;
+  /** Measures the page cache and the renders. */
+  metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage">;
+  perRequestState: (req: Request) => Partial<PageState>;
+  logger: Logger;
+  now?: () => number;
+}
+
+export interface Pages {
+  pageCache: PageCache | undefined;
+  router: Router;
+  fastPath: RequestFastPath;
+  sendOwnPage: SendOwnPage | undefined;
+}
+
+export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDeps): Pages {
+  const { renderer, logger, metrics } = deps;
+  const { missBudget } = deps.tier;
+  const pageCache =
+    renderer && settings.pageCache && !settings.dev
+      ? createPageCache({
+          maxBytes: settings.maxBytes,
+          staleMs: settings.staleMs,
+          now: deps.now,
+          onRefreshError: (key, err) => logger.warn({ err, key }, "page re-render failed"),
+        })
+      : undefined;
+  if (pageCache) metrics.registerCache("page", pageCache);
+  if (!renderer) return { pageCache, router: Router(), fastPath: () => undefined, sendOwnPage: undefined };
+  const router = createPagesRouter({
+    settings: { site: settings.site, dev: settings.dev, staleMs: settings.staleMs },
+    reader: deps.reader,
+    renderer,
+    logger,
+    pageCache,
+    missBudget,
+    refuseEarly: (req) => missBudget.refuseEarly(deps.clientAddressOf(req)),
+    refusalHeaders: deps.commonHeaders,
+    recompressor: deps.recompressor,
+    observeStage: metrics.observeRenderStage,
+    perRequestState: deps.perRequestState,
+  });
+  metrics.registerShared("page", router.sharedRenders);
+  return { pageCache, router, fastPath: router.fastPath, sendOwnPage: router.sendOwnPage };
+}

@@ -1,0 +1,90 @@
+/**
+ * What instances share (REDIS_URL, README.md#several-instances-redis_url): the cache's second level, the miss
+ * budget, the reader limits, per-client limits and the purges, counted in Redis; without Redis, this
+ * instance's own behind the same interfaces.
+ */
+import { MissBudget, type MissGate } from "./admission/miss-budget.ts";
+import { ReaderGuard, type ReaderLimits } from "./admission/reader-guard.ts";
+import { type HoldingGate, holdingRefusals } from "./admission/refusal-hold.ts";
+import { type ClientLimit, type LimitSpec, localLimit, sharedOrLocalLimit } from "./admission/shared-limit.ts";
+import { sharedMissBudget } from "./admission/shared-miss-budget.ts";
+import { sharedReaderGuard } from "./admission/shared-reader-guard.ts";
+import { createSharedCacheLevel, type SharedCodec } from "./cache/shared-cache-level.ts";
+import type { SecondLevel } from "./cache/swr-cache.ts";
+import type { Config } from "./config.ts";
+import type { Logger } from "./logger.ts";
+import type { Purger } from "./purge/purger.ts";
+import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
+import { createPubSub } from "./redis/pub-sub.ts";
+import { connectSharedTier, type SharedTier, type SharedTierState, siteIdOf } from "./redis/redis-connection.ts";
+
+export interface SharedTierSettings {
+  redisUrl?: string;
+  /** Instances share when they serve the same content: the same upstream, or the same embedded database. */
+  contentSource: string;
+  upstreamTimeoutMs: number;
+  missRatePerMin: number;
+  reader: { ratePerMin: number; dedupWindowMs: number };
+  /** The caches' stale window: shared entries are kept as long. */
+  staleMs: number;
+}
+
+export interface SharedTierParts {
+  /** The Redis connection; undefined: this instance keeps everything its own. */
+  connection: SharedTier | undefined;
+  /** What a miss, a render or an uncached call is charged to, refusals held at the client's pace. */
+  missBudget: HoldingGate;
+  /** False when a miss here may be another instance's fresh answer, which only Redis can tell. */
+  missesAreOwn: boolean;
+  readerLimits: ReaderLimits;
+  /** This instance's own counts, read by the metrics whoever decides. */
+  counts: { missBudget: MissBudget; readerGuard: ReaderGuard };
+  /** The second level of the cache `namespace`; undefined: the instance's cache is the only one. */
+  cacheLevel<V>(namespace: string, codec: SharedCodec<V>): SecondLevel<V> | undefined;
+  clientLimit(spec: LimitSpec): ClientLimit;
+  /** Sends this process's purges to the other instances and applies theirs. */
+  sharePurges(purger: Purger): SharedPurges | undefined;
+  /** For readiness. */
+  state(): SharedTierState | "not used";
+  close(): void;
+}
+
+export function sharedTierSettingsOf(config: Config): SharedTierSettings {
+  const { redisUrl, upstreamTimeoutMs, missRatePerMin, reader } = config;
+  return {
+    redisUrl,
+    contentSource: config.apiBaseUrl ?? config.databaseUrl,
+    upstreamTimeoutMs,
+    missRatePerMin,
+    reader,
+    staleMs: config.cache.staleMs,
+  };
+}
+
+export function createSharedTier(settings: SharedTierSettings, logger: Logger, now?: () => number): SharedTierParts {
+  const readerGuard = new ReaderGuard({ ...settings.reader, now });
+  const missBudget = new MissBudget({ ratePerMin: settings.missRatePerMin, now });
+  const counts = { missBudget, readerGuard };
+  const held = (gate: MissGate) => holdingRefusals(gate, { now, countRefusal: () => missBudget.countRefusal() });
+  if (!settings.redisUrl) {
+    return {
+      ...{ connection: undefined, missBudget: held(missBudget), missesAreOwn: true, readerLimits: readerGuard, counts },
+      ...{ cacheLevel: () => undefined, clientLimit: localLimit, sharePurges: () => undefined, state: () => "not used", close() {} },
+    };
+  }
+  const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger);
+  // A lock or a claim outlives the upstream request it covers.
+  const holdMs = settings.upstreamTimeoutMs + 1000;
+  return {
+    connection: tier,
+    missBudget: held(sharedMissBudget(tier, missBudget, settings.missRatePerMin)),
+    missesAreOwn: false,
+    readerLimits: sharedReaderGuard(tier, readerGuard, { ...settings.reader, claimMs: holdMs }),
+    counts,
+    cacheLevel: (namespace, codec) => createSharedCacheLevel(tier, { namespace, codec, staleMs: settings.staleMs, lockMs: holdMs, now }),
+    clientLimit: (spec) => sharedOrLocalLimit(tier, spec),
+    sharePurges: (purger) => joinSharedPurges(purger, tier, createPubSub(tier), logger),
+    state: () => tier.state(),
+    close: () => tier.close(),
+  };
+}
