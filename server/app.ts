@@ -42,7 +42,7 @@ import { createSearchInLangs, type SiteSearch } from "./search/site-search.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
-export interface AppDeps {
+interface AppDeps {
   /** Where the upstream content API is; defaults to config.apiBaseUrl (index.ts passes the embedded one). */
   upstreamUrl?: string;
   logger?: Logger;
@@ -65,7 +65,7 @@ export interface AppDeps {
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
 }
 
-export interface PortalServices {
+interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
   /** Recompresses answers read again, when the server is idle. */

@@ -9,7 +9,7 @@ import type { Logger } from "./logger.ts";
 import { startInternalListener } from "./operations/internal-listener.ts";
 import { isPurgeMessage } from "./purge/cluster-relay.ts";
 
-export interface PrimaryOptions {
+interface PrimaryOptions {
   workers: number;
   logger: Logger;
   /** Once, before the first fork. */

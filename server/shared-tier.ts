@@ -18,7 +18,7 @@ import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
 import { createPubSub } from "./redis/pub-sub.ts";
 import { connectSharedTier, type SharedTier, type SharedTierState, siteIdOf } from "./redis/redis-connection.ts";
 
-export interface SharedTierSettings {
+interface SharedTierSettings {
   redisUrl?: string;
   /** Instances share when they serve the same content: the same upstream, or the same embedded database. */
   contentSource: string;
@@ -29,7 +29,7 @@ export interface SharedTierSettings {
   staleMs: number;
 }
 
-export interface SharedTierParts {
+interface SharedTierParts {
   /** The Redis connection; undefined: this instance keeps everything its own. */
   connection: SharedTier | undefined;
   /** What a miss, a render or an uncached call is charged to, refusals held at the client's pace. */

@@ -74,7 +74,7 @@ function coversAll(ranges: Range[], bits: 32 | 128): boolean {
   return next >= 1n << BigInt(bits);
 }
 
-export type TrustedProxiesProblem = { unreadable: string } | { everyone: "IPv4" | "IPv6" } | undefined;
+type TrustedProxiesProblem = { unreadable: string } | { everyone: "IPv4" | "IPv6" } | undefined;
 
 /**
  * What is wrong with a list of trusted proxies (names, addresses, subnets joined by commas),

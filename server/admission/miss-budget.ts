@@ -8,7 +8,7 @@ import { growingLru } from "../cache/growing-lru.ts";
 import { HttpError } from "../http/errors.ts";
 import { clientKeyOf } from "./client-key.ts";
 
-export interface MissBudgetOptions {
+interface MissBudgetOptions {
   /** 0: no limit. */
   ratePerMin: number;
   maxClients?: number;

@@ -8,7 +8,7 @@ import { growingLru } from "../cache/growing-lru.ts";
 import { InFlight } from "../cache/in-flight.ts";
 import type { Admission } from "./miss-budget.ts";
 
-export interface ReaderGuardOptions {
+interface ReaderGuardOptions {
   ratePerMin: number;
   dedupWindowMs: number;
   maxClients?: number;
@@ -39,7 +39,7 @@ export interface ReaderLimits {
 }
 
 /** What became of the reader PUTs admitted or refused so far. */
-export interface ReaderCounts {
+interface ReaderCounts {
   /** Sent on to the upstream. */
   forwarded: number;
   /** Acknowledged without the upstream: the same count inside the de-duplication window. */

@@ -7,7 +7,7 @@ import { growingLru } from "../cache/growing-lru.ts";
 import { clientKeyOf } from "./client-key.ts";
 import type { Admission, MissGate } from "./miss-budget.ts";
 
-export interface RefusalHoldOptions {
+interface RefusalHoldOptions {
   now?: () => number;
   /** Resolves after `ms`; a test hands in its own to decide when a hold ends. */
   wait?: (ms: number) => Promise<void>;

@@ -8,7 +8,7 @@ import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limite
 import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Admission } from "./miss-budget.ts";
 
-export type SharedLimit = (client: string) => Promise<Admission | undefined>;
+type SharedLimit = (client: string) => Promise<Admission | undefined>;
 
 /** `points` per client in each window of `durationS` seconds, named `name` in Redis. */
 export interface LimitSpec {

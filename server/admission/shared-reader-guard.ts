@@ -8,7 +8,7 @@ import type { SharedTier } from "../redis/redis-connection.ts";
 import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "./reader-guard.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
-export interface SharedReaderOptions {
+interface SharedReaderOptions {
   ratePerMin: number;
   dedupWindowMs: number;
   /** How long a claim holds while its PUT is forwarded: the upstream timeout and a margin. */

@@ -16,7 +16,7 @@ import { type ApiReader, createApiReader } from "./api-reader.ts";
 import { createPortalApiRouter } from "./router.ts";
 import type { UpstreamClient } from "./upstream-client.ts";
 
-export interface ApiProxySettings {
+interface ApiProxySettings {
   cache: Config["cache"];
   classify: Config["classify"];
   contentLangParam: string | undefined;
@@ -24,7 +24,7 @@ export interface ApiProxySettings {
   maxUrlLength: number;
 }
 
-export interface ApiProxyDeps {
+interface ApiProxyDeps {
   upstream: UpstreamClient;
   /** The shared tier's parts the proxy uses (server/shared-tier.ts). */
   tier: {

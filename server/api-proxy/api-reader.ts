@@ -34,7 +34,7 @@ export interface ApiReader {
 }
 
 /** Answers the upstream marks `no-store` or `private`, or that set a cookie, are never stored. */
-export function forbidsStoring(headers: IncomingHttpHeaders): boolean {
+function forbidsStoring(headers: IncomingHttpHeaders): boolean {
   if (headers["set-cookie"]) return true;
   const cacheControl = String(headers["cache-control"] ?? "").toLowerCase();
   return /(^|[\s,])(no-store|private)(\s*($|[,=]))/.test(cacheControl);
@@ -52,7 +52,7 @@ function parseEnvelope(body: Buffer): { code: number } | undefined {
 const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
 
 /** An upstream answer as the cache keeps it (not yet laid out for HTTP), and whether it may be kept. */
-export interface ClassifiedAnswer {
+interface ClassifiedAnswer {
   answer: Omit<CachedAnswer, "ready">;
   cacheable: boolean;
 }

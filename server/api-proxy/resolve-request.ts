@@ -20,7 +20,7 @@ function classifyCall(path: string): ApiCall {
 }
 
 /** The site search (docs/behaviour.md#search): answered by the server's own index, never by the upstream. */
-export const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
+const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
 
 /**
  * The content language a GET asks for (`lang`, docs/behaviour.md#languages): `en` or

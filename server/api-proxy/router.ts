@@ -20,7 +20,7 @@ import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./reso
 import { sendApiAnswer } from "./send-api-answer.ts";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 
-export interface PortalApiDeps {
+interface PortalApiDeps {
   /** PORTAL_CLASSIFY, whether content is read by language (CONTENT_LANG_PARAM), and the stale window. */
   settings: { classify: Config["classify"]; contentLang: boolean; staleMs: number };
   reader: ApiReader;

@@ -17,7 +17,7 @@ export function apiAnswerHeaders(commonHeaders: readonly (readonly [string, stri
   ];
 }
 
-export function apiCacheControl(outcome: Pick<CacheOutcome<unknown>, "status" | "freshForMs">, staleMs: number): string {
+function apiCacheControl(outcome: Pick<CacheOutcome<unknown>, "status" | "freshForMs">, staleMs: number): string {
   const staleS = Math.floor(staleMs / 1000);
   if (outcome.status === "STALE") return `public, max-age=0, stale-while-revalidate=${staleS}, stale-if-error=${staleS}`;
   if (outcome.freshForMs <= 0) return "no-store";

@@ -12,7 +12,7 @@ export interface UpstreamResponse {
   body: Buffer;
 }
 
-export type UpstreamFailure = "timeout" | "network" | "too-large" | "busy";
+type UpstreamFailure = "timeout" | "network" | "too-large" | "busy";
 
 export class UpstreamError extends Error {
   readonly kind: UpstreamFailure;
@@ -23,7 +23,7 @@ export class UpstreamError extends Error {
   }
 }
 
-export interface UpstreamState {
+interface UpstreamState {
   requests: number;
   failures: number;
   /** The last failure's kind and time, for readiness and logs; never sent to visitors. */
@@ -32,7 +32,7 @@ export interface UpstreamState {
 }
 
 /** A GET of a whole URL (an image source), beside the upstream's own calls. */
-export interface FetchOptions {
+interface FetchOptions {
   /** Larger answers are refused: by their Content-Length before any byte is read, or as soon as they pass it. */
   maxBodyBytes: number;
   headers?: http.OutgoingHttpHeaders;
@@ -62,7 +62,7 @@ export interface UpstreamClient {
   close(): void;
 }
 
-export interface UpstreamOptions {
+interface UpstreamOptions {
   baseUrl: string;
   timeoutMs: number;
   /** Larger answers are refused rather than buffered: nothing from outside grows memory unbounded. */

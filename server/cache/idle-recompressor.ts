@@ -15,7 +15,7 @@ export const MIN_SAVING = 0.03;
 /** Quiet needed (no request in flight, no recompression) before the next one, so the work never crowds a visitor. */
 const IDLE_AFTER_MS = 2000;
 
-export interface IdleRecompressorOptions {
+interface IdleRecompressorOptions {
   /** Requests being answered now. */
   inFlight: () => number;
   /** When the last request ended or began, in ms. */

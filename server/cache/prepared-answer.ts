@@ -19,7 +19,7 @@ const brotli = async (body: Buffer, options: zlib.BrotliOptions) =>
   body.length <= COMPRESS_IN_TURN_MAX ? zlib.brotliCompressSync(body, options) : brotliInPool(body, options);
 
 /** Smaller bodies go out as they are: compressing them saves less than it costs. */
-export const COMPRESS_THRESHOLD = 1024;
+const COMPRESS_THRESHOLD = 1024;
 
 interface Variant {
   body: Buffer;
@@ -61,7 +61,7 @@ export function ownBytes(bytes: Buffer): Buffer {
 }
 
 /** `full`: gzip 6 and brotli 5, for answers kept to be served again; `fast`: gzip 1, for answers anyone can make new ones of. */
-export type CompressionEffort = "full" | "fast";
+type CompressionEffort = "full" | "fast";
 
 /**
  * Compresses the body once (unless it is too small to be worth it) and lays out the

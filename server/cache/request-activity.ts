@@ -4,7 +4,7 @@
  */
 import type { ServerResponse } from "node:http";
 
-export interface RequestActivity {
+interface RequestActivity {
   /** Counts `res` as in flight until it is finished or closed. */
   begin(res: ServerResponse): void;
   inFlight(): number;

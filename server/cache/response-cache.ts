@@ -21,7 +21,7 @@ export interface CachedAnswer {
 
 export type ResponseCache = SwrCache<CachedAnswer>;
 
-export interface ResponseCacheOptions {
+interface ResponseCacheOptions {
   maxBytes: number;
   staleMs: number;
   now?: () => number;

@@ -8,7 +8,7 @@ import { z } from "zod";
 import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Load, Loaded, SecondLevel } from "./swr-cache.ts";
 
-export type SharedMeta = Record<string, string | number>;
+type SharedMeta = Record<string, string | number>;
 
 /** How a value travels: a small header and a body. `encode` gives undefined for a value not to share. */
 export interface SharedCodec<V> {
@@ -17,7 +17,7 @@ export interface SharedCodec<V> {
   decode(meta: SharedMeta, body: Buffer, key: string): Promise<V | undefined>;
 }
 
-export interface SharedCacheLevelOptions<V> {
+interface SharedCacheLevelOptions<V> {
   /** Keeps this cache's keys apart from other caches' in the tier. */
   namespace: string;
   codec: SharedCodec<V>;
@@ -29,7 +29,7 @@ export interface SharedCacheLevelOptions<V> {
 }
 
 /** Larger bodies are not shared: one instance's upstream answer should not fill the tier. */
-export const MAX_SHARED_BYTES = 1024 * 1024;
+const MAX_SHARED_BYTES = 1024 * 1024;
 /** An entry is its body, its freshness and a small header: anything longer is not read at all. */
 const MAX_HEADER_BYTES = 4096;
 const MAX_ENTRY_BYTES = MAX_SHARED_BYTES + MAX_HEADER_BYTES;

@@ -49,7 +49,7 @@ export interface CacheOutcome<V> {
 
 export type Load<V> = () => Promise<Loaded<V>>;
 /** Makes a stale entry fresh again; it is given the stale value (to keep what it need not make again). */
-export type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
+type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
 
 /** A level behind this cache. */
 export interface SecondLevel<V> {
@@ -77,7 +77,7 @@ export interface CacheStats {
   refused: number;
 }
 
-export interface SwrCacheOptions<V> {
+interface SwrCacheOptions<V> {
   maxBytes: number;
   staleMs: number;
   /** Bytes an entry holds, key included. */

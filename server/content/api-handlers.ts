@@ -4,13 +4,13 @@ import type { ContentDb } from "./db.ts";
 import * as store from "./store.ts";
 import type { TranslatedEntity } from "./translations.ts";
 
-export interface CallArgs {
+interface CallArgs {
   /** 0 for a call that is not a detail. */
   id: number;
   query: URLSearchParams;
 }
 
-export type CallHandler = (content: ContentDb, args: CallArgs) => Promise<unknown>;
+type CallHandler = (content: ContentDb, args: CallArgs) => Promise<unknown>;
 
 const page = (query: URLSearchParams) => ({
   pageIndex: Number(query.get("pageIndex")),

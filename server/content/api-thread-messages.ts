@@ -3,7 +3,7 @@ import type { ClassifyMenu } from "../../shared/entities.ts";
 import type { Config } from "../config.ts";
 import type { ContentDialect } from "./db.ts";
 
-export interface ThreadError {
+interface ThreadError {
   message: string;
   stack?: string;
 }

@@ -17,7 +17,7 @@ export interface ContentApiThread {
   close(): Promise<void>;
 }
 
-export interface ContentApiThreadOptions {
+interface ContentApiThreadOptions {
   databaseUrl: string;
   logs?: ThreadData["logs"];
   /** Told about a failure the API answered with 500. */

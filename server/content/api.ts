@@ -16,7 +16,7 @@ import type { ContentDb } from "./db.ts";
 import { incrementReader } from "./store.ts";
 import { TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
 
-export interface ContentApiOptions {
+interface ContentApiOptions {
   /** Told about unexpected failures (answered 500). */
   onError?: (error: unknown) => void;
   /** One line per request, with the server's X-Request-Id. */
@@ -32,7 +32,7 @@ export interface StartedContentApi {
 const READER_PATH = `${API_PREFIX}/reader/reader`;
 const MAX_READER_BODY_BYTES = 1024;
 
-export function createContentApi(content: ContentDb, options: ContentApiOptions = {}): Express {
+function createContentApi(content: ContentDb, options: ContentApiOptions = {}): Express {
   const app = express();
   app.disable("x-powered-by");
   // The server in front does the caching and validators.

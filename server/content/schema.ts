@@ -7,12 +7,12 @@ import type { JobKind, MessageKind, UrlType } from "../../shared/entities.ts";
 /** Each value is one JSON document; `imported` is the mark each import writes, which running servers poll. */
 export type SettingKey = "syscfg" | "sysauthor" | "indexhtml" | "company" | "classify" | "imported";
 
-export interface SettingTable {
+interface SettingTable {
   key: SettingKey;
   value: string;
 }
 
-export interface MenuTable {
+interface MenuTable {
   id: number;
   position: number;
   pid: number;
@@ -22,7 +22,7 @@ export interface MenuTable {
   delflag: number;
 }
 
-export interface SlideTable {
+interface SlideTable {
   id: number;
   position: number;
   title: string;
@@ -30,7 +30,7 @@ export interface SlideTable {
   img: string;
 }
 
-export interface ProductTable {
+interface ProductTable {
   id: number;
   position: number;
   name: string;
@@ -39,7 +39,7 @@ export interface ProductTable {
   type: number;
 }
 
-export interface ServiceTable {
+interface ServiceTable {
   id: number;
   position: number;
   name: string;
@@ -48,7 +48,7 @@ export interface ServiceTable {
 }
 
 /** News and notices in one table: `kind` 1 notice, 2 news; ids are unique per kind. */
-export interface MessageTable {
+interface MessageTable {
   kind: MessageKind;
   id: number;
   position: number;
@@ -59,14 +59,14 @@ export interface MessageTable {
   detail: string;
 }
 
-export interface PartnerTable {
+interface PartnerTable {
   id: number;
   position: number;
   logo: string;
   url: string;
 }
 
-export interface FounderTable {
+interface FounderTable {
   id: number;
   position: number;
   picture: string;
@@ -75,20 +75,20 @@ export interface FounderTable {
   brief: string;
 }
 
-export interface MilestoneTable {
+interface MilestoneTable {
   id: number;
   position: number;
   date: string;
   brief: string;
 }
 
-export interface NamedTable {
+interface NamedTable {
   id: number;
   position: number;
   name: string;
 }
 
-export interface JobTable {
+interface JobTable {
   id: number;
   position: number;
   type: JobKind;
@@ -101,7 +101,7 @@ export interface JobTable {
   call_hr: string;
 }
 
-export interface ReaderTable {
+interface ReaderTable {
   type: MessageKind;
   pid: number;
   count: number;
@@ -133,13 +133,13 @@ export interface EnquiryTable {
   last_error: string | null;
 }
 
-export interface EnquiryTokenTable {
+interface EnquiryTokenTable {
   nonce: string;
   expires_at: number;
 }
 
 /** `id` 0 for a setting. */
-export interface TranslationTable {
+interface TranslationTable {
   entity: string;
   id: number;
   lang: string;

@@ -119,7 +119,7 @@ const translationSet = z.strictObject({
 
 export const SITE_FILE_VERSION = 1;
 
-export const siteFileSchema = z
+const siteFileSchema = z
   .strictObject({
     version: z.literal(SITE_FILE_VERSION),
     syscfg: siteConfig,
@@ -194,7 +194,7 @@ export const siteFileSchema = z
 
 export type SiteFile = z.infer<typeof siteFileSchema>;
 
-export type SiteFileResult = { ok: true; site: SiteFile } | { ok: false; error: string };
+type SiteFileResult = { ok: true; site: SiteFile } | { ok: false; error: string };
 
 /** On failure names the first bad field, e.g. `news[3].dateTime: must be 14 digits`. */
 export function parseSiteFile(json: unknown): SiteFileResult {

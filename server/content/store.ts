@@ -25,16 +25,16 @@ import type { ContentDb } from "./db.ts";
 import type { Database, SettingKey } from "./schema.ts";
 
 /** An entity with no id of its own (docs/behaviour.md#entities) still carries the site file's. */
-export type WithId<T> = T & { id: number };
+type WithId<T> = T & { id: number };
 
-export interface JobQuery extends PageQuery {
+interface JobQuery extends PageQuery {
   type?: JobKind;
   /** Empty or absent: any. */
   jobTypeIds?: readonly number[];
   jobAddrIds?: readonly number[];
 }
 
-export async function readSetting<T>(content: ContentDb, key: SettingKey): Promise<T | undefined> {
+async function readSetting<T>(content: ContentDb, key: SettingKey): Promise<T | undefined> {
   const row = await content.db.selectFrom("setting").select("value").where("key", "=", key).executeTakeFirst();
   return row ? (JSON.parse(row.value) as T) : undefined;
 }

@@ -28,7 +28,7 @@ export const TRANSLATED_COLLECTIONS = {
 
 export type TranslatedEntity = keyof typeof TRANSLATED_SETTINGS | keyof typeof TRANSLATED_COLLECTIONS;
 
-export const UNTRANSLATED = { lang: "zh-CN" } as const;
+const UNTRANSLATED = { lang: "zh-CN" } as const;
 
 type Item = Record<string, unknown>;
 

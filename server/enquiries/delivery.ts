@@ -9,8 +9,8 @@ import type { ChannelState } from "../content/schema.ts";
 import type { Logger } from "../logger.ts";
 import type { Channel, Enquiry, EnquiryStore } from "./store.ts";
 
-export const DELIVERY_HORIZON_MS = 24 * 3600_000;
-export const BACKOFF_BASE_MS = 5000;
+const DELIVERY_HORIZON_MS = 24 * 3600_000;
+const BACKOFF_BASE_MS = 5000;
 const BACKOFF_MAX_MS = 3600_000;
 const POLL_MS = 2000;
 /** Longer than an attempt can take (both channels' timeouts). */
@@ -32,7 +32,7 @@ export interface Deliverer {
   stop(): Promise<void>;
 }
 
-export interface DelivererOptions {
+interface DelivererOptions {
   store: EnquiryStore;
   config: EnquiryConfig;
   logger: Logger;
@@ -42,12 +42,12 @@ export interface DelivererOptions {
   pollMs?: number;
 }
 
-export function backoffMs(attempts: number, baseMs: number, random = Math.random): number {
+function backoffMs(attempts: number, baseMs: number, random = Math.random): number {
   const full = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
   return Math.round(full / 2 + random() * (full / 2));
 }
 
-export function webhookBody(enquiry: Enquiry): string {
+function webhookBody(enquiry: Enquiry): string {
   return JSON.stringify({
     type: "enquiry.created",
     timestamp: new Date(enquiry.created_at).toISOString(),
@@ -66,7 +66,7 @@ export function webhookBody(enquiry: Enquiry): string {
   });
 }
 
-export function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[], nowMs: number): Record<string, string> {
+function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[], nowMs: number): Record<string, string> {
   const timestamp = String(Math.floor(nowMs / 1000));
   const signatures = secrets.map(
     (secret) => `v1,${createHmac("sha256", secret.key).update(`${id}.${timestamp}.${body}`).digest("base64")}`,

@@ -26,7 +26,7 @@ export interface Enquiries {
   close(): Promise<void>;
 }
 
-export interface EnquiryDeps {
+interface EnquiryDeps {
   logger: Logger;
   registry: Registry;
   /** The per-client limit of `spec`: this instance's own, or counted across instances. */

@@ -6,7 +6,7 @@ export const MIN_FILL_MS = 3000;
 /** Clocks of instances may differ this much: a token "issued" further ahead is forged. */
 const CLOCK_SKEW_MS = 60_000;
 
-export type TokenCheck = { ok: true; nonce: string; issuedAt: number } | { ok: false; reason: "forged" | "expired" };
+type TokenCheck = { ok: true; nonce: string; issuedAt: number } | { ok: false; reason: "forged" | "expired" };
 
 export interface FormKeys {
   issue(nowMs: number): string;

@@ -28,7 +28,7 @@ export interface Intake {
   submit(body: unknown, client: { address: string | undefined; lang: Lang }): Promise<Outcome>;
 }
 
-export interface IntakeOptions {
+interface IntakeOptions {
   config: EnquiryConfig;
   store: EnquiryStore;
   deliverer: Deliverer | undefined;

@@ -11,11 +11,11 @@ import type { SendOwnPage } from "../pages/router.ts";
 import type { Intake, Outcome } from "./intake.ts";
 
 const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
-export const ENQUIRY_API_PATH = "/api/portal/enquiry";
+const ENQUIRY_API_PATH = "/api/portal/enquiry";
 /** Far more than the longest form (5000 characters of message, each up to 9 bytes encoded, and the rest). */
 const BODY_LIMIT = 64 * 1024;
 
-export interface EnquiryRouterDeps {
+interface EnquiryRouterDeps {
   intake: Intake;
   pageSender: () => SendOwnPage | undefined;
   now?: () => number;

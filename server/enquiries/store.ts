@@ -8,7 +8,7 @@ import { type ContentDb, openContentDb } from "../content/db.ts";
 import type { ChannelState, EnquiryTable } from "../content/schema.ts";
 
 export type Enquiry = Selectable<EnquiryTable>;
-export type NewEnquiry = Omit<Insertable<EnquiryTable>, "id" | "attempts" | "lease_until" | "last_error">;
+type NewEnquiry = Omit<Insertable<EnquiryTable>, "id" | "attempts" | "lease_until" | "last_error">;
 export type Channel = "webhook" | "mail";
 
 export interface EnquiryStore {
@@ -31,7 +31,7 @@ export interface EnquiryStore {
 }
 
 /** The webhook-id of every delivery of the enquiry, and its Message-ID's left part. */
-export const newEnquiryId = () => `enq_${randomBytes(15).toString("base64url")}`;
+const newEnquiryId = () => `enq_${randomBytes(15).toString("base64url")}`;
 
 export function createEnquiryStore(databaseUrl: string): EnquiryStore {
   let opening: Promise<ContentDb> | undefined;

@@ -53,12 +53,12 @@ export function describeError(err: unknown): { status: number; message: string; 
   return { status: 500, message: "internal error", headers: {} };
 }
 
-export function isApiRequest(url: string): boolean {
+function isApiRequest(url: string): boolean {
   return url === "/api/portal" || url.startsWith("/api/portal/") || url.startsWith("/api/portal?");
 }
 
 /** An error or a refusal as it goes out, never stored: the same bytes whether Express or the fast path sends it. */
-export interface ErrorAnswer {
+interface ErrorAnswer {
   status: number;
   headers: Record<string, string>;
   body: Buffer;

@@ -9,7 +9,7 @@ import { answerOf, HttpError, sendErrorAnswer } from "./errors.ts";
 
 const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
-export function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): string {
+function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): string {
   const q = originalUrl.indexOf("?");
   const path = q === -1 ? originalUrl : originalUrl.slice(0, q);
   const lang = path === ENGLISH_PREFIX || path.startsWith(`${ENGLISH_PREFIX}/`) ? "en" : defaultLang;

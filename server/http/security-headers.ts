@@ -6,7 +6,7 @@ import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
 
-export interface CspOptions {
+interface CspOptions {
   /** Vite's development server needs inline scripts and a websocket. */
   dev: boolean;
   https: boolean;

@@ -8,7 +8,7 @@ import path from "node:path";
 import { LRUCache } from "lru-cache";
 import type { Validator } from "./image-source.ts";
 
-export interface StoredVariant {
+interface StoredVariant {
   body: Buffer;
   contentType: string;
   validator: Validator;

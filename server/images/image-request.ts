@@ -10,7 +10,7 @@ export interface ImageRequest {
   quality: ImageQuality;
 }
 
-export interface ImageOrigins {
+interface ImageOrigins {
   /** The upstream's and IMAGE_HOSTS. */
   allowed: ReadonlySet<string>;
   /** PUBLIC_ORIGIN: an absolute URL on it is the site-relative path it names. */

@@ -14,9 +14,9 @@ export interface Validator {
 }
 
 /** `embedded`: read from the embedded media folder, the site's own files. */
-export type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator; embedded?: boolean } | { changed: false };
+type SourceAnswer = { changed: true; bytes: Buffer; validator: Validator; embedded?: boolean } | { changed: false };
 
-export interface ImageSourceOptions {
+interface ImageSourceOptions {
   fetchers: ImageFetchers;
   /** Site paths outside the media folder are read from it. */
   upstreamOrigin: string;
@@ -29,13 +29,13 @@ export type ReadSource = (source: ImageSource, known?: Validator) => Promise<Sou
 const MEDIA_PREFIX = "/portal/media/";
 const MAX_REDIRECTS = 3;
 
-export const IMAGE_SOCKETS_PER_ORIGIN = 8;
-export const IMAGE_WAITING_PER_ORIGIN = 248;
+const IMAGE_SOCKETS_PER_ORIGIN = 8;
+const IMAGE_WAITING_PER_ORIGIN = 248;
 /** Unless UPSTREAM_TIMEOUT_MS is shorter. */
-export const IMAGE_FETCH_TIMEOUT_MS = 3000;
+const IMAGE_FETCH_TIMEOUT_MS = 3000;
 
 /** Made on an origin's first image; bounded, as only configured origins are fetched. */
-export interface ImageFetchers {
+interface ImageFetchers {
   of(origin: string): UpstreamClient;
   close(): void;
 }

@@ -27,7 +27,7 @@ export interface ImageVariant {
   madeAt: number;
 }
 
-export interface ImageVariantsOptions {
+interface ImageVariantsOptions {
   memory: SwrCache<ImageVariant>;
   disk: DiskCache;
   readSource: ReadSource;
@@ -38,7 +38,7 @@ export interface ImageVariantsOptions {
   resizeDeadlineS?: number;
 }
 
-export interface ImageVariants {
+interface ImageVariants {
   keyOf(request: ImageRequest, choice: OutputChoice): string;
   /** Whether answering `key` now would read the source: what the miss budget charges. */
   startsWork(key: string, request: ImageRequest): boolean;

@@ -20,18 +20,18 @@ function loadSharp(): Promise<SharpFactory> {
 /** Checked from the header: a larger source is refused, not decoded. */
 export const MAX_INPUT_PIXELS = 50_000_000;
 
-export type ImageFormat = "avif" | "webp" | "jpeg" | "png" | "gif";
+type ImageFormat = "avif" | "webp" | "jpeg" | "png" | "gif";
 
 /** libvips checks it between regions: one slow region may overrun it (docs/behaviour.md#images). */
-export const RESIZE_DEADLINE_S = 10;
+const RESIZE_DEADLINE_S = 10;
 
-export interface ResizeOptions {
+interface ResizeOptions {
   /** IMAGE_ALLOW_SVG, or the embedded media's own files; otherwise SVG is refused. */
   allowSvg: boolean;
   deadlineS?: number;
 }
 
-export interface ResizedImage {
+interface ResizedImage {
   body: Buffer;
   format: ImageFormat;
 }

@@ -4,7 +4,7 @@
  */
 import { HttpError } from "../http/errors.ts";
 
-export interface ResizeQueueOptions {
+interface ResizeQueueOptions {
   slots: number;
   maxWaitingPerClient: number;
   /** All clients together. */
@@ -13,7 +13,7 @@ export interface ResizeQueueOptions {
   maxWaitingBytes?: number;
 }
 
-export interface ResizeTask {
+interface ResizeTask {
   /** Whose line it waits in. */
   client?: string;
   /** The source's size, held while it waits. */

@@ -16,7 +16,7 @@ import { outputChoiceFor } from "./output-format.ts";
 import { ResizeQueue } from "./resize-queue.ts";
 
 /** What the image endpoint reads of the configuration. */
-export interface ImageSettings {
+interface ImageSettings {
   images: Config["images"];
   cache: { maxBytes: number; staleMs: number };
   /** Its origin's images are allowed. */
@@ -26,7 +26,7 @@ export interface ImageSettings {
   upstreamTimeoutMs: number;
 }
 
-export interface ImageEndpointDeps {
+interface ImageEndpointDeps {
   settings: ImageSettings;
   /** The embedded content API's address when there is no API_BASE_URL. */
   upstreamUrl: string;

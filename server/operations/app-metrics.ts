@@ -11,7 +11,7 @@ import type { CacheStats } from "../cache/swr-cache.ts";
 import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
 
 /** What a cache must report to be measured (the one cache primitive's stats, or any cache that keeps the same figures). */
-export type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
+type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
 
 /** One upstream request as it ended: its status, or why it failed. */
 export interface UpstreamOutcome {
@@ -55,7 +55,7 @@ export interface AppMetrics {
 export const RENDER_STAGES = ["data", "render", "compress"] as const;
 export type RenderStage = (typeof RENDER_STAGES)[number];
 
-export interface AppMetricsSources {
+interface AppMetricsSources {
   missBudget: MissBudget;
   readerGuard: ReaderGuard;
 }

@@ -10,11 +10,11 @@ import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { SharedTierState } from "../redis/redis-connection.ts";
 
 /** What readiness asks of the upstream: one GET. */
-export interface UpstreamProbe {
+interface UpstreamProbe {
   request(method: "GET", path: string): Promise<{ status: number }>;
 }
 
-export interface ReadinessDeps {
+interface ReadinessDeps {
   upstream: UpstreamProbe;
   /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
@@ -30,7 +30,7 @@ export interface ReadinessDeps {
 /** Starting: not listening yet; draining: SIGTERM came, the load balancer should stop sending. */
 export type Phase = "starting" | "serving" | "draining";
 
-export type ReadinessStatus = "ready" | "degraded" | "not ready" | "starting" | "draining";
+type ReadinessStatus = "ready" | "degraded" | "not ready" | "starting" | "draining";
 
 export interface Readiness {
   ready: boolean;
@@ -84,7 +84,7 @@ export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
   };
 }
 
-export interface HealthDeps {
+interface HealthDeps {
   readiness: () => Promise<Readiness>;
   missBudget: MissGate;
 }

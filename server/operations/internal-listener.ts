@@ -7,14 +7,14 @@ import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../logger.ts";
 
-export interface InternalEndpoints {
+interface InternalEndpoints {
   metrics(): Promise<{ contentType: string; body: string }>;
   health(): Record<string, unknown>;
   /** `status` says why when not ready (starting, draining…); "ready" or "not ready" when not given. */
   readiness(): Promise<{ ready: boolean; status?: string } & Record<string, unknown>>;
 }
 
-export interface InternalListenerOptions {
+interface InternalListenerOptions {
   host: string;
   port: number;
   logger: Logger;

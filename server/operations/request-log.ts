@@ -9,14 +9,14 @@ import type { Logger } from "../logger.ts";
 import type { AppMetrics } from "./app-metrics.ts";
 import { routeKindOf } from "./route-kind.ts";
 
-export interface RequestLogDeps {
+interface RequestLogDeps {
   logger: Logger;
   metrics: AppMetrics;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
 }
 
 /** What the request's handlers tell the line beyond what the response carries. */
-export interface RequestRecord {
+interface RequestRecord {
   /** The cache status of an answer the fast path sent (its headers cannot be read back). */
   cache?: CacheStatus;
 }

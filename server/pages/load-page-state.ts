@@ -13,7 +13,7 @@ import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
 
-export interface LoadedPage {
+interface LoadedPage {
   state: PageState;
   status: 200 | 404 | 502 | 504;
   /** How long every answer the page was built from stays fresh: the most a rendering of it may be kept. */

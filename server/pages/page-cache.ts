@@ -34,7 +34,7 @@ export function weakEtagOf(body: Buffer): string {
   return `W/"${createHash("sha1").update(body).digest("base64url")}"`;
 }
 
-export interface PageCacheOptions {
+interface PageCacheOptions {
   maxBytes: number;
   staleMs: number;
   now?: () => number;

@@ -16,13 +16,13 @@ import type { PageRenderer } from "../render/page-renderer.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { createPagesRouter, type PagesSettings, type SendOwnPage } from "./router.ts";
 
-export interface PagesFactorySettings extends PagesSettings {
+interface PagesFactorySettings extends PagesSettings {
   /** PAGE_CACHE. */
   pageCache: boolean;
   maxBytes: number;
 }
 
-export interface PagesFactoryDeps {
+interface PagesFactoryDeps {
   renderer: PageRenderer | undefined;
   reader: ApiReader;
   tier: { missBudget: HoldingGate };

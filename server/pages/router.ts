@@ -29,7 +29,7 @@ import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cac
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
 
-export interface PagesDeps {
+interface PagesDeps {
   settings: PagesSettings;
   reader: ApiReader;
   renderer: PageRenderer;

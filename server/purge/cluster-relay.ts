@@ -5,7 +5,7 @@ import type { Purger } from "./purger.ts";
 
 const PURGE_MESSAGE = "portal:purge";
 
-export interface PurgeMessage {
+interface PurgeMessage {
   type: typeof PURGE_MESSAGE;
   request: PurgeRequest;
 }

@@ -36,7 +36,7 @@ export interface WebhookHeaders {
   signatures: string[];
 }
 
-export type WebhookCheck = { ok: true; headers: WebhookHeaders } | { ok: false; status: 400 | 401; error: string };
+type WebhookCheck = { ok: true; headers: WebhookHeaders } | { ok: false; status: 400 | 401; error: string };
 
 /** Checked before the body is read. */
 export function webhookHeadersOf(headers: IncomingHttpHeaders, nowMs: number): WebhookCheck {

@@ -3,8 +3,8 @@ import { z } from "zod";
 import type { PurgeMode } from "../cache/swr-cache.ts";
 import { MAX_ID_LENGTH } from "./purge-auth.ts";
 
-export const MAX_PURGE_TAGS = 256;
-export const MAX_PURGE_PATHS = 64;
+const MAX_PURGE_TAGS = 256;
+const MAX_PURGE_PATHS = 64;
 const MAX_TAG_LENGTH = 128;
 const MAX_PATH_LENGTH = 1024;
 
@@ -65,7 +65,7 @@ export function checkedPurgeRequest(value: unknown): PurgeRequest | undefined {
   return typeof given === "string" ? { ...request, id: given } : request;
 }
 
-export type ParsedPurge = { ok: true; request: PurgeRequest } | { ok: false; error: string };
+type ParsedPurge = { ok: true; request: PurgeRequest } | { ok: false; error: string };
 
 export function parsePurgeBody(raw: Buffer): ParsedPurge {
   let json: unknown;

@@ -10,10 +10,10 @@ import { parsePurgeBody } from "./purge-request.ts";
 import type { Purger } from "./purger.ts";
 import type { IdClaim } from "./shared-purges.ts";
 
-export const PURGE_PATH = "/portal/_purge";
+const PURGE_PATH = "/portal/_purge";
 const PURGE_BODY_LIMIT = "64kb";
 
-export interface PurgeRouteDeps {
+interface PurgeRouteDeps {
   secrets: readonly PurgeSecret[];
   purger: Purger;
   /** Across instances (REDIS_URL); without it, the process's own record decides. */

@@ -15,17 +15,17 @@ import { keyRestOf, pageKeyRestOf } from "../pages/page-cache-key.ts";
 import { TIMESTAMP_TOLERANCE_S } from "./purge-auth.ts";
 import type { PurgeRequest } from "./purge-request.ts";
 
-export type PurgeOrigin = "local" | "cluster" | "remote" | "content";
+type PurgeOrigin = "local" | "cluster" | "remote" | "content";
 
 /** Entries purged in this process (an entry holding two purged tags counts under both). */
-export interface PurgeResult {
+interface PurgeResult {
   mode: PurgeRequest["mode"];
   all?: number;
   tags: Record<string, number>;
   paths: Record<string, number>;
 }
 
-export type PurgeListener = (request: PurgeRequest, origin: PurgeOrigin) => void;
+type PurgeListener = (request: PurgeRequest, origin: PurgeOrigin) => void;
 
 export interface Purger {
   purge(request: PurgeRequest, origin: PurgeOrigin): PurgeResult;
@@ -34,7 +34,7 @@ export interface Purger {
   onPurge(listener: PurgeListener): void;
 }
 
-export interface PurgerDeps {
+interface PurgerDeps {
   cache: ResponseCache;
   pageCache?: PageCache;
   classify?: readonly { api: string }[];

@@ -8,7 +8,7 @@ import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";
 
 /** The longest a call to Redis may take before its caller goes on without it. */
-export const SHARED_DEADLINE_MS = 100;
+const SHARED_DEADLINE_MS = 100;
 /** The client's own limit, a backstop behind the deadline: a command unanswered this long is dropped. */
 const COMMAND_TIMEOUT_MS = 1000;
 /** While sharing is off, how often a connected but failing Redis is asked again. */

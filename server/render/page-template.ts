@@ -4,7 +4,7 @@ export interface PageTemplate {
   parts: readonly [string, string, string, string, string];
 }
 
-export interface PageParts {
+interface PageParts {
   lang: string;
   head: string;
   appHtml: string;
@@ -33,7 +33,7 @@ export function splitTemplate(html: string): PageTemplate {
   return { parts: [beforeLang, afterLang, afterHead, afterApp, afterState] };
 }
 
-export const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
+const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
 
 export function assemblePage({ parts }: PageTemplate, page: PageParts): string {
   return (

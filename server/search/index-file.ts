@@ -28,14 +28,14 @@ export interface SearchDoc {
   fingerprint: string;
 }
 
-export interface StoredDoc extends SearchDoc {
+interface StoredDoc extends SearchDoc {
   normBrief: string;
   normBody: string;
   /** Bits 1 (brief) and 2 (body): the normalised text has the text's indexes. */
   aligned: number;
 }
 
-export interface Ranked {
+interface Ranked {
   rowid: number;
   /** 0: every term in the title, 1: in the brief, 2: elsewhere. */
   tier: number;

@@ -11,7 +11,7 @@ const WORD_CHAR = /[\p{L}\p{N}\p{M}]/u;
 const MARKS = /[\uE000\uE001]/gu;
 
 /** Chinese anywhere, a word at a word's start (to the word's end). */
-export function matchRanges(norm: string, terms: readonly QueryTerm[], limit = Number.POSITIVE_INFINITY): [number, number][] {
+function matchRanges(norm: string, terms: readonly QueryTerm[], limit = Number.POSITIVE_INFINITY): [number, number][] {
   const ranges: [number, number][] = [];
   for (const term of terms) {
     let from = 0;
@@ -91,7 +91,7 @@ function boundaryAtOrBefore(text: string, at: number): number {
   return best;
 }
 
-export interface SnippetSource {
+interface SnippetSource {
   text: string;
   norm: string;
   aligned: boolean;

@@ -56,7 +56,7 @@ const text = (value: unknown) => (typeof value === "string" ? value.replace(/\s+
 const isId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
 const fingerprintOf = (item: unknown) => createHash("sha1").update(JSON.stringify(item)).digest("base64url");
 
-export const DETAIL_KEYS: Record<SearchType, (id: number) => string> = {
+const DETAIL_KEYS: Record<SearchType, (id: number) => string> = {
   news: (id) => apiKey("news", { id }),
   notice: (id) => apiKey("notice", { id }),
   product: (id) => apiKey("product", { id }),
@@ -128,7 +128,7 @@ function listHasBody(type: SearchType, item: Record<string, unknown>): boolean {
   return type === "job" ? "description" in item || "requirement" in item : "detail" in item;
 }
 
-export interface ListedItems {
+interface ListedItems {
   type: SearchType;
   items: Record<string, unknown>[];
 }

@@ -18,7 +18,7 @@ import { type ContentReader, docOfListed, type JobNames, readDetail, readLists }
 import { type IndexFigures, SearchIndex } from "./search-index.ts";
 
 /** Long enough for a burst, short enough that a change shows at once. */
-export const RESULT_FRESH_MS = 5000;
+const RESULT_FRESH_MS = 5000;
 const BATCH = 20;
 const READS_AT_ONCE = 4;
 /** Purges arriving together are read again together. */
@@ -30,7 +30,7 @@ export interface SearchFigures extends IndexFigures {
   empty: Record<string, number>;
 }
 
-export interface SiteSearchOptions {
+interface SiteSearchOptions {
   file: string;
   /** 0: never read from the content API. */
   refreshMs: number;
@@ -104,7 +104,7 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const GIVE_WAY_MS = 1000;
 
-export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
+function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
   const langs = options.langs ?? ["zh-CN"];
   const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
@@ -281,7 +281,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   };
 }
 
-export const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
+const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
 
 /** An English index of its own with `contentLang`, else the Chinese one answers both (docs/behaviour.md#search). */
 export function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {

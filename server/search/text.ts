@@ -45,7 +45,7 @@ export function normalise(text: string): string {
   return NOT_ASCII.test(lower) ? toSimplified(lower) : lower;
 }
 
-export function runsOf(normalised: string): { text: string; cjk: boolean }[] {
+function runsOf(normalised: string): { text: string; cjk: boolean }[] {
   const runs: { text: string; cjk: boolean }[] = [];
   let current = "";
   let cjk = false;

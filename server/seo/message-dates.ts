@@ -16,7 +16,7 @@ interface DateParts {
   second: number;
 }
 
-export function dateTimeParts(value: string | null | undefined): DateParts | undefined {
+function dateTimeParts(value: string | null | undefined): DateParts | undefined {
   if (typeof value !== "string" || !/^(\d{8}|\d{14})$/.test(value)) return undefined;
   const n = (from: number, to: number) => (value.length >= to ? Number(value.slice(from, to)) : 0);
   const parts = { year: n(0, 4), month: n(4, 6), day: n(6, 8), hour: n(8, 10), minute: n(10, 12), second: n(12, 14) };

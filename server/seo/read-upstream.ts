@@ -16,7 +16,7 @@ export async function readPayload<T>(reader: ApiReader, key: string, kind: "obje
   return payloadOf<T>(envelope, kind);
 }
 
-export const LIST_PAGE_SIZE = 100;
+const LIST_PAGE_SIZE = 100;
 
 export async function readAllPages<T>(
   reader: ApiReader,

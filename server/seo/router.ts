@@ -16,7 +16,7 @@ import { buildFeed } from "./rss.ts";
 import { collectSitemap, sitemapCalls, sitemapXml } from "./sitemap.ts";
 
 /** What the feeds and the sitemap read of the configuration. */
-export interface SeoSettings {
+interface SeoSettings {
   publicOrigin: string | undefined;
   /** The TTLs, so a document is kept as long as its data. */
   cache: Config["cache"];
@@ -24,7 +24,7 @@ export interface SeoSettings {
   lang: Lang;
 }
 
-export interface SeoDeps {
+interface SeoDeps {
   settings: SeoSettings;
   reader: ApiReader;
   logger: Logger;

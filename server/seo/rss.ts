@@ -11,9 +11,9 @@ import { rfc822Of } from "./message-dates.ts";
 import { readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
-export const FEED_ITEM_COUNT = 50;
+const FEED_ITEM_COUNT = 50;
 
-export interface FeedChannel {
+interface FeedChannel {
   title: string;
   link: string;
   description: string;
@@ -21,14 +21,14 @@ export interface FeedChannel {
   self: string;
 }
 
-export interface FeedItem {
+interface FeedItem {
   title: string;
   link: string;
   description: string;
   pubDate?: string;
 }
 
-export function rssXml(channel: FeedChannel, items: readonly FeedItem[]): string {
+function rssXml(channel: FeedChannel, items: readonly FeedItem[]): string {
   const text = (name: string, value: string) => `<${name}>${escapeXml(value)}</${name}>`;
   const lastBuild = items.find((item) => item.pubDate)?.pubDate;
   const body = items.map((item) =>

@@ -12,7 +12,7 @@ import { w3cDateOf } from "./message-dates.ts";
 import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
 
-export interface SitemapEntry {
+interface SitemapEntry {
   /** Including the base path, e.g. /portal/message/news/12 */
   path: string;
   lastmod?: string;
@@ -21,7 +21,7 @@ export interface SitemapEntry {
 }
 
 /** The sitemaps.org limit for one file; beyond it the list is cut. */
-export const MAX_SITEMAP_URLS = 50_000;
+const MAX_SITEMAP_URLS = 50_000;
 
 export function sitemapXml(entries: readonly SitemapEntry[], origin: string | undefined): string {
   const urls = entries.map((entry) => {
@@ -34,7 +34,7 @@ export function sitemapXml(entries: readonly SitemapEntry[], origin: string | un
   return `${XML_DECLARATION}\n<urlset xmlns="http://www.sitemaps.org/schemas/sitemap/0.9" xmlns:xhtml="http://www.w3.org/1999/xhtml">\n${urls.join("\n")}\n</urlset>\n`;
 }
 
-export interface SitemapLangs {
+interface SitemapLangs {
   /** Content is asked for by language: pages may have English versions. */
   contentLang: boolean;
   defaultLang: Lang;
@@ -55,7 +55,7 @@ function entriesInLangs(
   return LANGS.map((lang) => ({ ...dated(href(lang)), alternates }));
 }
 
-export interface CollectedSitemap {
+interface CollectedSitemap {
   entries: SitemapEntry[];
   /** All of them failing means the upstream is down. */
   failed: string[];

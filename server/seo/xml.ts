@@ -7,7 +7,7 @@ function isXmlUnit(code: number): boolean {
   return code === 0x9 || code === 0xa || code === 0xd || (code >= 0x20 && code !== 0xfffe && code !== 0xffff);
 }
 
-export function xmlSafeText(text: string): string {
+function xmlSafeText(text: string): string {
   if (!/[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD]/.test(text)) return text;
   let out = "";
   for (let i = 0; i < text.length; i++) {
