@@ -10,6 +10,7 @@ import { useLocation, useSearch } from "wouter";
 import { matchPage, type RouteMatch } from "../shared/routes.ts";
 import { fetchPayload } from "./data/fetch-payload.ts";
 import { useKeyInLang } from "./data/use-api.ts";
+import type { PageProps } from "./pages/page-props.ts";
 import { loadedPage, loadPage } from "./pages/registry.ts";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { LoadingState, NotFoundState } from "./shell/page-states.tsx";
@@ -44,5 +45,6 @@ export function PageSwitch() {
   if (!match) return <NotFoundState />;
   if (!module) return <LoadingState />;
   const Page = module.default;
-  return <Page match={match} query={query} />;
+  // The registry binds each page id to a component that renders that page.
+  return <Page match={match as PageProps["match"]} query={query} />;
 }

@@ -6,8 +6,8 @@
 import { callKey, getCallOf } from "./call-table.ts";
 import type { ClassifyMenu } from "./entities.ts";
 import type { JobFilter, ListPaging } from "./list-query.ts";
+import type { RouteMatch } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
-import type { RouteMatch } from "./routes.ts";
 
 /** The key of a call: its path with `{id}` filled and the query normalised (see `callKey`). */
 export const apiKey = callKey;

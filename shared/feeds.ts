@@ -3,11 +3,11 @@
  * route module lists them): each feed's list page, the detail page its items link to,
  * and where it is served.
  */
+import { BASE_PATH, type FeedKind, langPath } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
 import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-pages.ts";
-import { BASE_PATH, langPath } from "./routes.ts";
 
-export type FeedKind = "news" | "notice";
+export type { FeedKind } from "./page-route.ts";
 
 /** `path` is under the base path, in Chinese; each language has its feed at that path in it. */
 export const FEEDS = {

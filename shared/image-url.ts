@@ -4,7 +4,7 @@
  * the pages and the endpoint share one list and a crawler cannot ask for a new variant
  * per pixel.
  */
-import { BASE_PATH } from "./routes.ts";
+import { BASE_PATH } from "./page-route.ts";
 
 export const IMAGE_PATH = `${BASE_PATH}/_img`;
 

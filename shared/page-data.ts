@@ -5,7 +5,7 @@
  */
 import { classifyKey, keys } from "./data-keys.ts";
 import type { ClassifyMenu } from "./entities.ts";
-import type { RouteMatch } from "./routes.ts";
+import type { RouteMatch } from "./page-route.ts";
 
 export {
   apiKey,

@@ -4,10 +4,10 @@
  * the server).
  */
 
-import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
 import { DETAIL_IMAGE_SIZES } from "../../shared/image-url.ts";
+import { parentHref } from "../../shared/routes.ts";
 import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
@@ -21,12 +21,12 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import { ReaderCount } from "./messages/reader-count.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function MessageDetailPage({ match }: PageProps) {
+export default function MessageDetailPage({ match }: PageProps<"newsDetail" | "noticeDetail">) {
   const t = useT(PAGES_MESSAGES);
   const itemLang = useItemLang();
   const news = match.route.id === "newsDetail";
   const id = match.id;
-  const result = useApi<Message>(id === undefined ? null : news ? keys.news(id) : keys.notice(id), { detail: true });
+  const result = useApi<Message>(id === undefined ? null : match.route.detail.key(id), { detail: true });
 
   if (id === undefined) return <NotFoundState />;
   const instead = stateInstead(result);
@@ -57,9 +57,7 @@ export default function MessageDetailPage({ match }: PageProps) {
           </article>
         ))}
       <p className="detail-back">
-        <PageLink to={news ? "/message/news/list.html" : "/message/notice/list.html"}>
-          {t(news ? "pages.message.backNews" : "pages.message.backNotice")}
-        </PageLink>
+        <PageLink to={parentHref(match.route)}>{t(news ? "pages.message.backNews" : "pages.message.backNotice")}</PageLink>
       </p>
     </div>
   );

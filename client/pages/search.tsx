@@ -18,7 +18,6 @@ import {
   type SearchType,
   searchKey,
 } from "../../shared/search.ts";
-import { withQuery } from "../../shared/with-query.ts";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { countOf, textOf } from "../data/content-values.ts";
@@ -33,7 +32,6 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-const PATH = "/search.html";
 const MESSAGES = { ...PAGES_MESSAGES, ...SEARCH_MESSAGES };
 
 /** A text with marks as parts to render: plain text and marked text alternating, marks dropped. */
@@ -66,7 +64,8 @@ const localPath = (url: unknown) => {
   return text.startsWith(`${BASE_PATH}/`) ? splitLangPath(text.slice(BASE_PATH.length)).path : undefined;
 };
 
-export default function SearchPage({ match, query }: PageProps) {
+export default function SearchPage({ match, query }: PageProps<"search">) {
+  const { route } = match;
   const pageName = usePageName(match.route);
   const t = useT(MESSAGES);
   const go = useGo();
@@ -77,12 +76,12 @@ export default function SearchPage({ match, query }: PageProps) {
   const key = search.q === "" ? null : searchKey(search);
   const result = useApi<SearchResult>(key);
   useScrollTopOnChange(key ?? "");
-  const hrefOf = (type: SearchType | undefined) => withQuery(PATH, { q: search.q, type });
+  const hrefOf = (type: SearchType | undefined) => route.href({ q: search.q, type });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const q = String(new FormData(event.currentTarget).get("q") ?? "");
-    go(withQuery(PATH, { q: q.trim() }));
+    go(route.href({ q: q.trim() }));
   };
 
   const data = result.data;
@@ -95,7 +94,14 @@ export default function SearchPage({ match, query }: PageProps) {
     <div className="page-wrap search-page">
       <h1 className="page-title">{pageName}</h1>
       {/* biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap */}
-      <form role="search" aria-label={t("search.again")} className="search-form" method="get" action={formAction(PATH)} onSubmit={onSubmit}>
+      <form
+        role="search"
+        aria-label={t("search.again")}
+        className="search-form"
+        method="get"
+        action={formAction(route.href())}
+        onSubmit={onSubmit}
+      >
         <label htmlFor={inputId}>{t("search.label")}</label>
         <div className="search-form-row">
           <input
@@ -173,7 +179,7 @@ export default function SearchPage({ match, query }: PageProps) {
             )}
             {total > 0 && (
               <Pagination
-                path={PATH}
+                path={route.href()}
                 paging={{ page: search.pageIndex + 1, size: search.pageMaxCount }}
                 totalCount={total}
                 totalPageCount={countOf(data?.totalPageCount)}

@@ -8,7 +8,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, SiteConfig } from "../../shared/entities.ts";
-import { BASE_PATH, PAGES, type PageId, pageHref } from "../../shared/routes.ts";
+import { PAGES, type PageId } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import type { MessageKey } from "../i18n/messages.ts";
@@ -24,11 +24,11 @@ export const POLICE_SITE = "https://beian.mps.gov.cn/";
 const SLOTS = [1, 2, 3, 4, 5] as const;
 
 /** The footer's groups of links to pages (docs/behaviour.md, "The shell"), each labelled by its page's name. */
-const PAGE_GROUPS: [MessageKey, PageId[]][] = [
+const PAGE_GROUPS = [
   ["footer.messages", ["newsList", "noticeList"]],
   ["footer.about", ["about", "founders", "milestones"]],
   ["footer.join", ["jobSocietyList", "jobSchoolList"]],
-];
+] as const satisfies readonly (readonly [MessageKey, readonly PageId[]])[];
 
 const textOf = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
 
@@ -103,14 +103,14 @@ export function Footer({ id }: { id: string }) {
             <FooterGroup key={title} title={t(title)} wide={wide}>
               {pages.map((page) => (
                 <li key={page}>
-                  <PageLink to={pageHref(page).slice(BASE_PATH.length)}>{PAGES[page].title[lang]}</PageLink>
+                  <PageLink to={PAGES[page].href()}>{PAGES[page].title[lang]}</PageLink>
                 </li>
               ))}
             </FooterGroup>
           ))}
           <FooterGroup title={t("footer.contact")} wide={wide}>
             <li>
-              <PageLink to={pageHref("contact").slice(BASE_PATH.length)}>{PAGES.contact.title[lang]}</PageLink>
+              <PageLink to={PAGES.contact.href()}>{PAGES.contact.title[lang]}</PageLink>
             </li>
             {phone && (
               <li className="contact-item">

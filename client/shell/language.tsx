@@ -11,7 +11,7 @@ import { useLocation, useSearch } from "wouter";
 import { pageAddressOf } from "../../shared/page-address.ts";
 import { keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import { contentLangOf, type Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, langPath } from "../../shared/routes.ts";
+import { BASE_PATH, langPath, PAGES } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { loadMessages } from "../i18n/messages.ts";
@@ -27,7 +27,7 @@ export function LanguageSwitch() {
   // The page's address, not the URL's text: the server renders one HTML for every URL
   // with the same address, so the link must not differ either (or hydration would).
   const address = pageAddressOf(location, new URLSearchParams(search));
-  const to = address ? withQuery(langPath(address.path, next), address.query) : langPath("/index.html", next);
+  const to = address ? withQuery(langPath(address.path, next), address.query) : PAGES.home.href({ lang: next });
   const warm = () => void loadMessages(next).catch(() => {});
 
   /** The other language's strings, and the data the page shows in it (as the server would load it). */

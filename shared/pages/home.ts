@@ -6,7 +6,6 @@ export const home = definePage({
   id: "home",
   path: "/index.html",
   title: { "zh-CN": "首页", en: "Home" },
-  component: "home",
   dataKeys: () => [keys.slides(), keys.indexHtml(), keys.products(), keys.services(), keys.homeNews(), keys.homeNotices(), keys.partners()],
   feeds: ["news", "notice"],
 });

@@ -4,7 +4,7 @@
  * whichever of the two detail paths it was asked at.
  */
 import { keys } from "../data-keys.ts";
-import { jobFilterOf, listPagingQuery } from "../list-query.ts";
+import { type JobFilter, jobFilterOf, listPagingQuery } from "../list-query.ts";
 import { type Crumb, definePage, type PageItem, type PageRoute } from "../page-route.ts";
 
 const jobListQuery = (query: URLSearchParams) => {
@@ -22,9 +22,10 @@ export const jobSocietyList = definePage({
   id: "jobSocietyList",
   path: "/job/society/index.html",
   title: { "zh-CN": "社会招聘", en: "Experienced hires" },
-  component: "job-list",
   query: jobListQuery,
+  keys: { list: (filter: JobFilter) => keys.jobs(1, filter), types: keys.jobTypes, addrs: keys.jobAddrs },
   dataKeys: (_id, query) => [keys.jobTypes(), keys.jobAddrs(), keys.jobs(1, jobFilterOf(query))],
+  itemPage: () => jobSocietyDetail,
   jobKind: 1,
 });
 
@@ -32,9 +33,10 @@ export const jobSchoolList = definePage({
   id: "jobSchoolList",
   path: "/job/school/index.html",
   title: { "zh-CN": "校园招聘", en: "Campus recruitment" },
-  component: "job-list",
   query: jobListQuery,
+  keys: { list: (filter: JobFilter) => keys.jobs(2, filter), types: keys.jobTypes, addrs: keys.jobAddrs },
   dataKeys: (_id, query) => [keys.jobTypes(), keys.jobAddrs(), keys.jobs(2, jobFilterOf(query))],
+  itemPage: () => jobSchoolDetail,
   jobKind: 2,
 });
 
@@ -42,8 +44,8 @@ export const jobSocietyDetail = definePage({
   id: "jobSocietyDetail",
   path: "/job/society",
   title: { "zh-CN": "社会招聘职位", en: "Experienced hire position" },
-  component: "job-detail",
   detail: { key: keys.job, kind: "job", items: { call: "jobList", query: { type: 1 }, paged: true }, canonicalFor },
+  keys: { types: keys.jobTypes, addrs: keys.jobAddrs },
   dataKeys: jobDetailOf,
   breadcrumb: (item): Crumb[] => [item?.type === 2 ? jobSchoolList : jobSocietyList],
   jobKind: 1,
@@ -53,8 +55,8 @@ export const jobSchoolDetail = definePage({
   id: "jobSchoolDetail",
   path: "/job/school",
   title: { "zh-CN": "校园招聘职位", en: "Campus position" },
-  component: "job-detail",
   detail: { key: keys.job, kind: "job", items: { call: "jobList", query: { type: 2 }, paged: true }, canonicalFor },
+  keys: { types: keys.jobTypes, addrs: keys.jobAddrs },
   dataKeys: jobDetailOf,
   breadcrumb: (item): Crumb[] => [item?.type === 1 ? jobSocietyList : jobSchoolList],
   jobKind: 2,

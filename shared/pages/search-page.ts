@@ -6,7 +6,6 @@ export const search = definePage({
   id: "search",
   path: "/search.html",
   title: { "zh-CN": "站内搜索", en: "Search" },
-  component: "search",
   query: (query) => {
     const parsed = parseSearchPage(query);
     if (!parsed.ok) return { q: query.get("q") ?? undefined };
