@@ -35,7 +35,6 @@ export const PAGE_ROUTES = [
 
 export type PageId = (typeof PAGE_ROUTES)[number]["id"];
 
-/** The route module of each page id. */
 export const PAGES = Object.fromEntries(PAGE_ROUTES.map((route) => [route.id, route])) as {
   [Id in PageId]: Extract<(typeof PAGE_ROUTES)[number], { id: Id }>;
 };
@@ -49,11 +48,7 @@ export function parentHref(route: PageRoute): string {
   return "id" in parent ? parent.href() : parent.href;
 }
 
-/**
- * The page a path (relative to the base path, in either language) names in a table of
- * routes, or null for "any other path". A detail page with a missing or malformed id
- * still matches: it renders not-found.
- */
+/** A detail page with a missing or malformed id still matches: it renders not-found. */
 export function matchPage(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
   const { path } = splitLangPath(pathInLang);
   for (const route of routes) {
@@ -72,7 +67,6 @@ export function matchPage(pathInLang: string, query: URLSearchParams, routes: re
   return null;
 }
 
-/** The canonical href of a page (by its module or its id) in a language, including the base path. */
 export function pageHref(page: PageRoute | PageId, itemId?: number, lang: Lang = "zh-CN"): string {
   const route: PageRoute = typeof page === "string" ? PAGES[page] : page;
   return BASE_PATH + route.href({ id: itemId, lang });

@@ -8,7 +8,6 @@ export const about = definePage({
   path: "/about/index.html",
   title: { "zh-CN": "公司简介", en: "About us" },
   dataKeys: () => [keys.company()],
-  // One item, the company introduction: the page is English when it is.
   translatedBy: () => keys.company(),
 });
 

@@ -1,7 +1,6 @@
 import { keys } from "../data-keys.ts";
 import { definePage } from "../page-route.ts";
 
-/** The home page: its own title, image and structured data are the company's (see client/server-head). */
 export const home = definePage({
   id: "home",
   path: "/index.html",

@@ -1,8 +1,4 @@
-/**
- * The job pages, one list and one detail for each kind of position (1 experienced
- * hires, 2 campus). A job's own kind decides its canonical page and its breadcrumb,
- * whichever of the two detail paths it was asked at.
- */
+/** The job pages; a job's own kind decides its canonical page and breadcrumb, whichever path it was asked at. */
 import { keys } from "../data-keys.ts";
 import { type JobFilter, jobFilterOf, listPagingQuery } from "../list-query.ts";
 import { type Crumb, definePage, type PageItem, type PageRoute } from "../page-route.ts";
@@ -14,7 +10,6 @@ const jobListQuery = (query: URLSearchParams) => {
 
 const jobDetailOf = (id: number | undefined) => (id === undefined ? [] : [keys.job(id), keys.jobTypes(), keys.jobAddrs()]);
 
-/** The detail page of a job's own kind; undefined when the job does not say. */
 const canonicalFor = (item: PageItem | undefined): PageRoute | undefined =>
   item?.type === 1 ? jobSocietyDetail : item?.type === 2 ? jobSchoolDetail : undefined;
 

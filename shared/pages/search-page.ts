@@ -17,7 +17,6 @@ export const search = definePage({
       size: pageMaxCount !== 20 ? pageMaxCount : undefined,
     };
   },
-  // A bad `q` is refused before the page is rendered (server/search/search-page-guard.ts).
   dataKeys: (_id, query) => {
     const parsed = parseSearchPage(query);
     return parsed.ok && parsed.value.q !== "" ? [searchKey(parsed.value)] : [];
