@@ -1,8 +1,4 @@
-/**
- * The default home layout's sections, each with its own loading and error state:
- * products, services, news and notices, partners. The anchors product-list,
- * service-list and message-list are what the menu's content-type entries jump to.
- */
+/** The default home layout's sections; their anchors are what the menu's content-type entries jump to. */
 
 import { useMemo } from "react";
 import { keys } from "../../shared/data-keys.ts";
@@ -19,7 +15,6 @@ import { PARTNER_MAX } from "./partner-rows.ts";
 
 const PARTNER_WALL_ID = "partner-wall";
 
-/** Far below the fold: its code and hydration wait until the visitor comes near (hydration/later-part.tsx). */
 const PARTNER_WALL = partCode(() => import("./partner-wall.tsx").then((module) => module.PartnerWall));
 
 export function DefaultSections() {
@@ -29,7 +24,7 @@ export function DefaultSections() {
   const news = useApi<unknown>(keys.homeNews());
   const notices = useApi<unknown>(keys.homeNotices());
   const partners = useApi<Partner[]>(keys.partners());
-  // The same list while the data is the same: a new one would have the wall hydrated at once (LaterPart).
+  // The same list while the data is the same: a new one would have the wall hydrated at once.
   const partnerItems = useMemo(() => itemsOf<Partner>(partners.data, PARTNER_MAX), [partners.data]);
   const empty = <p className="home-empty">{t("state.empty")}</p>;
 

@@ -1,7 +1,4 @@
-/**
- * The home page of a site with nothing published (an empty database with SEED_CONTENT=none,
- * or an upstream with no content yet): one clear statement instead of a row of empty sections.
- */
+/** The home page of a site with nothing published: one clear statement instead of a row of empty sections. */
 import { keys } from "../../shared/data-keys.ts";
 import { isEmptyPayload } from "../../shared/envelope.ts";
 import { itemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";

@@ -1,12 +1,4 @@
-/**
- * The home page (docs/behaviour.md, "Home page"): the carousel, then the content
- * container `#home-content`. By the layout mode (the second number of the site config's
- * themePortal) it holds either the default sections (1, or anything else) or, for the
- * custom layout (2), nothing of ours: `#home-custom` follows it with the home html as
- * markup, or, for a `useEval|` value, nothing rendered and the script run once in the
- * browser with the (empty) content container as its `container`. A site with nothing
- * published at all (an empty database, SEED_CONTENT=none) says so instead (home/no-content.tsx).
- */
+/** The home page: the carousel, then the default sections or the custom layout's home html (docs/behaviour.md#home-page). */
 import { useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, HomeHtml, SiteConfig, Slide } from "../../shared/entities.ts";

@@ -1,8 +1,4 @@
-/**
- * A job (/job/society/{id} or ?id=, and school): name, salary, address and type, then
- * the description, requirement and how to apply (HTML). An unknown id is the not-found
- * state (status 404 from the server).
- */
+/** A job's page: its facts, then its HTML texts; an unknown id is the not-found state. */
 
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import { parentHref } from "../../shared/routes.ts";

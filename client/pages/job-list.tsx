@@ -1,8 +1,4 @@
-/**
- * The job lists (/job/society/index.html: type 1, /job/school/index.html: type 2),
- * filtered by job types and addresses from a drawer and paged, all kept in the query
- * (`jobTypeIds`, `jobAddrIds`, `page`, `size`) so the server renders every state.
- */
+/** A job list, filtered and paged, all in the query so the server renders every state (docs/behaviour.md#list-pages). */
 
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";

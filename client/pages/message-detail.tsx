@@ -1,8 +1,4 @@
-/**
- * A news or notice detail (/message/news/{id} or ?id=, and notice): title, date, reader
- * count, image and the HTML detail. An unknown id is the not-found state (status 404 from
- * the server).
- */
+/** A news or notice page: title, date, reader count, image and HTML detail; an unknown id is the not-found state. */
 
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";

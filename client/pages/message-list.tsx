@@ -1,8 +1,4 @@
-/**
- * The news and notice lists (/message/news/list.html, /message/notice/list.html):
- * newest first, paged by `?page=&size=` (docs/behaviour.md, "List pages"), each item
- * linking to its detail page.
- */
+/** The news or notice list, newest first and paged (docs/behaviour.md#list-pages). */
 
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";

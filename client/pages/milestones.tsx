@@ -1,11 +1,4 @@
-/**
- * The milestone timeline (/about/milepost/index.html), newest first. The server renders
- * the page `?page=N` names (default 1). In the browser, further pages load one after
- * another as the visitor nears the end of the list (an IntersectionObserver on a
- * sentinel) until the last page; each page is its own data key, so the first one comes
- * from the server's answers and hydration fetches nothing. Without JavaScript a plain
- * link leads to the next page instead.
- */
+/** The milestone timeline: further pages load as the visitor nears the end, or by a link without JavaScript (docs/behaviour.md#list-pages). */
 import { useEffect, useRef, useState } from "react";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Milestone } from "../../shared/entities.ts";
@@ -23,7 +16,6 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-/** How far below the viewport the sentinel may be when the next page starts loading. */
 const PRELOAD_MARGIN = "0px 0px 600px 0px";
 
 export default function MilestonesPage({ match, query }: PageProps<"milestones">) {
@@ -50,8 +42,7 @@ function Timeline({ start }: { start: number }) {
   const hasMore = last.data !== undefined && lastIndex + 1 < totalPages;
   const sentinelRef = useRef<HTMLDivElement>(null);
 
-  // Watch the sentinel while another page can load and the last one is in. A new observer reports
-  // the sentinel's position at once, so a short page on a tall screen goes on loading.
+  // A new observer reports the sentinel's position at once, so a short page on a tall screen goes on loading.
   useEffect(() => {
     const sentinel = sentinelRef.current;
     if (!hydrated || !hasMore || !sentinel) return;
@@ -117,7 +108,6 @@ function Timeline({ start }: { start: number }) {
   );
 }
 
-/** The items of one page of the timeline, as list items of the one timeline list. */
 function TimelinePage({ pageIndex }: { pageIndex: number }) {
   const itemLang = useItemLang();
   const { data } = useApi<Paged<Milestone>>(milestones.keys.page(pageIndex));

@@ -1,8 +1,4 @@
-/**
- * A product or service detail (/product/{id} or ?id=, and service; the classify menus
- * link to the ?id= form): name, the product's image, the HTML detail. An unknown id is
- * the not-found state (status 404 from the server).
- */
+/** A product or service page: name, the product's image, the HTML detail; an unknown id is the not-found state. */
 
 import type { Product, Service } from "../../shared/entities.ts";
 import { parentHref } from "../../shared/routes.ts";

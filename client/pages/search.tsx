@@ -1,9 +1,4 @@
-/**
- * The search page (/search.html, docs/behaviour.md#search): a search form, the count of
- * results (announced as it changes), counts per kind as links, and the results as a list,
- * paged as the list pages are. Everything is in the server HTML and works without
- * JavaScript; matched text comes marked and is shown in <mark>, everything else as text.
- */
+/** The search page; it all works without JavaScript, matched text shown in <mark> (docs/behaviour.md#search). */
 import { type FormEvent, Fragment, useId } from "react";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { BASE_PATH, splitLangPath } from "../../shared/routes.ts";
@@ -34,7 +29,6 @@ import type { PageProps } from "./page-props.ts";
 
 const MESSAGES = { ...PAGES_MESSAGES, ...SEARCH_MESSAGES };
 
-/** A text with marks as parts to render: plain text and marked text alternating, marks dropped. */
 function markedParts(text: string): { text: string; marked: boolean }[] {
   const parts: { text: string; marked: boolean }[] = [];
   let marked = false;
@@ -46,7 +40,6 @@ function markedParts(text: string): { text: string; marked: boolean }[] {
   return parts;
 }
 
-/** Text with its marked parts in <mark>; React escapes the rest. */
 function Marked({ text }: { text: unknown }) {
   return (
     <>
@@ -58,7 +51,7 @@ function Marked({ text }: { text: unknown }) {
   );
 }
 
-/** A result's link, under the base path without its language, as the page links take them (in the page's language); anything else is not linked. */
+/** Under the base path without its language, as page links take them; anything else is not linked. */
 const localPath = (url: unknown) => {
   const text = textOf(url);
   return text.startsWith(`${BASE_PATH}/`) ? splitLangPath(text.slice(BASE_PATH.length)).path : undefined;
