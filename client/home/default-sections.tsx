@@ -1,8 +1,8 @@
 /** The default home layout's sections; their anchors are what the menu's content-type entries jump to. */
 
 import { useMemo } from "react";
-import { keys } from "../../shared/data-keys.ts";
 import type { Partner } from "../../shared/entities.ts";
+import { home } from "../../shared/pages/home.ts";
 import { itemsOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { LaterPart, partCode } from "../hydration/later-part.tsx";
@@ -19,11 +19,11 @@ const PARTNER_WALL = partCode(() => import("./partner-wall.tsx").then((module) =
 
 export function DefaultSections() {
   const t = useT(HOME_MESSAGES);
-  const products = useApi<Offering[]>(keys.products());
-  const services = useApi<Offering[]>(keys.services());
-  const news = useApi<unknown>(keys.homeNews());
-  const notices = useApi<unknown>(keys.homeNotices());
-  const partners = useApi<Partner[]>(keys.partners());
+  const products = useApi<Offering[]>(home.keys.products());
+  const services = useApi<Offering[]>(home.keys.services());
+  const news = useApi<unknown>(home.keys.news());
+  const notices = useApi<unknown>(home.keys.notices());
+  const partners = useApi<Partner[]>(home.keys.partners());
   // The same list while the data is the same: a new one would have the wall hydrated at once.
   const partnerItems = useMemo(() => itemsOf<Partner>(partners.data, PARTNER_MAX), [partners.data]);
   const empty = <p className="home-empty">{t("state.empty")}</p>;

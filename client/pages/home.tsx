@@ -15,14 +15,14 @@ import { usePageName } from "../hooks/use-page-title.ts";
 import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function HomePage({ match }: PageProps) {
+export default function HomePage({ match }: PageProps<"home">) {
   const pageName = usePageName(match.route);
   const { config } = usePageState();
   const site = useApi<SiteConfig>(keys.syscfg());
   const author = useApi<Author>(keys.sysauthor());
-  const slides = useApi<Slide[]>(keys.slides());
+  const slides = useApi<Slide[]>(match.route.keys.slides());
   const custom = isCustomLayout(site.data);
-  const homeHtml = useApi<HomeHtml>(keys.indexHtml());
+  const homeHtml = useApi<HomeHtml>(match.route.keys.html());
   const html = typeof homeHtml.data?.html === "string" ? homeHtml.data.html : "";
   const script = homeScriptBody(html);
   const content = useRef<HTMLDivElement>(null);

@@ -7,6 +7,7 @@ export const about = definePage({
   id: "about",
   path: "/about/index.html",
   title: { "zh-CN": "公司简介", en: "About us" },
+  keys: { company: keys.company },
   dataKeys: () => [keys.company()],
   translatedBy: () => keys.company(),
 });
@@ -15,6 +16,7 @@ export const founders = definePage({
   id: "founders",
   path: "/about/member/index.html",
   title: { "zh-CN": "创始团队", en: "Founders" },
+  keys: { founders: keys.founders },
   dataKeys: () => [keys.founders()],
   breadcrumb: (): Crumb[] => [about, founders],
   headingWithFullName: true,
