@@ -1,8 +1,4 @@
-/**
- * The whole client app, rendered by the server (entry-server) and hydrated in the
- * browser (entry-client) from the same PageState: wouter for routing under /portal,
- * SWR for data with the server's answers as its fallback.
- */
+/** The client app, rendered by the server and hydrated in the browser from the same PageState. */
 import { useEffect, useMemo, useState } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
 import { Router, useLocation } from "wouter";
@@ -17,19 +13,14 @@ import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { Shell } from "./shell/shell.tsx";
 
-/**
- * docs/behaviour.md#page-data. Slow-loading (3 s, 5 s on slow networks) and error-retry intervals
- * (5 s, 10 s slow) are SWR's own defaults, which it picks by connection speed, so they
- * are not overridden. Data already held is not fetched again on mount: hydration uses
- * the server's answers as they are, and nothing is refetched on focus.
- */
+/** docs/behaviour.md#page-data; slow-loading and retry intervals are SWR's own, by connection speed. */
 export const SWR_OPTIONS: SWRConfiguration = {
   fetcher: fetchPageData,
   revalidateOnFocus: false,
   revalidateIfStale: false,
   dedupingInterval: 2000,
   focusThrottleInterval: 5000,
-  // Retry only while the page is visible and never for "no such item", backing off as SWR does.
+  // Only while the page is visible and never for "no such item".
   onErrorRetry: (error, _key, config, revalidate, { retryCount }) => {
     if ((error instanceof ApiError && error.notFound) || document.visibilityState !== "visible") return;
     if (retryCount > (config.errorRetryCount ?? 8)) return;
@@ -40,12 +31,10 @@ export const SWR_OPTIONS: SWRConfiguration = {
 
 export interface AppProps {
   state: PageState;
-  /** On the server: the request's path under /portal and its query (without "?"). */
   ssrPath?: string;
   ssrSearch?: string;
 }
 
-/** The embedded answers under the keys SWR asks for them by: in the page's content language. */
 function swrFallbackOf(state: PageState): Record<string, unknown> {
   const lang = contentLangOf(state.lang, state.config);
   return Object.fromEntries(Object.entries(state.fallback).map(([key, value]) => [keyInLang(key, lang), value]));
@@ -62,12 +51,7 @@ export function App({ state, ssrPath, ssrSearch }: AppProps) {
   );
 }
 
-/**
- * The page's language is its address's (docs/behaviour.md#languages): a client
- * navigation to the other language's address shows the app in it. The answers embedded
- * in the first page are that page's language's only, so a page in the other one reads
- * none of them.
- */
+/** The embedded answers are the first page's language's only (docs/behaviour.md#languages). */
 function PageInItsLang({ state }: { state: PageState }) {
   const [location] = useLocation();
   const { lang } = splitLangPath(location);
@@ -78,7 +62,7 @@ function PageInItsLang({ state }: { state: PageState }) {
   useEffect(() => {
     document.documentElement.lang = lang;
   }, [lang]);
-  // The switch loads the strings before it navigates; any other way into English (a link from the upstream) loads them here.
+  // The switch loads the strings before it navigates; any other way into English loads them here.
   const [, setStringsLoaded] = useState(false);
   useEffect(() => {
     if (lang === "en" && !englishMessages())

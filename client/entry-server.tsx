@@ -1,8 +1,4 @@
-/**
- * The server renderer: renders a page to HTML from the state the server loaded, and
- * gives the head that goes with it. Built into dist/ssr for production; loaded by
- * Vite in development and directly by tests.
- */
+/** The server renderer: a page's HTML and head from the state the server loaded. */
 import { renderToString } from "react-dom/server";
 import type { RenderInput, RenderResult } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
@@ -10,17 +6,17 @@ import { App } from "./app.tsx";
 import { loadLaterParts } from "./hydration/later-part.tsx";
 import { loadMessages, MESSAGES_EN_FILE } from "./i18n/messages.ts";
 import { translatorFor } from "./i18n/use-t.ts";
-import { loadPage, pageModuleFile } from "./pages/registry.ts";
+import { loadPage } from "./pages/registry.ts";
 import { documentHead } from "./server-head/document-head.ts";
+import { pageModuleFile } from "./server-head/page-module-file.ts";
 
 export async function render({ path, search, state }: RenderInput): Promise<RenderResult> {
   const match = matchPage(path, new URLSearchParams(search));
-  await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
-  // The parts the browser hydrates later are rendered whole here (the page's own are defined once its module has loaded).
+  const [page] = await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
+  // The parts the browser hydrates later are rendered whole here.
   await loadLaterParts();
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
-  // What the browser loads before hydrating, named so the page's head can have it fetched beside the entry.
-  const pageFile = match && pageModuleFile(match.route);
+  const pageFile = page && pageModuleFile(page);
   const modules = [...(pageFile ? [pageFile] : []), ...(state.lang === "en" ? [MESSAGES_EN_FILE] : [])];
   return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules };
 }

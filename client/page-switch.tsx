@@ -1,15 +1,11 @@
-/**
- * Maps the current location to its page through the shared route table. A page whose
- * code is not loaded yet (client navigation) shows the loading state while it loads,
- * and the header's progress bar runs until its code and data have arrived. Its data is
- * requested beside its code, not once the code has arrived and rendered.
- */
+/** Maps the location to its page; a page not loaded yet shows the loading state, its data requested beside its code. */
 import { useEffect, useState } from "react";
 import { preload } from "swr";
 import { useLocation, useSearch } from "wouter";
 import { matchPage, type RouteMatch } from "../shared/routes.ts";
 import { fetchPayload } from "./data/fetch-payload.ts";
 import { useKeyInLang } from "./data/use-api.ts";
+import type { PageProps } from "./pages/page-props.ts";
 import { loadedPage, loadPage } from "./pages/registry.ts";
 import { trackLoading } from "./routing/navigation-progress.ts";
 import { LoadingState, NotFoundState } from "./shell/page-states.tsx";
@@ -21,7 +17,6 @@ export function useRouteMatch(): { match: RouteMatch | null; query: URLSearchPar
   return { match: matchPage(location, query), query };
 }
 
-/** SWR's fetcher: counted as loading, so the shell's progress bar shows while a page's data arrives. */
 export const fetchPageData = (key: string) => trackLoading(fetchPayload(key));
 
 export function PageSwitch() {
@@ -31,12 +26,11 @@ export function PageSwitch() {
   const module = route ? loadedPage(route) : undefined;
   const inLang = useKeyInLang();
 
-  // The calls the page will make as it renders (the ones the server makes for it), one per line.
   const dataKeys = route && !module ? (route.dataKeys?.(match.id, query) ?? []).map(inLang).join("\n") : "";
 
   useEffect(() => {
     if (!route || module) return;
-    // SWR keeps each answer for the page's first render of it (its preload); a failure shows there.
+    // SWR keeps each answer for the page's first render of it; a failure shows there.
     for (const key of dataKeys.split("\n").filter(Boolean)) preload(key, fetchPageData).catch(() => {});
     void trackLoading(loadPage(route)).then(() => setLoadedCount((n) => n + 1));
   }, [route, module, dataKeys]);
@@ -44,5 +38,5 @@ export function PageSwitch() {
   if (!match) return <NotFoundState />;
   if (!module) return <LoadingState />;
   const Page = module.default;
-  return <Page match={match} query={query} />;
+  return <Page match={match as PageProps["match"]} query={query} />;
 }

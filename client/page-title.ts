@@ -1,9 +1,4 @@
-/**
- * The document title (docs/behaviour.md, "Pages"): on the home page the company name
- * plus its full name; elsewhere the name plus the page's heading: a detail page's own
- * title when known, else the page's name from its route module (with the company's
- * full name in front when the module asks for it, as the founders page does).
- */
+/** The document title (docs/behaviour.md#page-head). */
 
 import { detailKey, keys } from "../shared/data-keys.ts";
 import type { Author, Job, Message, Product } from "../shared/entities.ts";

@@ -1,9 +1,4 @@
-/**
- * The BFF's view of every upstream call (docs/behaviour.md#calls): the call table
- * (shared/call-table.ts) with a parser for each query parameter, to match request
- * paths and validate and normalise their queries. The browser builds its keys from the
- * plain table and does not load this module.
- */
+/** The server's view of the call table: a parser per query parameter (docs/behaviour.md#bad-input). */
 import { CALL_TABLE, type CallEntry, type CallParam, type PayloadKind, type QueryParam } from "./call-table.ts";
 import { MAX_PAGE_INDEX, MAX_PAGE_SIZE, type ParamResult, parseId, parseIdList, parseIntegerParam, parseOneOf } from "./params.ts";
 
@@ -14,7 +9,7 @@ interface ParamSpec extends CallParam {
   parse: (raw: string | undefined) => ParamResult<number | number[]>;
 }
 
-/** One parser per parameter name: a name means the same thing on every call that takes it. */
+/** A name means the same thing on every call that takes it. */
 const PARSERS: Record<QueryParam, ParamSpec["parse"]> = {
   imgScope: (raw) => parseIntegerParam("imgScope", raw, 0, 9),
   pageIndex: (raw) => parseIntegerParam("pageIndex", raw, 0, MAX_PAGE_INDEX),
@@ -40,13 +35,11 @@ export type ApiCallId = (typeof API_CALLS)[number]["id"];
 
 export interface MatchedCall {
   call: ApiCall;
-  /** The `{id}` segment, still raw: validated by `normaliseCallQuery`'s caller. */
   rawId?: string;
 }
 
 const ID_SEGMENT = /^[^/]+$/;
 
-/** The call a path (relative to /api/portal) names, for a method-agnostic lookup. */
 export function matchCalls(path: string): MatchedCall[] {
   const found: MatchedCall[] = [];
   for (const call of API_CALLS) {
@@ -57,7 +50,6 @@ export function matchCalls(path: string): MatchedCall[] {
     const prefix = call.path.slice(0, -"{id}".length);
     if (path.startsWith(prefix) && ID_SEGMENT.test(path.slice(prefix.length))) {
       const rawId = path.slice(prefix.length);
-      // A fixed path (".../list") wins over the `{id}` pattern.
       if (!API_CALLS.some((other) => other.path === path)) found.push({ call, rawId });
     }
   }
@@ -66,10 +58,6 @@ export function matchCalls(path: string): MatchedCall[] {
 
 export type NormalisedQuery = { ok: true; search: string } | { ok: false; error: string };
 
-/**
- * The query a call takes, validated, with defaults filled, sorted by key and
- * serialised: unknown parameters are dropped, an empty value counts as absent.
- */
 export function normaliseCallQuery(call: ApiCall, query: URLSearchParams): NormalisedQuery {
   const pairs: [string, string][] = [];
   for (const name of Object.keys(call.query).sort() as QueryParam[]) {
@@ -88,7 +76,6 @@ export function normaliseCallQuery(call: ApiCall, query: URLSearchParams): Norma
   return { ok: true, search: pairs.length ? `?${new URLSearchParams(pairs).toString()}` : "" };
 }
 
-/** The concrete path of a call, for the client and the server-side data loader. */
 export function callPath(call: ApiCall, id?: number): string {
   return id === undefined ? call.path : call.path.replace("{id}", String(id));
 }

@@ -1,15 +1,8 @@
-/**
- * Every upstream call the site makes (docs/behaviour.md#calls) as plain data: id, method, path
- * relative to /api/portal, payload kind, and the query parameters each takes with their
- * defaults. The browser builds its fetch keys from this table alone; the BFF's validation
- * (shared/api-calls.ts) adds a parser per parameter on top of it, so the browser never
- * downloads code only the server runs.
- */
+/** Every upstream call as plain data (docs/behaviour.md#calls): the browser builds its keys from it alone; shared/api-calls.ts adds the server's parsers. */
 import { DEFAULT_PAGE_SIZE } from "./params.ts";
 
 export const API_PREFIX = "/api/portal";
 
-/** How a missing or null `data` reads: `{}` for an object call, `[]` for a list call. */
 export type PayloadKind = "object" | "list" | "paged" | "number";
 
 export type QueryParam = "imgScope" | "pageIndex" | "pageMaxCount" | "jobTypeIds" | "jobAddrIds" | "type" | "pid";
@@ -22,22 +15,14 @@ export interface CallParam {
 
 export interface CallEntry {
   id: string;
-  /**
-   * What its answers are about, for cache tags (docs/behaviour.md#cache-tags): a detail call's
-   * answer is tagged `tag:id`, a list's `tag:list`, a single record's `tag` itself; each also
-   * carries `tag`.
-   */
+  /** For cache tags (docs/behaviour.md#cache-tags). */
   tag: string;
   method: "GET" | "PUT";
-  /** Path under /api/portal; `{id}` stands for one id segment. */
   path: string;
   payload: PayloadKind;
   query: Partial<Record<QueryParam, CallParam>>;
-  /** A detail call: a 404 or an empty payload means "no such item". */
   detail?: boolean;
-  /** Never cached: every request is answered by the upstream (a reader count changes with each visit). */
   uncached?: boolean;
-  /** Fields that hold HTML in this call's payload only, beside `HTML_FIELDS`. */
   html?: readonly string[];
 }
 
@@ -62,11 +47,7 @@ const get = (
   ...(html ? { html } : {}),
 });
 
-/**
- * Fields that hold HTML wherever they appear, in any call's payload and at any depth (item
- * details and job texts); the server sanitises them, and a call's own `html` fields, when
- * an answer enters its cache. Other text is rendered as text.
- */
+/** Fields that hold HTML in any call's payload (docs/behaviour.md#html-fields). */
 export const HTML_FIELDS: readonly string[] = ["detail", "description", "requirement", "callHr"];
 
 export const CALL_TABLE: readonly CallEntry[] = [
@@ -101,7 +82,7 @@ export function findCallEntry(id: string): CallEntry {
   return call;
 }
 
-/** The GET call of a key (a call path, with or without its query); a fixed path wins over an `{id}` pattern. */
+/** A fixed path wins over an `{id}` pattern. */
 export function getCallOf(key: string): CallEntry | undefined {
   const path = key.split("?")[0] ?? "";
   const gets = CALL_TABLE.filter((c) => c.method === "GET");
@@ -109,17 +90,11 @@ export function getCallOf(key: string): CallEntry | undefined {
   return gets.find((c) => c.path === path) ?? gets.find((c) => /^[^/]+$/.test(idOf(c)));
 }
 
-/** The payload kind of a GET key. */
 export function payloadKindOf(key: string): PayloadKind | undefined {
   return getCallOf(key)?.payload;
 }
 
-/**
- * The key of a call: its path with `{id}` filled, and its query with defaults filled,
- * empty values dropped and parameters sorted by name. For valid values it equals the
- * path plus `normaliseCallQuery`'s search, the form the BFF caches under (a unit test
- * holds them equal); the values are the caller's to get right.
- */
+/** Equals the path plus `normaliseCallQuery`'s search for valid values (a unit test holds them equal). */
 export function callKey(callId: string, options: { id?: number; query?: Record<string, string | number | undefined> } = {}): string {
   const call = findCallEntry(callId);
   const pairs: string[][] = [];

@@ -1,18 +1,12 @@
-/**
- * The key of each data call: its path relative to /api/portal plus its normalised
- * query. The server loads data under these keys and hands it to the browser; the
- * browser's hooks ask for the same keys, so hydration finds every answer already there.
- */
+/** Each data call's key, which the server loads under and the browser asks for (docs/behaviour.md#page-data). */
 import { callKey, getCallOf } from "./call-table.ts";
 import type { ClassifyMenu } from "./entities.ts";
 import type { JobFilter, ListPaging } from "./list-query.ts";
+import type { RouteMatch } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
-import type { RouteMatch } from "./routes.ts";
 
-/** The key of a call: its path with `{id}` filled and the query normalised (see `callKey`). */
 export const apiKey = callKey;
 
-/** The key of a configured classify call (its `api` is a full path under /api/portal). */
 export function classifyKey(menu: ClassifyMenu): string {
   return menu.api.replace(/^\/api\/portal/, "");
 }
@@ -52,25 +46,17 @@ export const keys = {
   readerCount: (type: 1 | 2, pid: number) => apiKey("readerCount", { query: { type, pid } }),
 };
 
-/** The key whose "no such item" makes the page a 404, for detail pages with a valid id. */
 export function detailKey(match: RouteMatch): string | undefined {
   return match.id === undefined ? undefined : match.route.detail?.key(match.id);
 }
 
-/** The key of the item whose translation decides the page's (`translatedBy`, or a detail's item); undefined for lists and home. */
 export function translationKey(match: RouteMatch): string | undefined {
   return match.route.detail ? detailKey(match) : match.route.translatedBy?.();
 }
 
-/** The query parameter of /api/portal naming the content language (docs/behaviour.md#languages). */
 export const CONTENT_LANG_QUERY = "lang";
 
-/**
- * A key as asked for in a content language: English adds `lang=en` among its
- * parameters (sorted by name, as the BFF writes keys), so each language has keys of its
- * own in every cache; Chinese, the default, adds nothing. Uncached calls (reader
- * counts) have no language.
- */
+/** English adds `lang=en` among the sorted parameters, so each language has keys of its own; uncached calls have none. */
 export function keyInLang(key: string, lang: Lang): string {
   if (lang === "zh-CN" || getCallOf(key)?.uncached) return key;
   const q = key.indexOf("?");
@@ -80,7 +66,6 @@ export function keyInLang(key: string, lang: Lang): string {
   return `${q === -1 ? key : key.slice(0, q)}?${new URLSearchParams(pairs)}`;
 }
 
-/** A key without its content language, and that language. */
 export function keyLangOf(key: string): { key: string; lang: Lang } {
   const q = key.indexOf("?");
   if (q === -1) return { key, lang: "zh-CN" };

@@ -1,7 +1,4 @@
-/**
- * Date display rules (docs/behaviour.md#dates): an 8-digit string shows as
- * YYYY-MM-DD, a 14-digit one as YYYY-MM-DD HH:mm, anything else as empty.
- */
+/** Date display (docs/behaviour.md#dates). */
 export function formatDateTime(value: unknown): string {
   if (typeof value !== "string" || !/^\d+$/.test(value)) return "";
   if (value.length === 8) return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`;
@@ -11,13 +8,11 @@ export function formatDateTime(value: unknown): string {
   return "";
 }
 
-/** A milestone's 6-digit yyyymm shows as YYYY-MM; anything else as empty. */
 export function formatYearMonth(value: unknown): string {
   if (typeof value !== "string" || !/^\d{6}$/.test(value)) return "";
   return `${value.slice(0, 4)}-${value.slice(4, 6)}`;
 }
 
-/** ISO 8601 (for machine-readable dates) of a yyyymmdd[hhmmss] string, or undefined. */
 export function toIsoDate(value: unknown): string | undefined {
   const shown = formatDateTime(value);
   if (!shown) return undefined;

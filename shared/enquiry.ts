@@ -1,13 +1,10 @@
-/**
- * The contact form's fields and the rules they are read by, for the server (which alone
- * decides) and the page (which shows its verdict). Field names are fixed (CONTRACT 12).
- */
+/** The contact form's fields and rules, read by the server, which alone decides (docs/behaviour.md#enquiries). */
 
 export const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 export type EnquiryField = TextField | "consent";
 
-/** The most each field holds, in UTF-16 units (as a browser's maxlength counts). */
+/** In UTF-16 units, as a browser's maxlength counts. */
 export const FIELD_LIMITS: Record<TextField, number> = {
   name: 100,
   email: 254,
@@ -17,7 +14,7 @@ export const FIELD_LIMITS: Record<TextField, number> = {
   message: 5000,
 };
 
-/** The version of the consent text a visitor agreed to, stored with each enquiry; change it when the text changes. */
+/** Change it when the consent text changes. */
 export const CONSENT_VERSION = "2025-01";
 
 export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "consent" | "invalid";
@@ -32,13 +29,10 @@ export interface EnquiryValues {
   consent: boolean;
 }
 
-/** A refusal of the whole form rather than of a field. */
 export type FormProblem = "token" | "tooMany" | "unavailable";
 
-/** What the contact page is rendered with, for each request (it holds a fresh token). */
 export interface EnquiryFormState {
   token: string;
-  /** The values sent, kept after a mistake. */
   values?: EnquiryValues;
   errors?: Partial<Record<EnquiryField, FieldError>>;
   problem?: FormProblem;
@@ -48,20 +42,18 @@ export interface ReadEnquiry {
   values: EnquiryValues;
   errors: Partial<Record<EnquiryField, FieldError>>;
   token: string;
-  /** The honeypot: people never see it, so anything in it was typed by a machine. */
   trap: string;
 }
 
 const EMAIL = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\]{2,}$/;
 const PHONE = /^[0-9+()\-. ]{5,40}$/;
-/** Control characters: none in a one-line field (a line break there could start a mail header). */
+/** A line break in a one-line field could start a mail header. */
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
-/** In the message, line breaks and tabs are text; other control characters are dropped. */
 const MESSAGE_CONTROL = /(?![\n\t])\p{Cc}/gu;
 
 const SINGLE_LINE: readonly TextField[] = ["name", "email", "phone", "company", "subject"];
 
-/** A text value as sent: a string, or, from a form posted twice with one name, the first. Anything else is not text. */
+/** From a form posted twice with one name, the first value. */
 function textOf(value: unknown): string | undefined {
   if (value === undefined || value === null) return "";
   if (typeof value === "string") return value;
@@ -75,7 +67,6 @@ function consentOf(value: unknown): boolean | undefined {
   return undefined;
 }
 
-/** Reads a posted form or JSON object (any shape) into values and the mistakes in them. */
 export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
   const errors: ReadEnquiry["errors"] = {};
   const values = { consent: false } as EnquiryValues;
@@ -89,7 +80,6 @@ export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
     let value = field === "message" ? raw.replace(/\r\n?/g, "\n").replace(MESSAGE_CONTROL, "").trim() : raw.trim();
     if (value.length > FIELD_LIMITS[field]) errors[field] = "tooLong";
     else if (SINGLE_LINE.includes(field) && CONTROL.test(value)) errors[field] = "singleLine";
-    // Kept for the form again, but never longer than the field holds.
     if (value.length > FIELD_LIMITS[field] * 2) value = value.slice(0, FIELD_LIMITS[field] * 2);
     values[field] = value;
   }
@@ -105,7 +95,6 @@ export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
   return { values, errors, token: typeof body.token === "string" ? body.token : "", trap: textOf(body.website) ?? "x" };
 }
 
-/** The fields in the order the form shows them, for the error summary. */
 export const FORM_ORDER: readonly EnquiryField[] = ["name", "email", "phone", "company", "subject", "message", "consent"];
 
 export const CONTACT_FORM_ID = "enquiry-form";

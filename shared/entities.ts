@@ -1,4 +1,4 @@
-/** Entity shapes (docs/behaviour.md#entities). All ids are positive integers. */
+/** Entity shapes (docs/behaviour.md#entities). */
 
 export interface SiteConfig {
   ico: string;
@@ -8,13 +8,10 @@ export interface SiteConfig {
   so360Verify: string;
   tencentVerify: string;
   googleVerify: string;
-  /** "theme,layout", e.g. "1,2". */
   themePortal: string;
   copyright: string;
-  /** ICP record number; links to https://beian.miit.gov.cn/ */
   record: string;
   edi: string;
-  /** Public security record number; links to https://beian.mps.gov.cn/ */
   policeRecord?: string;
 }
 
@@ -33,12 +30,10 @@ export type UrlType = (typeof URL_TYPE)[keyof typeof URL_TYPE];
 
 export interface MenuItem {
   id: number;
-  /** 0 for a top-level item. */
   pid: number;
   title: string;
   url: string;
   urlType: UrlType;
-  /** Truthy: deleted, dropped by the site. */
   delflag: number;
 }
 
@@ -62,7 +57,6 @@ export interface Product {
   id: number;
   name: string;
   propImg: string;
-  /** HTML. */
   detail: string;
   type: number;
 }
@@ -70,7 +64,6 @@ export interface Product {
 export interface Service {
   id: number;
   name: string;
-  /** HTML. */
   detail: string;
   type: number;
 }
@@ -81,12 +74,9 @@ export type MessageKind = (typeof MESSAGE_KIND)[keyof typeof MESSAGE_KIND];
 export interface Message {
   id: number;
   title: string;
-  /** Plain text. */
   brief: string;
   img: string;
-  /** "yyyymmddhhmmss" */
   dateTime: string;
-  /** HTML; present on the detail call. */
   detail?: string;
 }
 
@@ -99,19 +89,15 @@ export interface Founder {
   picture: string;
   name: string;
   job: string;
-  /** Plain text. */
   brief: string;
 }
 
 export interface Milestone {
-  /** "yyyymm" */
   date: string;
-  /** Plain text. */
   brief: string;
 }
 
 export interface CompanyIntro {
-  /** HTML. */
   brief: string;
 }
 
@@ -145,11 +131,9 @@ export interface ReaderRecord {
   pid: number;
 }
 
-/** A menu whose sub-entries come from a data call (PORTAL_CLASSIFY). */
+/** A menu whose entries come from a data call (PORTAL_CLASSIFY). */
 export interface ClassifyMenu {
   menuId: number;
-  /** A full GET path under /api/portal. */
   api: string;
-  /** A page path such as /product; entries link to `${path}?id=`. */
   path: string;
 }

@@ -1,15 +1,8 @@
-/**
- * The home html `useEval|` script (docs/behaviour.md#home-page): the text after
- * the marker runs once in the browser, after hydration, as the body of a function whose
- * one parameter, `container`, is the content container. The browser inserts exactly
- * `homeScriptSource(body)` as a script element, and the server allows exactly that text
- * by its hash in the Content-Security-Policy.
- */
+/** The home html `useEval|` script; the server allows exactly its text by hash in the CSP (docs/behaviour.md#home-page). */
 export const HOME_SCRIPT_MARKER = "useEval|";
 export const HOME_CONTENT_ID = "home-content";
 export const HOME_CUSTOM_ID = "home-custom";
 
-/** The script body of a home html value, or undefined when it is markup or not a string at all. */
 export function homeScriptBody(html: unknown): string | undefined {
   return typeof html === "string" && html.startsWith(HOME_SCRIPT_MARKER) ? html.slice(HOME_SCRIPT_MARKER.length) : undefined;
 }

@@ -1,19 +1,13 @@
-/**
- * What a list page reads from its own URL (`?page=&size=`, the job filter's ids). Only
- * the list pages and the server use these, so they live apart from the data keys every
- * page needs.
- */
+/** What a list page reads from its own URL (docs/behaviour.md#list-pages). */
 import { DEFAULT_PAGE_SIZE } from "./params.ts";
 
 export const PAGE_SIZES = [1, 10, 20, 50, 100] as const;
 
 export interface ListPaging {
-  /** 1-based, as shown and as written in the page URL. */
   page: number;
   size: number;
 }
 
-/** `?page=` and `?size=` of a list page; anything unexpected falls back to the defaults. */
 export function listPagingOf(query: URLSearchParams): ListPaging {
   const page = Number(query.get("page"));
   const size = Number(query.get("size"));
@@ -23,13 +17,11 @@ export function listPagingOf(query: URLSearchParams): ListPaging {
   };
 }
 
-/** `?page=` and `?size=` as a page's address holds them: the defaults left out. */
 export function listPagingQuery(query: URLSearchParams): { page?: number; size?: number } {
   const { page, size } = listPagingOf(query);
   return { page: page > 1 ? page : undefined, size: size !== DEFAULT_PAGE_SIZE ? size : undefined };
 }
 
-/** Ids from a comma list of the page URL; malformed entries are dropped rather than refused. */
 export function idListOf(raw: string | null): number[] {
   if (!raw) return [];
   const ids = raw
@@ -45,11 +37,7 @@ export interface JobFilter extends ListPaging {
   jobAddrIds: number[];
 }
 
-/**
- * The job list's filter from its page URL. Ids come comma-joined from links, or as one
- * parameter per ticked box from the filter form submitted without JavaScript; both read
- * the same.
- */
+/** Ids come comma-joined from links, or one parameter per ticked box from the form without JavaScript. */
 export function jobFilterOf(query: URLSearchParams): JobFilter {
   const ids = (name: string) => idListOf(query.getAll(name).join(","));
   return { ...listPagingOf(query), jobTypeIds: ids("jobTypeIds"), jobAddrIds: ids("jobAddrIds") };

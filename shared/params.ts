@@ -1,8 +1,4 @@
-/**
- * Parsing of the query and body values the API calls take (docs/behaviour.md#bad-input).
- * Pure functions shared by the BFF (validation, cache keys) and the client (links).
- * Each returns the normalised value, `undefined` for absent, or an error message.
- */
+/** Parsing of the API calls' values (docs/behaviour.md#bad-input): the value, `undefined` for absent, or an error. */
 
 export const MAX_ID = Number.MAX_SAFE_INTEGER; // 2^53 - 1
 export const MAX_PAGE_INDEX = 100_000;
@@ -14,7 +10,6 @@ export type ParamResult<T> = { ok: true; value: T | undefined } | { ok: false; e
 const ok = <T>(value: T | undefined): ParamResult<T> => ({ ok: true, value });
 const fail = <T>(error: string): ParamResult<T> => ({ ok: false, error });
 
-/** Plain decimal digits, no sign, exponent or leading zero; "0" only where zero is allowed. */
 function parseDigits(raw: string, min: number, max: number): number | undefined {
   if (!/^(0|[1-9]\d*)$/.test(raw) || raw.length > 16) return undefined;
   const n = Number(raw);
@@ -31,7 +26,7 @@ export function parseId(name: string, raw: string | undefined): ParamResult<numb
   return parseIntegerParam(name, raw, 1, MAX_ID);
 }
 
-/** A comma-joined list of ids; empty means absent. Sorted and de-duplicated so equal sets share a key. */
+/** Sorted and de-duplicated so equal sets share a key. */
 export function parseIdList(name: string, raw: string | undefined): ParamResult<number[]> {
   if (raw === undefined || raw === "") return ok(undefined);
   const parts = raw.split(",");

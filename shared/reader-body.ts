@@ -1,7 +1,4 @@
-/**
- * The reader PUT body, validated strictly: a JSON object with exactly `type` (1 notice,
- * 2 news) and `pid` (a message id from 1 to 2^53-1), both JSON numbers.
- */
+/** The reader PUT body, validated strictly (docs/behaviour.md#reader-updates). */
 
 import type { ReaderRecord } from "./entities.ts";
 import { MAX_ID } from "./params.ts";

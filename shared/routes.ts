@@ -1,10 +1,5 @@
-/**
- * The table of the site's pages, under the base path /portal: one line per route
- * module (shared/pages/). Matching a URL to its page and every page's href derive from
- * it; see docs/behaviour.md, "Adding a page".
- */
-
-import type { PageRoute } from "./page-route.ts";
+/** The table of the site's pages under the base path: one line per route module (docs/behaviour.md#adding-a-page). */
+import { BASE_PATH, type PageRoute, type RouteMatch, splitLangPath } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
 import { about, founders, milestones } from "./pages/about-pages.ts";
 import { contact } from "./pages/contact-page.ts";
@@ -15,25 +10,9 @@ import { productDetail, serviceDetail } from "./pages/offering-pages.ts";
 import { search } from "./pages/search-page.ts";
 import { parseId } from "./params.ts";
 
-export type { PageRoute } from "./page-route.ts";
+export { BASE_PATH, LANG_PREFIX, langPath, type PageRoute, type RouteMatch, splitLangPath } from "./page-route.ts";
 
-export const BASE_PATH = "/portal";
 export const HOME_PATH = home.path;
-
-/**
- * Where each language's pages live under the base path (docs/behaviour.md#languages):
- * Chinese, the content's own language, unprefixed; English under `/en`.
- */
-export const LANG_PREFIX: Readonly<Record<Lang, string>> = { "zh-CN": "", en: "/en" };
-
-/** The language of a path under the base path, and the path with its language prefix taken off. */
-export function splitLangPath(path: string): { lang: Lang; path: string } {
-  if (path === "/en" || path.startsWith("/en/")) return { lang: "en", path: path.slice(LANG_PREFIX.en.length) || "/" };
-  return { lang: "zh-CN", path };
-}
-
-/** A path under the base path (without a language prefix) as it is in `lang`. */
-export const langPath = (path: string, lang: Lang): string => LANG_PREFIX[lang] + path;
 
 export const PAGE_ROUTES = [
   home,
@@ -56,7 +35,6 @@ export const PAGE_ROUTES = [
 
 export type PageId = (typeof PAGE_ROUTES)[number]["id"];
 
-/** The route module of each page id. */
 export const PAGES = Object.fromEntries(PAGE_ROUTES.map((route) => [route.id, route])) as {
   [Id in PageId]: Extract<(typeof PAGE_ROUTES)[number], { id: Id }>;
 };
@@ -64,17 +42,13 @@ export const PAGES = Object.fromEntries(PAGE_ROUTES.map((route) => [route.id, ro
 /** By id, not by identity: the server and the SSR bundle each hold their own copy of the route modules. */
 export const isHome = (route: PageRoute): boolean => route.id === home.id;
 
-export interface RouteMatch {
-  route: PageRoute;
-  /** A detail page's id; undefined when it is missing or not a valid id. */
-  id?: number;
+/** Where a page's back link leads: the last step of its trail, or home. */
+export function parentHref(route: PageRoute): string {
+  const parent = route.breadcrumb?.(undefined).at(-1) ?? home;
+  return "id" in parent ? parent.href() : parent.href;
 }
 
-/**
- * The page a path (relative to the base path, in either language) names in a table of
- * routes, or null for "any other path". A detail page with a missing or malformed id
- * still matches: it renders not-found.
- */
+/** A detail page with a missing or malformed id still matches: it renders not-found. */
 export function matchPage(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
   const { path } = splitLangPath(pathInLang);
   for (const route of routes) {
@@ -93,10 +67,7 @@ export function matchPage(pathInLang: string, query: URLSearchParams, routes: re
   return null;
 }
 
-/** The canonical href of a page (by its module or its id) in a language, including the base path. */
 export function pageHref(page: PageRoute | PageId, itemId?: number, lang: Lang = "zh-CN"): string {
   const route: PageRoute = typeof page === "string" ? PAGES[page] : page;
-  const prefix = BASE_PATH + LANG_PREFIX[lang];
-  if (route.detail) return `${prefix}${route.path}/${itemId ?? ""}`;
-  return `${prefix}${route.path}`;
+  return BASE_PATH + route.href({ id: itemId, lang });
 }

@@ -2,14 +2,13 @@
 
 export type QueryValues = Record<string, string | number | undefined>;
 
-/** `name=value&…` in the values' order, leaving out empty values; commas stay readable in id lists. */
+/** Commas stay readable in id lists. */
 export function searchOf(values: QueryValues): string {
   const search = new URLSearchParams();
   for (const [name, value] of Object.entries(values)) if (value !== undefined && value !== "") search.set(name, String(value));
   return search.toString().replace(/%2C/gi, ",");
 }
 
-/** `path?search`, or the path alone when no value is set. */
 export function withQuery(path: string, values: QueryValues): string {
   const search = searchOf(values);
   return search ? `${path}?${search}` : path;

@@ -1,12 +1,8 @@
-/**
- * The shared rule for what a page shows before its data: nothing-found, then data
- * (stale data wins over a later error), then the error with its retry, else loading.
- */
+/** What a page shows before its data: nothing-found, then data (stale wins over a later error), then the error, else loading. */
 import type { ReactNode } from "react";
 import type { ApiResult } from "../data/use-api.ts";
 import { ErrorState, LoadingState, NotFoundState } from "../shell/page-states.tsx";
 
-/** The state to show instead of the content, or null when the data is there. */
 export function stateInstead<T>(result: ApiResult<T>): ReactNode {
   if (result.notFound) return <NotFoundState />;
   if (result.data !== undefined) return null;

@@ -1,9 +1,4 @@
-/**
- * Paging of a list page (docs/behaviour.md#list-pages): previous/next and page numbers as real links,
- * the total, and a GET form with the page size and a quick jumper. Every state has a
- * URL (`?page=&size=` plus the list's own filters), so it all works without JavaScript;
- * with it, the links and the form navigate on the client.
- */
+/** Paging of a list page: every state a URL, so it all works without JavaScript (docs/behaviour.md#list-pages). */
 import { type FormEvent, useId } from "react";
 import { type ListPaging, PAGE_SIZES } from "../../shared/list-query.ts";
 import type { QueryValues } from "../../shared/with-query.ts";
@@ -15,12 +10,11 @@ import { PageLink } from "../routing/page-link.tsx";
 import { listHref, pageAfterResize, pageItems } from "./paging.ts";
 
 export interface PaginationProps {
-  /** The list page's path under /portal, e.g. /message/news/list.html */
   path: string;
   paging: ListPaging;
   totalCount: number;
   totalPageCount: number;
-  /** The list's other query values (filters), kept on every link. */
+  /** The list's filters, kept on every link. */
   keep?: QueryValues;
 }
 

@@ -1,9 +1,4 @@
-/**
- * HTML from the API (details, the company introduction, job texts). The server
- * sanitises it with an allowlist before anything sees it (docs/behaviour.md#sanitising), and
- * leaves an HTML field a string or absent; only a string is inserted, so a value of any
- * other type can never reach the page as markup.
- */
+/** HTML from the API, sanitised by the server (docs/behaviour.md#sanitising); only a string is ever inserted. */
 export function RichHtml({ html, className, lang }: { html: unknown; className?: string; lang?: string }) {
   if (typeof html !== "string" || !html) return null;
   return (

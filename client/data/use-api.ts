@@ -1,10 +1,4 @@
-/**
- * Reads one data call by key through SWR. Answers the server rendered with come from
- * the page state (read directly while the page hydrates, then through SWR, whose
- * fallback they are: live-data.ts), so hydration fetches nothing; a key that failed on the server
- * shows its error state until the browser's own retry succeeds, so the first client
- * render matches the server HTML.
- */
+/** Reads one data call by key through SWR; the server's answers come from the page state, so hydration fetches nothing. */
 import useSWR, { useSWRConfig } from "swr";
 import { keyInLang } from "../../shared/data-keys.ts";
 import { isEmptyPayload } from "../../shared/envelope.ts";
@@ -16,13 +10,12 @@ import { usePageState } from "./page-state-context.tsx";
 export interface ApiResult<T> {
   data: T | undefined;
   error: ApiError | undefined;
-  /** A detail call named no item (404, or an empty payload). */
   notFound: boolean;
   isLoading: boolean;
   retry: () => void;
 }
 
-/** A data key as SWR and /api/portal know it: in the page's content language (docs/behaviour.md#languages). */
+/** In the page's content language (docs/behaviour.md#languages). */
 export function useKeyInLang(): (key: string) => string {
   const { lang, config } = usePageState();
   const contentLang = contentLangOf(lang, config);

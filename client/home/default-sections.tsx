@@ -1,12 +1,8 @@
-/**
- * The default home layout's sections, each with its own loading and error state:
- * products, services, news and notices, partners. The anchors product-list,
- * service-list and message-list are what the menu's content-type entries jump to.
- */
+/** The default home layout's sections; their anchors are what the menu's content-type entries jump to. */
 
 import { useMemo } from "react";
-import { keys } from "../../shared/data-keys.ts";
 import type { Partner } from "../../shared/entities.ts";
+import { home } from "../../shared/pages/home.ts";
 import { itemsOf } from "../data/content-values.ts";
 import { useApi } from "../data/use-api.ts";
 import { LaterPart, partCode } from "../hydration/later-part.tsx";
@@ -19,17 +15,16 @@ import { PARTNER_MAX } from "./partner-rows.ts";
 
 const PARTNER_WALL_ID = "partner-wall";
 
-/** Far below the fold: its code and hydration wait until the visitor comes near (hydration/later-part.tsx). */
 const PARTNER_WALL = partCode(() => import("./partner-wall.tsx").then((module) => module.PartnerWall));
 
 export function DefaultSections() {
   const t = useT(HOME_MESSAGES);
-  const products = useApi<Offering[]>(keys.products());
-  const services = useApi<Offering[]>(keys.services());
-  const news = useApi<unknown>(keys.homeNews());
-  const notices = useApi<unknown>(keys.homeNotices());
-  const partners = useApi<Partner[]>(keys.partners());
-  // The same list while the data is the same: a new one would have the wall hydrated at once (LaterPart).
+  const products = useApi<Offering[]>(home.keys.products());
+  const services = useApi<Offering[]>(home.keys.services());
+  const news = useApi<unknown>(home.keys.news());
+  const notices = useApi<unknown>(home.keys.notices());
+  const partners = useApi<Partner[]>(home.keys.partners());
+  // The same list while the data is the same: a new one would have the wall hydrated at once.
   const partnerItems = useMemo(() => itemsOf<Partner>(partners.data, PARTNER_MAX), [partners.data]);
   const empty = <p className="home-empty">{t("state.empty")}</p>;
 

@@ -1,13 +1,4 @@
-/**
- * The home carousel (docs/behaviour.md#home-page): up to 10 slides, autoplay every 6 s.
- *
- * The slides sit in a row inside a viewport that scrolls sideways and snaps to each
- * slide (CSS scroll-snap), with or without JavaScript: a swipe, a trackpad or focus
- * moving into a slide scroll it natively. The server renders every slide with the first
- * one showing, its box sized by CSS (the banners are 1920x720, aspect 8/3), so hydration
- * moves nothing. After hydration the controls appear: pause/play, previous, next and a
- * dot per slide; `useCarousel` runs autoplay and follows the scroll position.
- */
+/** The home carousel: a CSS scroll-snap row that works without JavaScript; controls appear once hydrated (docs/behaviour.md#home-page). */
 import type { Slide } from "../../shared/entities.ts";
 import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
 import { linkOf, textOf } from "../data/content-values.ts";
@@ -18,7 +9,6 @@ import { useCarousel } from "./use-carousel.ts";
 
 export const AUTOPLAY_MS = 6000;
 export const MAX_SLIDES = 10;
-/** The banners' natural size; CSS keeps the box at this aspect ratio. */
 const SLIDE_WIDTH = 1920;
 const SLIDE_HEIGHT = 720;
 
@@ -119,8 +109,7 @@ function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; 
       height={SLIDE_HEIGHT}
       box={[320, SLIDE_WIDTH]}
       sizes="100vw"
-      // The first slide is the page's largest paint (React preloads it, with its srcset, at the top of the
-      // page); the others wait until they come near.
+      // The first slide is the page's largest paint; the others wait until they come near.
       {...(first ? { fetchPriority: "high" as const } : { loading: "lazy" as const, decoding: "async" as const })}
       draggable={false}
     />

@@ -3,6 +3,7 @@
 import { HOME_MESSAGE_COUNT } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
+import { PAGES } from "../../shared/routes.ts";
 import { useItemLang } from "../components/content-lang.tsx";
 import { isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import type { ApiResult } from "../data/use-api.ts";
@@ -12,6 +13,7 @@ import { PageLink } from "../routing/page-link.tsx";
 import { renderResult } from "./home-helpers.tsx";
 
 export function MessageColumn({ kind, result }: { kind: "news" | "notice"; result: ApiResult<unknown> }) {
+  const list = PAGES[`${kind}List` as const];
   const t = useT(HOME_MESSAGES);
   const itemLang = useItemLang();
   const headingId = `home-${kind}-title`;
@@ -19,11 +21,7 @@ export function MessageColumn({ kind, result }: { kind: "news" | "notice"; resul
     <section className="home-messages" aria-labelledby={headingId}>
       <div className="home-messages-head">
         <h2 id={headingId}>{kind === "news" ? t("home.news") : t("home.notices")}</h2>
-        <PageLink
-          to={`/message/${kind}/list.html`}
-          className="home-more"
-          aria-label={kind === "news" ? t("home.moreNews") : t("home.moreNotices")}
-        >
+        <PageLink to={list.href()} className="home-more" aria-label={kind === "news" ? t("home.moreNews") : t("home.moreNotices")}>
           {t("home.more")}
         </PageLink>
       </div>
@@ -35,7 +33,7 @@ export function MessageColumn({ kind, result }: { kind: "news" | "notice"; resul
             {items.map((item, index) => (
               <li key={isId(item.id) ? item.id : `i${index}`} lang={itemLang(item)}>
                 {isId(item.id) ? (
-                  <PageLink to={`/message/${kind}/${item.id}`} className="home-message-title">
+                  <PageLink to={list.itemPage().href({ id: item.id })} className="home-message-title">
                     {textOf(item.title)}
                   </PageLink>
                 ) : (

@@ -1,9 +1,7 @@
-/**
- * The home page of a site with nothing published (an empty database with SEED_CONTENT=none,
- * or an upstream with no content yet): one clear statement instead of a row of empty sections.
- */
+/** The home page of a site with nothing published: one clear statement instead of a row of empty sections. */
 import { keys } from "../../shared/data-keys.ts";
 import { isEmptyPayload } from "../../shared/envelope.ts";
+import { home } from "../../shared/pages/home.ts";
 import { itemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
 import { type ApiResult, useApi } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
@@ -14,14 +12,14 @@ const settled = (result: ApiResult<unknown>) => !result.isLoading && !result.err
 /** True once every call of the home page has answered, each with nothing: no site config, no item, no home html. */
 export function useNoContent(): boolean {
   const site = useApi<unknown>(keys.syscfg());
-  const homeHtml = useApi<{ html?: unknown }>(keys.indexHtml());
+  const homeHtml = useApi<{ html?: unknown }>(home.keys.html());
   const lists = [
-    useApi<unknown>(keys.slides()),
-    useApi<unknown>(keys.products()),
-    useApi<unknown>(keys.services()),
-    useApi<unknown>(keys.partners()),
+    useApi<unknown>(home.keys.slides()),
+    useApi<unknown>(home.keys.products()),
+    useApi<unknown>(home.keys.services()),
+    useApi<unknown>(home.keys.partners()),
   ];
-  const paged = [useApi<unknown>(keys.homeNews()), useApi<unknown>(keys.homeNotices())];
+  const paged = [useApi<unknown>(home.keys.news()), useApi<unknown>(home.keys.notices())];
   return (
     [site, homeHtml, ...lists, ...paged].every(settled) &&
     isEmptyPayload(site.data) &&

@@ -1,12 +1,7 @@
-/**
- * How partner logos are split into marquee rows (docs/behaviour.md#home-page): at most 50 logos,
- * rows of up to 10; a last row of 6 or fewer joins the row before it, so 6 or fewer
- * logos in total make one row.
- */
+/** How partner logos are split into marquee rows (docs/behaviour.md#home-page). */
 export const PARTNER_MAX = 50;
 export const PARTNER_ROW_SIZE = 10;
 export const PARTNER_MERGE_MAX = 6;
-/** A logo's slot width in px: a row moves when its width / 200 is less than its item count. */
 export const PARTNER_SLOT_PX = 200;
 
 export function partnerRows<T>(items: readonly T[]): T[][] {
@@ -21,7 +16,6 @@ export function partnerRows<T>(items: readonly T[]): T[][] {
   return rows;
 }
 
-/** Whether a row of `count` logos in a container `width` px wide scrolls: they do not all fit. */
 export function rowMoves(width: number, count: number): boolean {
   return width / PARTNER_SLOT_PX < count;
 }

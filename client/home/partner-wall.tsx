@@ -1,13 +1,4 @@
-/**
- * Partner logos as marquee rows (docs/behaviour.md#home-page). The server cannot know the width, so
- * it renders every row still (a row that does not fit scrolls sideways by hand); after
- * mount the measured width decides which rows move: those whose width / 200 is less
- * than their logo count. A moving row holds its logos twice (the copy hidden from
- * assistive technology and the tab order) and slides by half its length, 20 s and 16 s
- * on alternate rows; it stops under the pointer or keyboard focus, and never moves for
- * visitors who ask for reduced motion. The page hydrates the wall only when the visitor
- * comes near it (default-sections.tsx).
- */
+/** Partner logos as marquee rows: the server renders every row still, and the measured width decides which move (docs/behaviour.md#home-page). */
 import { useEffect, useRef, useState } from "react";
 import type { Partner } from "../../shared/entities.ts";
 import { ResponsiveImg, showsImage } from "../components/responsive-img.tsx";
@@ -30,13 +21,12 @@ function hostOf(url: string): string {
   }
 }
 
-/** `id` is the element the page watches to hydrate the wall when it comes near. */
 export function PartnerWall({ id, partners }: { id: string; partners: Partner[] }) {
   const t = useT(HOME_MESSAGES);
   const rows = partnerRows(partners);
   const ref = useRef<HTMLDivElement>(null);
   const [width, setWidth] = useState<number | undefined>(undefined);
-  // Set once the browser has decided which rows move (for tests and anything else that waits on it).
+  // Set once the browser has decided which rows move, for anything that waits on it.
   const [decided, setDecided] = useState(false);
 
   useEffect(() => {

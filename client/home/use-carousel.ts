@@ -1,19 +1,7 @@
-/**
- * The carousel's behaviour over a native scroll-snap track: the browser does the
- * scrolling (swipe, trackpad, focus moving into a slide), and this hook only reads which
- * slide the scrolling viewport rests on and asks it to scroll.
- *
- * Autoplay moves to the next slide (the last loops to the first) once a slide has shown
- * for `delay` ms. It waits while the pointer is over the carousel, while keyboard focus is
- * inside it, after the visitor presses pause, and never starts for visitors who ask for
- * reduced motion (the WAI-ARIA carousel pattern). Left and Right arrows move when focus is
- * inside. The first render is the server's (slide 1, not ready, not paused), so hydration
- * matches; the browser-only state follows in an effect.
- */
+/** The carousel over a native scroll-snap track: the browser scrolls, this reads where it rests (docs/decisions/0005-scroll-snap-carousel.md). */
 import { type FocusEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { prefersReducedMotion } from "../routing/scroll.ts";
 
-/** The slide the viewport rests on (or is nearest to, mid-scroll): every slide is one viewport wide. */
 function slideAt(viewport: HTMLElement, count: number): number {
   const width = viewport.clientWidth;
   return width > 0 ? Math.min(count - 1, Math.max(0, Math.round(viewport.scrollLeft / width))) : 0;
@@ -35,8 +23,7 @@ export function useCarousel(count: number, delay: number) {
     setReady(true);
   }, []);
 
-  // The browser sends scroll events at most once a frame, so reading the position here costs one
-  // read per frame; setting an unchanged index does not render.
+  // Scroll events come at most once a frame; setting an unchanged index does not render.
   useEffect(() => {
     const viewport = viewportRef.current;
     if (!viewport) return;
@@ -46,7 +33,6 @@ export function useCarousel(count: number, delay: number) {
     return () => viewport.removeEventListener("scroll", update);
   }, [count]);
 
-  /** Scrolls to a slide (wrapping at both ends); instantly for visitors who ask for reduced motion. */
   const go = (index: number) => {
     const viewport = viewportRef.current;
     if (!viewport || count < 2) return;
@@ -54,7 +40,6 @@ export function useCarousel(count: number, delay: number) {
     viewport.scrollTo({ left, behavior: prefersReducedMotion() ? "instant" : "smooth" });
   };
 
-  // A slide that became current, by autoplay or by hand, gets the full delay.
   // biome-ignore lint/correctness/useExhaustiveDependencies: `go` reads only the ref and `count`; `step` restarts the timer
   useEffect(() => {
     if (!playing) return;
@@ -65,9 +50,8 @@ export function useCarousel(count: number, delay: number) {
     return () => clearTimeout(timer);
   }, [playing, current, delay, step]);
 
-  /** Props for the carousel's outer element. */
   const rootProps = {
-    // A mouse over the carousel pauses it; a finger's tap must not leave it paused.
+    // A finger's tap must not leave it paused.
     onPointerEnter: (event: PointerEvent<HTMLElement>) => event.pointerType === "mouse" && setHovered(true),
     onPointerLeave: () => setHovered(false),
     // Keyboard focus pauses; a mouse click on a button (not :focus-visible) does not.

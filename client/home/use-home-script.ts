@@ -1,9 +1,6 @@
 /**
- * Runs the home html `useEval|` script (docs/behaviour.md#home-page): once the page has hydrated,
- * a script element whose text is exactly `homeScriptSource(body)` is appended to the
- * body; the server's Content-Security-Policy allows that text by its hash. It runs once
- * per content container: StrictMode's second effect and later renders find the
- * container already done; a new container (coming back to the home page) gets its run.
+ * Runs the home html `useEval|` script once per content container, after hydration, as the exact
+ * text the CSP allows by hash (docs/behaviour.md#home-page).
  */
 import { type RefObject, useEffect } from "react";
 import { homeScriptSource } from "../../shared/home-script.ts";

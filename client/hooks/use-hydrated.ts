@@ -1,9 +1,4 @@
-/**
- * False on the server and during hydration, true once the browser has taken over (and
- * at once for anything mounted later, e.g. after a client navigation). Pages use it to
- * swap a control that works without JavaScript (a link, a <details> form) for its
- * scripted version without a hydration mismatch.
- */
+/** False on the server and while hydrating: swaps a control that works without JavaScript for its scripted one without a mismatch. */
 import { useDeferredValue, useSyncExternalStore } from "react";
 
 const subscribe = () => () => {};
@@ -16,12 +11,7 @@ export function useHydrated(): boolean {
   );
 }
 
-/**
- * As `useHydrated`, but once hydrated the change is rendered at a transition's pace, in
- * slices between which the browser gets on with other work, instead of in one task right
- * after hydration: for a swap that builds a good deal of new DOM (the job filter's dialog).
- * Mounted later, it is true at once.
- */
+/** The change rendered at a transition's pace: for a swap that builds much new DOM (the job filter's dialog). */
 export function useHydratedSoon(): boolean {
   const hydrated = useHydrated();
   return useDeferredValue(hydrated, hydrated ? undefined : false);

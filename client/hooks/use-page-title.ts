@@ -1,15 +1,10 @@
-/**
- * A page's heading in the browser, by the rule the server's <title> follows
- * (client/page-title.ts), from the answers the page already holds. (The document
- * title itself is kept by the shell.)
- */
+/** A page's heading in the browser, by the rule the server's <title> follows (client/page-title.ts). */
 import { useSWRConfig } from "swr";
 import type { PageRoute, RouteMatch } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useKeyInLang } from "../data/use-api.ts";
 import { pageHeading, type ReadPayload } from "../page-title.ts";
 
-/** Its own item's title or name, the founders' rule (full name + 创始团队), else the page's name. */
 export function usePageHeading(match: RouteMatch): string {
   const { cache } = useSWRConfig();
   const { fallback, lang } = usePageState();
@@ -18,7 +13,6 @@ export function usePageHeading(match: RouteMatch): string {
   return pageHeading(match, read, lang);
 }
 
-/** A page's name (its route module's title) in the language shown. */
 export function usePageName(route: PageRoute): string {
   return route.title[usePageState().lang];
 }

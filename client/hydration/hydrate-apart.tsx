@@ -1,24 +1,15 @@
 /**
- * Hydration in small tasks. The server renders the whole page; in the browser React
- * hydrates the root first, and each part wrapped in `HydrateApart` afterwards, on its
- * own: the wrapper is a Suspense boundary around HTML that never suspends, which React
- * leaves as the server sent it at first and then hydrates as low-priority work, in
- * slices of about 5 ms with the main thread free between them. A part the visitor
- * clicks or types into before its turn is hydrated first, at once, and gets the event.
- * The server HTML is the same, complete page either way.
- *
- * `pageHydrated` resolves once the root and every part it holds (parts inside parts
- * too) have hydrated; parts hydrated only when needed (later-part.tsx) are not waited for.
+ * Hydration in small tasks: each part in `HydrateApart` is a Suspense boundary React hydrates
+ * after the root, as low-priority work (docs/behaviour.md#start-up-in-the-browser).
  */
 import { type ReactNode, Suspense, useEffect, useId, useState } from "react";
 
-/** Parts rendered during the first hydration whose content has not hydrated yet. */
 const pending = new Set<string>();
 let rootHydrated = false;
 let allHydrated = false;
 let announce = () => {};
 
-/** Resolves once the root and all its parts have hydrated. */
+/** Resolves once the root and every part it holds have hydrated (not the later parts). */
 export const pageHydrated = new Promise<void>((resolve) => {
   announce = resolve;
 });
@@ -49,7 +40,7 @@ export function HydrateApart({ children }: { children: ReactNode }) {
   );
 }
 
-/** Placed in the app outside every part: its effect runs once the root itself has hydrated. */
+/** Outside every part: its effect runs once the root itself has hydrated. */
 export function RootHydrated() {
   useEffect(() => {
     rootHydrated = true;

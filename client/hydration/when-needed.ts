@@ -1,12 +1,5 @@
-/**
- * When a part of the server HTML is needed in the browser: the visitor points at, touches
- * or focuses something inside it, or (for a part needed when near) its element comes
- * within NEAR_MARGIN of the viewport. The interactions are caught on the document in the
- * capture phase, before React's own listener on the root sees them: a part needed by a
- * tap is then hydrated by React at once, in time for the tap itself.
- */
+/** When a part is needed: used, or near the viewport. Caught in the capture phase, before React's own listener, so a tap hydrates its part in time for itself. */
 
-/** What makes a part needed: only the visitor's use of it, or that too and its coming near the viewport. */
 export type NeededWhen = "used" | "near";
 
 const NEAR_MARGIN = "200px";
@@ -55,7 +48,6 @@ function watchOf(elementId: string, when: NeededWhen): Watch {
   const watch: Watch = { element: document.getElementById(elementId), needed: false, resolve, promise };
   watches.set(elementId, watch);
   if (!watch.element) {
-    // Nothing of it on the page to wait for.
     markNeeded(watch);
     return watch;
   }
@@ -70,23 +62,18 @@ function watchOf(elementId: string, when: NeededWhen): Watch {
   return watch;
 }
 
-/** Whether the element has been needed already (synchronously, so a tap's own hydration can see it). */
+/** Synchronous, so a tap's own hydration can see it. */
 export function wasNeeded(elementId: string): boolean {
   return watches.get(elementId)?.needed ?? false;
 }
 
 const ready = new Map<string, Promise<unknown>>();
 
-/** The promise `neededPromise` gave for the element, if it gave one. */
 export function givenPromise(elementId: string): Promise<unknown> | undefined {
   return ready.get(elementId);
 }
 
-/**
- * Resolves once the element is needed (`when`) and `load` has resolved; the same promise for an
- * element every time (React's `use` follows one promise). If `load` fails, it never
- * resolves: the part keeps its server HTML, which works on its own.
- */
+/** The same promise for an element every time (React's `use` follows one); if `load` fails it never resolves. */
 export function neededPromise(elementId: string, when: NeededWhen, load: () => Promise<unknown>): Promise<unknown> {
   let promise = ready.get(elementId);
   if (!promise) {

@@ -1,8 +1,4 @@
-/**
- * Every interface string in English, for every area of the site: loaded only when a page
- * is shown in English (see `loadMessages`). Its type makes it have exactly the Chinese keys.
- * A string with a count has its plural forms ("1 item", "2 items"): see plural.ts.
- */
+/** Every interface string in English, loaded only for a page in English; typed to have exactly the Chinese keys. */
 import type { COMMON_MESSAGES } from "./messages-common.ts";
 import type { HOME_MESSAGES } from "./messages-home.ts";
 import type { PAGES_MESSAGES } from "./messages-pages.ts";
@@ -18,7 +14,6 @@ type Key =
   | keyof typeof SEARCH_MESSAGES;
 
 export const ENGLISH: Record<Key, Message> = {
-  // Shared words (messages-common.ts)
   "state.loading": "Loading…",
   "state.error": "This content could not be loaded",
   "state.errorTimeout": "Loading timed out; please try again",
@@ -28,7 +23,6 @@ export const ENGLISH: Record<Key, Message> = {
   "state.backHome": "Back to the home page",
   "state.empty": "Nothing here yet",
 
-  // The frame of every page (messages-shell.ts)
   "shell.skip": "Skip to main content",
   "shell.home": "Home",
   "shell.nav": "Main navigation",
@@ -62,7 +56,6 @@ export const ENGLISH: Record<Key, Message> = {
   "footer.rights": "All rights reserved",
   "footer.edi": "Value-added telecom licence: ",
 
-  // The home page (messages-home.ts)
   "home.products": "Products",
   "home.services": "Services",
   "home.news": "News",
@@ -86,7 +79,6 @@ export const ENGLISH: Record<Key, Message> = {
   "home.noContent": "No content has been published yet",
   "home.noContentHint": "The site's content will appear here once it is published.",
 
-  // The inner pages (messages-pages.ts)
   "pages.list.total": { one: "{n} item", other: "{n} items" },
   "pages.list.pagination": "Pages",
   "pages.list.previous": "Previous",
@@ -164,7 +156,6 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.jobs.emptyFiltered": "No job matches these filters; try others",
   "pages.jobs.unknown": "—",
 
-  // The search page (messages-search.ts)
   "search.label": "Search for",
   "search.placeholder": "Products, news, notices, jobs",
   "search.submit": "Search",

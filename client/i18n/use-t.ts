@@ -5,7 +5,6 @@ import { countText, type Message, plainText } from "./plural.ts";
 
 export interface Translate<K extends string = MessageKey> {
   (key: K): string;
-  /** The string for a count, in the plural form the language uses for it ("1 item", "2 items"), with `{n}` filled in. */
   count(key: K, n: number): string;
 }
 
@@ -19,17 +18,13 @@ function translator(lang: Lang, area?: Record<string, Message>): Translate<strin
   return t;
 }
 
-/** The strings of a language outside React (the server's document head): the shared ones, plus an area's when given. */
 export function translatorFor(lang: Lang): Translate;
 export function translatorFor<K extends string>(lang: Lang, area: Record<K, string>): Translate<MessageKey | K>;
 export function translatorFor(lang: Lang, area?: Record<string, string>): Translate<string> {
   return translator(lang, area);
 }
 
-/**
- * The interface string for a key in the page's language: the strings every page shows,
- * plus, when given, those of the caller's area (imported by the caller, so they load with it).
- */
+/** An area's strings are imported by the caller, so they load with its code. */
 export function useT(): Translate;
 export function useT<K extends string>(area: Record<K, string>): Translate<MessageKey | K>;
 export function useT(area?: Record<string, string>): Translate<string> {

@@ -1,6 +1,5 @@
 /** The company introduction (/about/index.html): its HTML brief under the page heading. */
 
-import { keys } from "../../shared/data-keys.ts";
 import type { CompanyIntro } from "../../shared/entities.ts";
 import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
@@ -10,10 +9,10 @@ import { usePageName } from "../hooks/use-page-title.ts";
 import { useT } from "../i18n/use-t.ts";
 import type { PageProps } from "./page-props.ts";
 
-export default function AboutPage({ match }: PageProps) {
+export default function AboutPage({ match }: PageProps<"about">) {
   const pageName = usePageName(match.route);
   const t = useT();
-  const result = useApi<CompanyIntro>(keys.company());
+  const result = useApi<CompanyIntro>(match.route.keys.company());
   const itemLang = useItemLang();
   return (
     <div className="page-wrap page-wrap-narrow">

@@ -1,9 +1,4 @@
-/**
- * The contact form (/contact.html). Without JavaScript it posts to the page itself and
- * the server answers with the thank-you (303, `?sent=1`) or the form again with its
- * mistakes; with JavaScript the same fields go to /api/portal/enquiry and the answer is
- * shown in place, focus moved to it. The server's verdict is the only one shown.
- */
+/** The contact form: posted to the page itself without JavaScript, to /api/portal/enquiry with it (docs/behaviour.md#enquiries). */
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import {
   CONTACT_FORM_ID,
@@ -66,7 +61,6 @@ export default function ContactPage({ match, query }: PageProps) {
   const summary = useRef<HTMLDivElement>(null);
   const thanks = useRef<HTMLHeadingElement>(null);
 
-  // Shown by client navigation (or after sending one): a token of its own from the server.
   useEffect(() => {
     if (token || sent) return;
     let live = true;
@@ -81,7 +75,6 @@ export default function ContactPage({ match, query }: PageProps) {
     };
   }, [token, sent]);
 
-  // The result of a send, where focus goes next.
   useEffect(() => {
     if (answered === 0) return;
     (sent ? thanks.current : summary.current)?.focus();

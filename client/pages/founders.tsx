@@ -1,6 +1,5 @@
 /** The founders (/about/member/index.html): heading = full name + 创始团队/Founders, then one card per founder. */
 
-import { keys } from "../../shared/data-keys.ts";
 import type { Founder } from "../../shared/entities.ts";
 import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
@@ -12,10 +11,10 @@ import { PAGES_MESSAGES } from "../i18n/messages-pages.ts";
 import { useT } from "../i18n/use-t.ts";
 import type { PageProps } from "./page-props.ts";
 
-export default function FoundersPage({ match }: PageProps) {
+export default function FoundersPage({ match }: PageProps<"founders">) {
   const t = useT(PAGES_MESSAGES);
   const itemLang = useItemLang();
-  const result = useApi<Founder[]>(keys.founders());
+  const result = useApi<Founder[]>(match.route.keys.founders());
   const heading = usePageHeading(match);
   const founders = itemsOf<Founder>(result.data);
   return (

@@ -1,12 +1,4 @@
-/**
- * The home page (docs/behaviour.md, "Home page"): the carousel, then the content
- * container `#home-content`. By the layout mode (the second number of the site config's
- * themePortal) it holds either the default sections (1, or anything else) or, for the
- * custom layout (2), nothing of ours: `#home-custom` follows it with the home html as
- * markup, or, for a `useEval|` value, nothing rendered and the script run once in the
- * browser with the (empty) content container as its `container`. A site with nothing
- * published at all (an empty database, SEED_CONTENT=none) says so instead (home/no-content.tsx).
- */
+/** The home page: the carousel, then the default sections or the custom layout's home html (docs/behaviour.md#home-page). */
 import { useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, HomeHtml, SiteConfig, Slide } from "../../shared/entities.ts";
@@ -23,14 +15,14 @@ import { usePageName } from "../hooks/use-page-title.ts";
 import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function HomePage({ match }: PageProps) {
+export default function HomePage({ match }: PageProps<"home">) {
   const pageName = usePageName(match.route);
   const { config } = usePageState();
   const site = useApi<SiteConfig>(keys.syscfg());
   const author = useApi<Author>(keys.sysauthor());
-  const slides = useApi<Slide[]>(keys.slides());
+  const slides = useApi<Slide[]>(match.route.keys.slides());
   const custom = isCustomLayout(site.data);
-  const homeHtml = useApi<HomeHtml>(keys.indexHtml());
+  const homeHtml = useApi<HomeHtml>(match.route.keys.html());
   const html = typeof homeHtml.data?.html === "string" ? homeHtml.data.html : "";
   const script = homeScriptBody(html);
   const content = useRef<HTMLDivElement>(null);

@@ -1,11 +1,7 @@
-/**
- * A job (/job/society/{id} or ?id=, and school): name, salary, address and type, then
- * the description, requirement and how to apply (HTML). An unknown id is the not-found
- * state (status 404 from the server).
- */
+/** A job's page: its facts, then its HTML texts; an unknown id is the not-found state. */
 
-import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
+import { parentHref } from "../../shared/routes.ts";
 import { AskLink } from "../components/ask-link.tsx";
 import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
@@ -19,13 +15,12 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import { JobFacts } from "./jobs/job-facts.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function JobDetailPage({ match }: PageProps) {
+export default function JobDetailPage({ match }: PageProps<"jobSocietyDetail" | "jobSchoolDetail">) {
   const t = useT(PAGES_MESSAGES);
-  const kind = match.route.jobKind ?? 1;
-  const id = match.id;
-  const result = useApi<Job>(id === undefined ? null : keys.job(id), { detail: true });
-  const types = useApi<JobType[]>(keys.jobTypes());
-  const addrs = useApi<JobAddr[]>(keys.jobAddrs());
+  const { route, id } = match;
+  const result = useApi<Job>(id === undefined ? null : route.detail.key(id), { detail: true });
+  const types = useApi<JobType[]>(route.keys.types());
+  const addrs = useApi<JobAddr[]>(route.keys.addrs());
 
   const itemLang = useItemLang();
   if (id === undefined) return <NotFoundState />;
@@ -63,9 +58,7 @@ export default function JobDetailPage({ match }: PageProps) {
           </article>
         ))}
       <p className="detail-back">
-        <PageLink to={kind === 1 ? "/job/society/index.html" : "/job/school/index.html"}>
-          {t(kind === 1 ? "pages.jobs.backSociety" : "pages.jobs.backSchool")}
-        </PageLink>
+        <PageLink to={parentHref(route)}>{t(route.jobKind === 1 ? "pages.jobs.backSociety" : "pages.jobs.backSchool")}</PageLink>
       </p>
     </div>
   );

@@ -1,10 +1,5 @@
-/**
- * The job lists (/job/society/index.html: type 1, /job/school/index.html: type 2),
- * filtered by job types and addresses from a drawer and paged, all kept in the query
- * (`jobTypeIds`, `jobAddrIds`, `page`, `size`) so the server renders every state.
- */
+/** A job list, filtered and paged, all in the query so the server renders every state (docs/behaviour.md#list-pages). */
 
-import { keys } from "../../shared/data-keys.ts";
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { jobFilterOf } from "../../shared/list-query.ts";
@@ -23,18 +18,17 @@ import { JobFacts } from "./jobs/job-facts.tsx";
 import { JobFilterDrawer, jobFilterHref } from "./jobs/job-filter.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function JobListPage({ match, query }: PageProps) {
+export default function JobListPage({ match, query }: PageProps<"jobSocietyList" | "jobSchoolList">) {
   const pageName = usePageName(match.route);
   const t = useT(PAGES_MESSAGES);
   const itemLang = useItemLang();
-  const kind = match.route.jobKind ?? 1;
-  const base = kind === 1 ? "/job/society" : "/job/school";
-  const path = `${base}/index.html`;
+  const { route } = match;
+  const path = route.href();
   const filter = jobFilterOf(query);
-  const key = keys.jobs(kind, filter);
+  const key = route.keys.list(filter);
   const jobs = useApi<Paged<Job>>(key);
-  const types = useApi<JobType[]>(keys.jobTypes());
-  const addrs = useApi<JobAddr[]>(keys.jobAddrs());
+  const types = useApi<JobType[]>(route.keys.types());
+  const addrs = useApi<JobAddr[]>(route.keys.addrs());
   useScrollTopOnChange(key);
 
   const typeList = namedItemsOf(types.data);
@@ -73,7 +67,7 @@ export default function JobListPage({ match, query }: PageProps) {
                 {items.map((job) => (
                   <li key={job.id} className="job-item">
                     <h2 className="job-item-name" lang={itemLang(job)}>
-                      <PageLink to={`${base}/${job.id}`}>{textOf(job.name)}</PageLink>
+                      <PageLink to={route.itemPage().href({ id: job.id })}>{textOf(job.name)}</PageLink>
                     </h2>
                     <JobFacts job={job} typeName={typeName.get(job.jobTypeId)} addrName={addrName.get(job.jobAddrId)} />
                   </li>

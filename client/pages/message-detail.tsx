@@ -1,13 +1,9 @@
-/**
- * A news or notice detail (/message/news/{id} or ?id=, and notice): title, date, reader
- * count, image and the HTML detail. An unknown id is the not-found state (status 404 from
- * the server).
- */
+/** A news or notice page: title, date, reader count, image and HTML detail; an unknown id is the not-found state. */
 
-import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { MESSAGE_KIND, type Message } from "../../shared/entities.ts";
 import { DETAIL_IMAGE_SIZES } from "../../shared/image-url.ts";
+import { parentHref } from "../../shared/routes.ts";
 import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
@@ -21,12 +17,12 @@ import { NotFoundState } from "../shell/page-states.tsx";
 import { ReaderCount } from "./messages/reader-count.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function MessageDetailPage({ match }: PageProps) {
+export default function MessageDetailPage({ match }: PageProps<"newsDetail" | "noticeDetail">) {
   const t = useT(PAGES_MESSAGES);
   const itemLang = useItemLang();
   const news = match.route.id === "newsDetail";
   const id = match.id;
-  const result = useApi<Message>(id === undefined ? null : news ? keys.news(id) : keys.notice(id), { detail: true });
+  const result = useApi<Message>(id === undefined ? null : match.route.detail.key(id), { detail: true });
 
   if (id === undefined) return <NotFoundState />;
   const instead = stateInstead(result);
@@ -57,9 +53,7 @@ export default function MessageDetailPage({ match }: PageProps) {
           </article>
         ))}
       <p className="detail-back">
-        <PageLink to={news ? "/message/news/list.html" : "/message/notice/list.html"}>
-          {t(news ? "pages.message.backNews" : "pages.message.backNotice")}
-        </PageLink>
+        <PageLink to={parentHref(match.route)}>{t(news ? "pages.message.backNews" : "pages.message.backNotice")}</PageLink>
       </p>
     </div>
   );

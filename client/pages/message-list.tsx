@@ -1,10 +1,5 @@
-/**
- * The news and notice lists (/message/news/list.html, /message/notice/list.html):
- * newest first, paged by `?page=&size=` (docs/behaviour.md, "List pages"), each item
- * linking to its detail page.
- */
+/** The news or notice list, newest first and paged (docs/behaviour.md#list-pages). */
 
-import { keys } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
@@ -21,15 +16,14 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function MessageListPage({ match, query }: PageProps) {
+export default function MessageListPage({ match, query }: PageProps<"newsList" | "noticeList">) {
   const pageName = usePageName(match.route);
   const t = useT();
   const itemLang = useItemLang();
-  const news = match.route.id === "newsList";
+  const { route } = match;
   const paging = listPagingOf(query);
-  const key = news ? keys.newsList(paging) : keys.noticeList(paging);
+  const key = route.keys.list(paging);
   const result = useApi<Paged<Message>>(key);
-  const kindPath = news ? "/message/news" : "/message/notice";
   useScrollTopOnChange(key);
 
   const list = result.data;
@@ -49,7 +43,7 @@ export default function MessageListPage({ match, query }: PageProps) {
                     <article className={textOf(item.img) ? "msg-item msg-item-with-img" : "msg-item"} lang={itemLang(item)}>
                       <div className="msg-item-text">
                         <h2 className="msg-item-title">
-                          <PageLink to={`${kindPath}/${item.id}`}>{textOf(item.title)}</PageLink>
+                          <PageLink to={route.itemPage().href({ id: item.id })}>{textOf(item.title)}</PageLink>
                         </h2>
                         {formatDateTime(item.dateTime) && (
                           <time className="msg-item-date" dateTime={toIsoDate(item.dateTime)}>
@@ -77,7 +71,7 @@ export default function MessageListPage({ match, query }: PageProps) {
               </ul>
             )}
             <Pagination
-              path={`${kindPath}/list.html`}
+              path={route.href()}
               paging={paging}
               totalCount={countOf(list.totalCount)}
               totalPageCount={countOf(list.totalPageCount)}

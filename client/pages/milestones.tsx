@@ -1,18 +1,10 @@
-/**
- * The milestone timeline (/about/milepost/index.html), newest first. The server renders
- * the page `?page=N` names (default 1). In the browser, further pages load one after
- * another as the visitor nears the end of the list (an IntersectionObserver on a
- * sentinel) until the last page; each page is its own data key, so the first one comes
- * from the server's answers and hydration fetches nothing. Without JavaScript a plain
- * link leads to the next page instead.
- */
+/** The milestone timeline: further pages load as the visitor nears the end, or by a link without JavaScript (docs/behaviour.md#list-pages). */
 import { useEffect, useRef, useState } from "react";
-import { keys } from "../../shared/data-keys.ts";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Milestone } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
-import { withQuery } from "../../shared/with-query.ts";
+import { milestones } from "../../shared/pages/about-pages.ts";
 import { useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { countOf, pagedItemsOf, textOf } from "../data/content-values.ts";
@@ -24,12 +16,9 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-const PATH = "/about/milepost/index.html";
-
-/** How far below the viewport the sentinel may be when the next page starts loading. */
 const PRELOAD_MARGIN = "0px 0px 600px 0px";
 
-export default function MilestonesPage({ match, query }: PageProps) {
+export default function MilestonesPage({ match, query }: PageProps<"milestones">) {
   const pageName = usePageName(match.route);
   const start = listPagingOf(query).page - 1;
   return (
@@ -44,17 +33,16 @@ export default function MilestonesPage({ match, query }: PageProps) {
 function Timeline({ start }: { start: number }) {
   const t = useT(PAGES_MESSAGES);
   const hydrated = useHydrated();
-  const first = useApi<Paged<Milestone>>(keys.milestones(start));
+  const first = useApi<Paged<Milestone>>(milestones.keys.page(start));
   // Pages shown after the first one; the last of them is the one loading, failed or loaded.
   const [more, setMore] = useState(0);
   const lastIndex = start + more;
-  const last = useApi<Paged<Milestone>>(keys.milestones(lastIndex));
+  const last = useApi<Paged<Milestone>>(milestones.keys.page(lastIndex));
   const totalPages = countOf(last.data?.totalPageCount ?? first.data?.totalPageCount);
   const hasMore = last.data !== undefined && lastIndex + 1 < totalPages;
   const sentinelRef = useRef<HTMLDivElement>(null);
 
-  // Watch the sentinel while another page can load and the last one is in. A new observer reports
-  // the sentinel's position at once, so a short page on a tall screen goes on loading.
+  // A new observer reports the sentinel's position at once, so a short page on a tall screen goes on loading.
   useEffect(() => {
     const sentinel = sentinelRef.current;
     if (!hydrated || !hasMore || !sentinel) return;
@@ -75,7 +63,7 @@ function Timeline({ start }: { start: number }) {
   if (first.data !== undefined && pagedItemsOf(first.data).length === 0) return <p className="page-empty">{t("state.empty")}</p>;
 
   const pageIndexes = Array.from({ length: more + 1 }, (_, i) => start + i);
-  const pageHref = (index: number) => withQuery(PATH, { page: index > 0 ? index + 1 : undefined });
+  const pageHref = (index: number) => milestones.href({ page: index > 0 ? index + 1 : undefined });
   return (
     <>
       {start > 0 && (
@@ -120,10 +108,9 @@ function Timeline({ start }: { start: number }) {
   );
 }
 
-/** The items of one page of the timeline, as list items of the one timeline list. */
 function TimelinePage({ pageIndex }: { pageIndex: number }) {
   const itemLang = useItemLang();
-  const { data } = useApi<Paged<Milestone>>(keys.milestones(pageIndex));
+  const { data } = useApi<Paged<Milestone>>(milestones.keys.page(pageIndex));
   return (
     <>
       {pagedItemsOf<Milestone>(data).map((milestone, index) => (

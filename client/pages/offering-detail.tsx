@@ -1,11 +1,7 @@
-/**
- * A product or service detail (/product/{id} or ?id=, and service; the classify menus
- * link to the ?id= form): name, the product's image, the HTML detail. An unknown id is
- * the not-found state (status 404 from the server).
- */
+/** A product or service page: name, the product's image, the HTML detail; an unknown id is the not-found state. */
 
-import { keys } from "../../shared/data-keys.ts";
 import type { Product, Service } from "../../shared/entities.ts";
+import { parentHref } from "../../shared/routes.ts";
 import { AskLink } from "../components/ask-link.tsx";
 import { ChineseOnlyNotice, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
@@ -19,14 +15,12 @@ import { PageLink } from "../routing/page-link.tsx";
 import { NotFoundState } from "../shell/page-states.tsx";
 import type { PageProps } from "./page-props.ts";
 
-export default function OfferingDetailPage({ match }: PageProps) {
+export default function OfferingDetailPage({ match }: PageProps<"productDetail" | "serviceDetail">) {
   const t = useT(PAGES_MESSAGES);
   const itemLang = useItemLang();
   const product = match.route.id === "productDetail";
   const id = match.id;
-  const result = useApi<Partial<Product> & Service>(id === undefined ? null : product ? keys.product(id) : keys.service(id), {
-    detail: true,
-  });
+  const result = useApi<Partial<Product> & Service>(id === undefined ? null : match.route.detail.key(id), { detail: true });
 
   if (id === undefined) return <NotFoundState />;
   const item = result.data;
@@ -59,9 +53,7 @@ export default function OfferingDetailPage({ match }: PageProps) {
           </article>
         ))}
       <p className="detail-back">
-        <PageLink to={product ? "/index.html#product-list" : "/index.html#service-list"}>
-          {t(product ? "pages.offering.backProducts" : "pages.offering.backServices")}
-        </PageLink>
+        <PageLink to={parentHref(match.route)}>{t(product ? "pages.offering.backProducts" : "pages.offering.backServices")}</PageLink>
       </p>
     </div>
   );

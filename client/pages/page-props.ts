@@ -1,11 +1,11 @@
-import type { RouteMatch } from "../../shared/routes.ts";
+import type { PAGES, PageId } from "../../shared/routes.ts";
 
-/** What every page component receives: the matched route and the page URL's query. */
-export interface PageProps {
-  match: RouteMatch;
+/** What a page's component receives: its route module (one of `Id`'s), the item id and the page URL's query. */
+export interface PageProps<Id extends PageId = PageId> {
+  match: { route: (typeof PAGES)[Id]; id?: number };
   query: URLSearchParams;
 }
 
-export interface PageModule {
-  default: (props: PageProps) => React.ReactNode;
+export interface PageModule<Id extends PageId = PageId> {
+  default: (props: PageProps<Id>) => React.ReactNode;
 }

@@ -1,37 +1,42 @@
-/// <reference types="vite/client" />
 /**
- * A page's component, found from its route module (`component`, a file in this folder)
- * and loaded on demand, so the browser downloads a page's code only when it is shown:
- * each file here is a chunk of its own. The server and the browser both resolve the
- * current page's module before rendering, so neither suspends on first render; the
- * server names it in the page's head (`pageModuleFile`), so the browser fetches it
- * beside the entry instead of after it.
+ * Each page's component, loaded on demand (one chunk per file here), bound by page id:
+ * a page left out, or a file missing or rendering other pages, fails to compile.
  */
-import type { PageRoute } from "../../shared/routes.ts";
+import type { PageId, PageRoute } from "../../shared/routes.ts";
 import type { PageModule } from "./page-props.ts";
 
-/** The pages' components, by path from this folder ("./job-list.tsx"), each loaded when first asked for. */
-const MODULES = import.meta.glob<PageModule>("./*.tsx");
+const PAGE_CODE = {
+  home: () => import("./home.tsx"),
+  about: () => import("./about.tsx"),
+  founders: () => import("./founders.tsx"),
+  milestones: () => import("./milestones.tsx"),
+  newsList: () => import("./message-list.tsx"),
+  noticeList: () => import("./message-list.tsx"),
+  newsDetail: () => import("./message-detail.tsx"),
+  noticeDetail: () => import("./message-detail.tsx"),
+  productDetail: () => import("./offering-detail.tsx"),
+  serviceDetail: () => import("./offering-detail.tsx"),
+  jobSocietyList: () => import("./job-list.tsx"),
+  jobSchoolList: () => import("./job-list.tsx"),
+  jobSocietyDetail: () => import("./job-detail.tsx"),
+  jobSchoolDetail: () => import("./job-detail.tsx"),
+  contact: () => import("./contact.tsx"),
+  search: () => import("./search.tsx"),
+} satisfies { [Id in PageId]: () => Promise<PageModule<Id>> };
 
-/** The page's component module as the build names it (its path from the project folder), if it exists. */
-export function pageModuleFile(route: PageRoute): string | undefined {
-  return `./${route.component}.tsx` in MODULES ? `client/pages/${route.component}.tsx` : undefined;
-}
-
-/** Loaded modules by component name: pages that share a component share its module. */
 const loaded = new Map<string, PageModule>();
 
 /** The page's module if it is already loaded (synchronously, for rendering). */
 export function loadedPage(route: PageRoute): PageModule | undefined {
-  return loaded.get(route.component);
+  return loaded.get(route.id);
 }
 
 export async function loadPage(route: PageRoute): Promise<PageModule> {
-  const existing = loaded.get(route.component);
+  const existing = loaded.get(route.id);
   if (existing) return existing;
-  const load = MODULES[`./${route.component}.tsx`];
-  if (!load) throw new Error(`page ${route.id} names component "${route.component}", which is not a file in client/pages`);
+  const load = (PAGE_CODE as Partial<Record<string, () => Promise<PageModule>>>)[route.id];
+  if (!load) throw new Error(`page ${route.id} has no component in client/pages/registry.ts`);
   const module = await load();
-  loaded.set(route.component, module);
+  loaded.set(route.id, module);
   return module;
 }

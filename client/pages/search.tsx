@@ -1,9 +1,4 @@
-/**
- * The search page (/search.html, docs/behaviour.md#search): a search form, the count of
- * results (announced as it changes), counts per kind as links, and the results as a list,
- * paged as the list pages are. Everything is in the server HTML and works without
- * JavaScript; matched text comes marked and is shown in <mark>, everything else as text.
- */
+/** The search page; it all works without JavaScript, matched text shown in <mark> (docs/behaviour.md#search). */
 import { type FormEvent, Fragment, useId } from "react";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import { BASE_PATH, splitLangPath } from "../../shared/routes.ts";
@@ -18,7 +13,6 @@ import {
   type SearchType,
   searchKey,
 } from "../../shared/search.ts";
-import { withQuery } from "../../shared/with-query.ts";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { countOf, textOf } from "../data/content-values.ts";
@@ -33,10 +27,8 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import type { PageProps } from "./page-props.ts";
 
-const PATH = "/search.html";
 const MESSAGES = { ...PAGES_MESSAGES, ...SEARCH_MESSAGES };
 
-/** A text with marks as parts to render: plain text and marked text alternating, marks dropped. */
 function markedParts(text: string): { text: string; marked: boolean }[] {
   const parts: { text: string; marked: boolean }[] = [];
   let marked = false;
@@ -48,7 +40,6 @@ function markedParts(text: string): { text: string; marked: boolean }[] {
   return parts;
 }
 
-/** Text with its marked parts in <mark>; React escapes the rest. */
 function Marked({ text }: { text: unknown }) {
   return (
     <>
@@ -60,13 +51,14 @@ function Marked({ text }: { text: unknown }) {
   );
 }
 
-/** A result's link, under the base path without its language, as the page links take them (in the page's language); anything else is not linked. */
+/** Under the base path without its language, as page links take them; anything else is not linked. */
 const localPath = (url: unknown) => {
   const text = textOf(url);
   return text.startsWith(`${BASE_PATH}/`) ? splitLangPath(text.slice(BASE_PATH.length)).path : undefined;
 };
 
-export default function SearchPage({ match, query }: PageProps) {
+export default function SearchPage({ match, query }: PageProps<"search">) {
+  const { route } = match;
   const pageName = usePageName(match.route);
   const t = useT(MESSAGES);
   const go = useGo();
@@ -77,12 +69,12 @@ export default function SearchPage({ match, query }: PageProps) {
   const key = search.q === "" ? null : searchKey(search);
   const result = useApi<SearchResult>(key);
   useScrollTopOnChange(key ?? "");
-  const hrefOf = (type: SearchType | undefined) => withQuery(PATH, { q: search.q, type });
+  const hrefOf = (type: SearchType | undefined) => route.href({ q: search.q, type });
 
   const onSubmit = (event: FormEvent<HTMLFormElement>) => {
     event.preventDefault();
     const q = String(new FormData(event.currentTarget).get("q") ?? "");
-    go(withQuery(PATH, { q: q.trim() }));
+    go(route.href({ q: q.trim() }));
   };
 
   const data = result.data;
@@ -95,7 +87,14 @@ export default function SearchPage({ match, query }: PageProps) {
     <div className="page-wrap search-page">
       <h1 className="page-title">{pageName}</h1>
       {/* biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap */}
-      <form role="search" aria-label={t("search.again")} className="search-form" method="get" action={formAction(PATH)} onSubmit={onSubmit}>
+      <form
+        role="search"
+        aria-label={t("search.again")}
+        className="search-form"
+        method="get"
+        action={formAction(route.href())}
+        onSubmit={onSubmit}
+      >
         <label htmlFor={inputId}>{t("search.label")}</label>
         <div className="search-form-row">
           <input
@@ -173,7 +172,7 @@ export default function SearchPage({ match, query }: PageProps) {
             )}
             {total > 0 && (
               <Pagination
-                path={PATH}
+                path={route.href()}
                 paging={{ page: search.pageIndex + 1, size: search.pageMaxCount }}
                 totalCount={total}
                 totalPageCount={countOf(data?.totalPageCount)}

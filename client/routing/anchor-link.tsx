@@ -1,9 +1,4 @@
-/**
- * A link to a home anchor (#product-list...). Without JavaScript it is a plain link to
- * /portal/index.html#anchor (the anchors' scroll-margin-top keeps them below the fixed
- * header). With it, on the home page it scrolls smoothly to the anchor; elsewhere it
- * navigates to the home page on the client and scrolls there once the page is shown.
- */
+/** A link to a home anchor: a plain link without JavaScript; with it, a smooth scroll, after a navigation home if need be. */
 import type { AnchorHTMLAttributes } from "react";
 import { useLocation } from "wouter";
 import { HOME_PATH, splitLangPath } from "../../shared/routes.ts";

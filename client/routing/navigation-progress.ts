@@ -1,7 +1,4 @@
-/**
- * Counts the page code and data the browser is waiting for, so the shell can show a
- * progress bar while the next page arrives. The server never loads anything here.
- */
+/** Counts the page code and data the browser waits for, for the shell's progress bar. */
 import { useSyncExternalStore } from "react";
 
 let active = 0;
@@ -10,7 +7,6 @@ const emit = () => {
   for (const listener of listeners) listener();
 };
 
-/** Counts `promise` as loading until it settles; returns it unchanged. */
 export function trackLoading<T>(promise: Promise<T>): Promise<T> {
   active += 1;
   emit();
@@ -29,7 +25,6 @@ function subscribe(listener: () => void): () => void {
   return () => listeners.delete(listener);
 }
 
-/** True while anything tracked is loading; false on the server and during hydration. */
 export function useLoadingActive(): boolean {
   return useSyncExternalStore(subscribe, isLoadingActive, () => false);
 }

@@ -1,8 +1,4 @@
-/**
- * Links between pages. `to` is a path under /portal ("/message/news/12"); the link
- * navigates on the client when JavaScript runs and is a plain href otherwise. Links
- * stay in the page's language: an English page's lead to English addresses (`/en/...`).
- */
+/** Links between pages: `to` is a path under /portal, in the page's language; a plain href without JavaScript. */
 import type { AnchorHTMLAttributes } from "react";
 import { Link } from "wouter";
 import { langPath } from "../../shared/routes.ts";

@@ -1,14 +1,6 @@
 /**
- * The <head> content of a server-rendered page, from the state it was rendered with
- * (docs/behaviour.md, "Page head"): title, description, keywords, the search engines'
- * verification metas, favicon and theme colour; then, for search engines and sharing,
- * `noindex` on the not-found state, or else the canonical URL, the language alternates,
- * the feeds, Open Graph and Twitter metas and JSON-LD structured data.
- *
- * Only the server HTML carries these; client navigation keeps the first page's head
- * apart from its title, which is what crawlers and link previews read anyway. So this
- * folder is server-only: client/entry-server.tsx alone imports it, for the SSR bundle,
- * and nothing the browser loads does.
+ * The <head> of a server-rendered page (docs/behaviour.md#page-head). Server-only: a client
+ * navigation keeps the first page's head but its title.
  */
 
 import { absoluteUrl } from "../../shared/absolute-url.ts";
@@ -36,17 +28,15 @@ const VERIFY_METAS: [keyof SiteConfig, string][] = [
   ["googleVerify", "google-site-verification"],
 ];
 
-/** Theme mode 2 is white text on black; the others are light. */
 export function themeColorOf(config: SiteConfig | undefined): string {
   return textOf(config?.themePortal).split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
 }
 
-/** Browsers show a favicon at 16 to 32 px, and 64 covers 2x screens. */
+/** Browsers show a favicon at 16 to 32 px; 64 covers 2x screens. */
 const FAVICON_WIDTH = 64;
 
 export interface HeadInput {
   match: RouteMatch | null;
-  /** The page URL's query, without "?". */
   search: string;
   state: PageState;
 }
@@ -82,13 +72,8 @@ interface SearchTagsInput {
   description: string;
 }
 
-/**
- * The language a page's content is in: its own, unless it is English without a
- * translation (docs/behaviour.md#languages), when it is Chinese.
- */
 export const contentLangOfPage = (state: PageState): Lang => (state.lang === "en" && !state.translated ? "zh-CN" : state.lang);
 
-/** Canonical, alternates, feeds, Open Graph and JSON-LD of a page that was found. */
 function searchTags({ match, query, state, read, title, description }: SearchTagsInput): string[] {
   const contentLang = contentLangOfPage(state);
   const path = canonicalPath(match, query, read, contentLang);
@@ -96,7 +81,7 @@ function searchTags({ match, query, state, read, title, description }: SearchTag
   const origin = state.config.publicOrigin;
   const url = (lang: Lang) => escapeHtml(absoluteUrl(origin, canonicalPath(match, query, read, lang) ?? path));
   const canonical = absoluteUrl(origin, path);
-  // Only a page with a version in each language has alternates: one without names none, and is named by none.
+  // Only a page with a version in each language has alternates.
   const alternates = state.translated
     ? [
         ...LANGS.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),

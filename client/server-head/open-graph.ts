@@ -1,7 +1,4 @@
-/**
- * Open Graph and Twitter card metas: how the page looks when shared. Every page has a
- * title, description, URL (its canonical one) and, when one is known, an image.
- */
+/** Open Graph and Twitter card metas: how the page looks when shared. */
 import { toIsoDate } from "../../shared/dates.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { escapeHtml } from "./escape-html.ts";
@@ -13,11 +10,8 @@ export interface OpenGraphInput {
   url: string;
   image: string | undefined;
   siteName: string;
-  /** The language of the page's content. */
   lang: Lang;
-  /** The page has a version in the other language. */
   alternateLang: boolean;
-  /** An article's dateTime ("yyyymmddhhmmss", China time). */
   published?: string;
 }
 

@@ -1,7 +1,4 @@
-/**
- * Facts about a rendered page that its head needs beyond the title: whether it is the
- * not-found state, its description, its image, and the item it shows.
- */
+/** Facts about a rendered page its head needs beyond the title (docs/behaviour.md#page-head). */
 
 import { detailKey, keys } from "../../shared/data-keys.ts";
 import type { Author, Job, Message, Product, Service, SiteConfig, Slide } from "../../shared/entities.ts";
@@ -10,10 +7,7 @@ import { textOf } from "../data/content-values.ts";
 import type { ReadPayload } from "../page-title.ts";
 import { imageUrl } from "./seo-urls.ts";
 
-/**
- * A detail page without a valid id, or whose item the upstream does not have (the server
- * stores null under its key and answers 404): the same rule as the page status.
- */
+/** The same rule as the page status (docs/behaviour.md#page-status). */
 export function isNotFound(match: RouteMatch | null, fallback: Record<string, unknown>): boolean {
   if (!match) return true;
   if (!match.route.detail) return false;
@@ -23,7 +17,6 @@ export function isNotFound(match: RouteMatch | null, fallback: Record<string, un
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: " " };
 
-/** The text of sanitised HTML, on one line. */
 export function textOfHtml(html: string | undefined): string {
   if (!html) return "";
   return html
@@ -40,7 +33,7 @@ export function textOfHtml(html: string | undefined): string {
     .trim();
 }
 
-/** At most `max` characters, cut at a character (not inside a surrogate pair) with an ellipsis. */
+/** Cut at a character, not inside a surrogate pair. */
 export function clip(text: string, max = 160): string {
   const chars = Array.from(text);
   return chars.length <= max
@@ -53,17 +46,12 @@ export function clip(text: string, max = 160): string {
 
 type Item = Partial<Message & Product & Service & Job>;
 
-/** The item a detail page shows, when the server has it. */
 export function detailItem(match: RouteMatch | null, read: ReadPayload): Item | undefined {
   const key = match ? detailKey(match) : undefined;
   const item = key ? read<Item>(key) : undefined;
   return item && typeof item === "object" ? item : undefined;
 }
 
-/**
- * A message's brief; for a product, service or job (which have none) the start of the
- * text of its HTML; else, and whenever that is empty, the site's description.
- */
 export function pageDescription(match: RouteMatch | null, read: ReadPayload): string {
   const site = textOf(read<SiteConfig>(keys.syscfg())?.metaDescription);
   const item = detailItem(match, read);
@@ -73,7 +61,6 @@ export function pageDescription(match: RouteMatch | null, read: ReadPayload): st
   return clip(own.replace(/\s+/g, " ").trim()) || site;
 }
 
-/** The page's picture: the first slide on home, a product's or message's image, else the company logo. */
 export function pageImage(match: RouteMatch | null, read: ReadPayload, origin: string | undefined): string | undefined {
   const logo = imageUrl(origin, read<Author>(keys.sysauthor())?.logo);
   if (!match) return logo;

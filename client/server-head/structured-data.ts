@@ -1,9 +1,4 @@
-/**
- * schema.org structured data for the page's head, as JSON-LD data blocks
- * (`<script type="application/ld+json">`: never executed, so the CSP allows them):
- * Organization on home, NewsArticle on news and notice details, JobPosting on job
- * details, and a BreadcrumbList on every inner page.
- */
+/** schema.org JSON-LD for the page's head (data blocks, never executed, so the CSP allows them). */
 
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { keys } from "../../shared/data-keys.ts";
@@ -19,7 +14,6 @@ import { imageUrl } from "./seo-urls.ts";
 
 type JsonLd = Record<string, unknown>;
 
-/** JSON inside a <script> element: nothing in it can close the element or open a comment. */
 export function jsonLdScript(data: JsonLd): string {
   const json = JSON.stringify(data)
     .replace(/</g, "\\u003c")
@@ -33,15 +27,12 @@ export function jsonLdScript(data: JsonLd): string {
 export interface StructuredDataInput {
   match: RouteMatch;
   read: ReadPayload;
-  /** The page's language (its links and names), and its content's (`inLanguage`). */
   lang: Lang;
   contentLang: Lang;
   origin: string | undefined;
-  /** The page's canonical URL (absolute when the origin is known). */
   canonical: string;
-  /** The canonical path without a language: the page's place in the breadcrumb trail. */
+  /** Without a language: the page's place in the breadcrumb trail. */
   path: string;
-  /** The page's image URL, if any. */
   image: string | undefined;
   title: string;
   description: string;
@@ -49,7 +40,6 @@ export interface StructuredDataInput {
 
 const CONTEXT = "https://schema.org";
 
-/** Drops empty values so the data says nothing rather than something blank. */
 function compact<T extends JsonLd>(data: T): T {
   return Object.fromEntries(
     Object.entries(data).filter(([, value]) => value !== undefined && value !== "" && !(Array.isArray(value) && value.length === 0)),
@@ -132,7 +122,7 @@ function newsArticle(input: StructuredDataInput, message: Partial<Message>): Jso
   });
 }
 
-/** Campus positions are internships when their name says so, else graduate (full-time) positions. */
+/** Campus positions are internships when their name says so. */
 export function employmentTypeOf(job: Partial<Job>): "FULL_TIME" | "INTERN" {
   if (job.type !== 2) return "FULL_TIME";
   return /实习|intern/i.test(textOf(job.name)) ? "INTERN" : "FULL_TIME";
@@ -158,7 +148,6 @@ function jobPosting(input: StructuredDataInput, job: Partial<Job>): JsonLd {
   });
 }
 
-/** The page itself, with the language its content is in. */
 function webPage(input: StructuredDataInput): JsonLd {
   return compact({
     "@context": CONTEXT,
@@ -170,7 +159,6 @@ function webPage(input: StructuredDataInput): JsonLd {
   });
 }
 
-/** The JSON-LD objects of a page found and rendered (not for the not-found state). */
 export function structuredData(input: StructuredDataInput): JsonLd[] {
   const { match } = input;
   if (isHome(match.route)) return [{ "@context": CONTEXT, ...organization(input.read, input.origin, true, input.lang) }, webPage(input)];

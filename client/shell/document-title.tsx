@@ -1,8 +1,4 @@
-/**
- * Keeps document.title right after client navigation and language switches (the
- * server put the first one in the HTML), from the data SWR holds: a detail page's
- * title follows once its data arrives.
- */
+/** Keeps document.title right after client navigation (the server wrote the first one). */
 import { useEffect } from "react";
 import { useSWRConfig } from "swr";
 import { detailKey } from "../../shared/data-keys.ts";
@@ -16,7 +12,7 @@ export function DocumentTitle() {
   const t = useT();
   const { match } = useRouteMatch();
   const { cache, fallback } = useSWRConfig();
-  // Subscribes to the detail (the page reads the same key, so nothing more is fetched) to re-render when it arrives.
+  // The page reads the same key, so nothing more is fetched: this only re-renders when it arrives.
   useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
   const inLang = useKeyInLang();
   const read: ReadPayload = <T,>(key: string) => (cache.get(inLang(key))?.data ?? fallback[inLang(key)] ?? undefined) as T | undefined;

@@ -1,9 +1,4 @@
-/**
- * Catches rendering errors below it (docs/behaviour.md#the-shell): logs them with console.error and
- * shows a fallback with a reload icon, a retry button that renders the part again, and
- * a reload button. A change of `resetKey` (the page path) clears the error, so
- * navigating away from a broken page works.
- */
+/** Catches rendering errors below it; a new `resetKey` (the page path) clears the error (docs/behaviour.md#the-shell). */
 import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useT } from "../i18n/use-t.ts";
 import { ReloadIcon } from "./icons.tsx";

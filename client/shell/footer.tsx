@@ -1,14 +1,8 @@
-/**
- * The footer (docs/behaviour.md, "The shell"): link groups, the contact block, QR codes, and the
- * copyright and registration lines. Each group is a native <details>: at 768 px or
- * less an accordion (closed at first paint, usable without JavaScript); wider, the
- * stylesheet shows every group's content whatever its state, and once hydrated the
- * groups are opened so their state matches what is shown.
- */
+/** The footer; each group a native <details>, an accordion at 768 px or less (docs/behaviour.md#the-shell). */
 import { type ReactNode, useEffect, useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, SiteConfig } from "../../shared/entities.ts";
-import { BASE_PATH, PAGES, type PageId, pageHref } from "../../shared/routes.ts";
+import { PAGES, type PageId } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import type { MessageKey } from "../i18n/messages.ts";
@@ -23,16 +17,14 @@ export const ICP_SITE = "https://beian.miit.gov.cn/";
 export const POLICE_SITE = "https://beian.mps.gov.cn/";
 const SLOTS = [1, 2, 3, 4, 5] as const;
 
-/** The footer's groups of links to pages (docs/behaviour.md, "The shell"), each labelled by its page's name. */
-const PAGE_GROUPS: [MessageKey, PageId[]][] = [
+const PAGE_GROUPS = [
   ["footer.messages", ["newsList", "noticeList"]],
   ["footer.about", ["about", "founders", "milestones"]],
   ["footer.join", ["jobSocietyList", "jobSchoolList"]],
-];
+] as const satisfies readonly (readonly [MessageKey, readonly PageId[]])[];
 
 const textOf = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
 
-/** Values of the numbered author fields (qq1..qq5 etc.) that are present, in order. */
 function numbered(author: Partial<Author> | undefined, prefix: "qq" | "wx" | "addr" | "qrcode"): string[] {
   return SLOTS.map((n) => textOf(author?.[`${prefix}${n}`])).filter(Boolean);
 }
@@ -40,8 +32,7 @@ function numbered(author: Partial<Author> | undefined, prefix: "qq" | "wx" | "ad
 function FooterGroup({ title, wide, children }: { title: string; wide: boolean; children: ReactNode }) {
   const ref = useRef<HTMLDetailsElement>(null);
   const wasWide = useRef(false);
-  // Open while wide (so the state matches what is shown), back to a closed accordion when the window narrows.
-  // Narrow from the start, a group is left as the visitor set it (it may have been opened before hydration).
+  // Open while wide, so the state matches what is shown; narrow from the start, left as the visitor set it.
   useEffect(() => {
     if (ref.current && (wide || wasWide.current)) ref.current.open = wide;
     wasWide.current = wide;
@@ -68,7 +59,6 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
   );
 }
 
-/** `id` is the element the page watches to hydrate the footer when it comes near (shell.tsx). */
 export function Footer({ id }: { id: string }) {
   const t = useT();
   const { lang } = usePageState();
@@ -103,14 +93,14 @@ export function Footer({ id }: { id: string }) {
             <FooterGroup key={title} title={t(title)} wide={wide}>
               {pages.map((page) => (
                 <li key={page}>
-                  <PageLink to={pageHref(page).slice(BASE_PATH.length)}>{PAGES[page].title[lang]}</PageLink>
+                  <PageLink to={PAGES[page].href()}>{PAGES[page].title[lang]}</PageLink>
                 </li>
               ))}
             </FooterGroup>
           ))}
           <FooterGroup title={t("footer.contact")} wide={wide}>
             <li>
-              <PageLink to={pageHref("contact").slice(BASE_PATH.length)}>{PAGES.contact.title[lang]}</PageLink>
+              <PageLink to={PAGES.contact.href()}>{PAGES.contact.title[lang]}</PageLink>
             </li>
             {phone && (
               <li className="contact-item">

@@ -1,7 +1,4 @@
-/**
- * The header's tools: the top menu, the language switch and the search form, one part
- * hydrated when first used (header.tsx); the form is a plain GET form, so it works before.
- */
+/** The header's tools: the top menu, the language switch and the search form, hydrated when first used. */
 import { PAGES } from "../../shared/routes.ts";
 import { MAX_QUERY_LENGTH } from "../../shared/search.ts";
 import { useFormAction } from "../hooks/page-query.ts";
@@ -12,7 +9,7 @@ import { LanguageSwitch } from "./language.tsx";
 import { TopMenu } from "./top-menu.tsx";
 
 export function HeaderTools({ id }: { id: string }) {
-  // A box without a layout of its own (display: contents): each stays an item of the header's row.
+  // display: contents: each stays an item of the header's row.
   return (
     <div id={id} className="header-tools">
       <TopMenu />
@@ -22,11 +19,6 @@ export function HeaderTools({ id }: { id: string }) {
   );
 }
 
-/**
- * The search form of every page: a plain GET form, so it needs no script. Its field opens
- * when it has the focus; the button alone (at 768 px or less there is no field) opens the
- * search page and its own form.
- */
 function HeaderSearch() {
   const t = useT(SEARCH_MESSAGES);
   const formAction = useFormAction();

@@ -1,9 +1,4 @@
-/**
- * The fixed header: the company's logo and short name (linking home), the top menu, the
- * language switch and the loading bar. The server HTML of the menu and the switch works on
- * its own (links, submenus on hover and focus, a checkbox toggle), so their code waits
- * until the visitor first uses one of them (hydration/later-part.tsx).
- */
+/** The fixed header; the menu and the switch work from their server HTML until first used (docs/behaviour.md#the-shell). */
 import { useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { keys } from "../../shared/data-keys.ts";
@@ -21,11 +16,7 @@ import { PageLink } from "../routing/page-link.tsx";
 const TOOLS_ID = "header-tools";
 const TOOLS = partCode(() => import("./header-tools.tsx").then((module) => module.HeaderTools));
 
-/**
- * Whether the tools are to be rendered afresh: the visitor moved to another page before
- * using them, and their server HTML still points at the page they left (the menu's
- * current item, the switch's link). Tools already in use stay as they are (and keep the focus).
- */
+/** The visitor moved to another page before using the tools, whose server HTML still points at the page they left. */
 function useToolsAfresh(): boolean {
   const [path] = useLocation();
   const here = `${path}?${useSearch()}`;

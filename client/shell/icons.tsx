@@ -1,7 +1,4 @@
-/**
- * The shell's few icons, inline so they need no request; decorative, hidden from assistive
- * technology. Those only the menu and the footer show are in menu-icons.tsx, with their code.
- */
+/** The shell's icons, inline and decorative; those only the menu and footer show are in menu-icons.tsx. */
 import type { ReactNode } from "react";
 
 export function Icon({ size, className, children }: { size: number; className?: string; children: ReactNode }) {

@@ -1,17 +1,10 @@
-/**
- * The language switch in the header: a link to the same page in the other language
- * (docs/behaviour.md#languages), which exists for every page: an item with no
- * translation is shown there in Chinese, marked as such. With JavaScript it navigates
- * on the client once the other language's strings and the page's data in it have
- * arrived, so the page changes language in one step, without a reload or a flash of
- * the old language.
- */
+/** The language switch: a link to the same page in the other language, followed once its strings and data are in (docs/behaviour.md#languages). */
 import { preload } from "swr";
 import { useLocation, useSearch } from "wouter";
 import { pageAddressOf } from "../../shared/page-address.ts";
 import { keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import { contentLangOf, type Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, langPath } from "../../shared/routes.ts";
+import { BASE_PATH, langPath, PAGES } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { loadMessages } from "../i18n/messages.ts";
@@ -24,13 +17,11 @@ export function LanguageSwitch() {
   const [location, navigate] = useLocation();
   const search = useSearch();
   const next: Lang = lang === "en" ? "zh-CN" : "en";
-  // The page's address, not the URL's text: the server renders one HTML for every URL
-  // with the same address, so the link must not differ either (or hydration would).
+  // The page's address, not the URL's text: the server renders one HTML per address, so the link must match it.
   const address = pageAddressOf(location, new URLSearchParams(search));
-  const to = address ? withQuery(langPath(address.path, next), address.query) : langPath("/index.html", next);
+  const to = address ? withQuery(langPath(address.path, next), address.query) : PAGES.home.href({ lang: next });
   const warm = () => void loadMessages(next).catch(() => {});
 
-  /** The other language's strings, and the data the page shows in it (as the server would load it). */
   const ready = (): Promise<unknown> => {
     const contentLang = contentLangOf(next, config);
     const keys = [...shellKeys(config.classify), ...(address ? pageKeys(address.match, new URLSearchParams(search)) : [])];
@@ -44,7 +35,6 @@ export function LanguageSwitch() {
       className="lang-switch"
       href={BASE_PATH + to}
       hrefLang={next}
-      // The other language's strings may not be loaded yet: fetched as the pointer or focus comes near.
       onPointerEnter={warm}
       onFocus={warm}
       onClick={(event) => {

@@ -1,15 +1,10 @@
-/**
- * The top menu as the upstream describes it (docs/behaviour.md#entities), turned into what the
- * shell renders: a tree by pid without deleted items, each item's target resolved, and
- * classify menus' sub-entries built from their data, grouped by type.
- */
+/** The upstream's menu items as the tree the shell renders (docs/behaviour.md#the-shell). */
 import type { MenuItem } from "../../shared/entities.ts";
 import { BASE_PATH, HOME_PATH } from "../../shared/routes.ts";
 
 export const HOME_ANCHORS = ["product-list", "service-list", "message-list"] as const;
 export type HomeAnchor = (typeof HOME_ANCHORS)[number];
 
-/** Content-type keys an internal url may name instead of a path. */
 const CONTENT_ANCHORS: Record<string, HomeAnchor> = {
   product: "product-list",
   service: "service-list",
@@ -17,7 +12,6 @@ const CONTENT_ANCHORS: Record<string, HomeAnchor> = {
   notice: "message-list",
 };
 
-/** Where a menu item leads: nowhere (a heading or submenu trigger), a page under /portal, a home anchor, or another site. */
 export type MenuTarget =
   | { kind: "none" }
   | { kind: "page"; to: string }
@@ -29,7 +23,6 @@ export interface MenuNode {
   title: string;
   target: MenuTarget;
   children: MenuNode[];
-  /** Sub-entries from a classify call, one list per type; replaces `children` when present. */
   groups?: ClassifyGroup[];
 }
 
@@ -58,7 +51,7 @@ export function resolveMenuTarget(url: unknown, urlType: unknown): MenuTarget {
   return { kind: "none" };
 }
 
-/** The live items as a tree by pid, in upstream order; items whose parent is missing or deleted are dropped with it. */
+/** Items whose parent is missing or deleted are dropped with it. */
 export function buildMenuTree(items: unknown): MenuNode[] {
   const live = (Array.isArray(items) ? items : []).filter((item): item is MenuItem => isRecord(item) && isId(item.id) && !item.delflag);
   const byParent = new Map<number, MenuItem[]>();
@@ -82,7 +75,6 @@ export function buildMenuTree(items: unknown): MenuNode[] {
   return nodesOf(0);
 }
 
-/** Classify data grouped by type (groups in order of first appearance), each entry linking to `${path}?id=`. */
 export function groupClassify(items: unknown, path: string): ClassifyGroup[] {
   const groups = new Map<number, ClassifyGroup>();
   for (const item of Array.isArray(items) ? items : []) {
@@ -98,5 +90,5 @@ export function groupClassify(items: unknown, path: string): ClassifyGroup[] {
 export const entryCountOf = (node: MenuNode): number =>
   node.groups ? node.groups.reduce((sum, group) => sum + group.entries.length, 0) : node.children.length;
 
-/** docs/behaviour.md#constants: a submenu of more than 6 entries is laid out as a grid. */
+/** docs/behaviour.md#constants. */
 export const GRID_THRESHOLD = 6;

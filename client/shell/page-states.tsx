@@ -1,4 +1,5 @@
 /** The loading, error and not-found states every page shares. */
+import { pageHref } from "../../shared/routes.ts";
 import type { ApiError } from "../data/api-error.ts";
 import { useT } from "../i18n/use-t.ts";
 
@@ -29,7 +30,7 @@ export function NotFoundState() {
   return (
     <div className="page-state">
       <h1>{t("state.notFound")}</h1>
-      <a href="/portal/index.html">{t("state.backHome")}</a>
+      <a href={pageHref("home")}>{t("state.backHome")}</a>
     </div>
   );
 }

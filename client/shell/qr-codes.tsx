@@ -1,9 +1,4 @@
-/**
- * The author's QR codes (up to 5) with a larger preview in a native modal dialog
- * (Escape or the close button closes it; focus returns to the code). Without
- * JavaScript each code is a plain link to its image. An address that is not an http(s) or
- * relative URL is no code at all, as for every other content link.
- */
+/** The author's QR codes, previewed in a modal dialog; without JavaScript each is a link to its image. */
 import { useRef, useState } from "react";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { linkOf } from "../data/content-values.ts";
@@ -56,7 +51,7 @@ export function QrCodes({ images, label }: { images: unknown[]; label: string })
         className="qr-dialog"
         aria-label={shown === null ? label : fill(t("footer.qrcode"), { n: shown + 1 })}
         onClick={(event) => {
-          // A click on the backdrop (the dialog element itself, outside its content) closes it.
+          // A click on the backdrop (the dialog element itself) closes it.
           if (event.target === event.currentTarget) event.currentTarget.close();
         }}
         onClose={() => setShown(null)}

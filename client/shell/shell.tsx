@@ -1,12 +1,6 @@
 /**
- * The frame of every page: skip link, fixed header with the top menu, the page content
- * inside an error boundary, footer and back-to-top, in the site's theme. The theme is
- * a class on the wrapper, rendered on the server, so the first paint is already right.
- * The header and the page hydrate apart from each other and from the frame, and the
- * footer and back-to-top only when they are needed (hydration/), so no single task holds
- * the main thread.
- * The frame itself never re-renders as the page starts: a change reaching a part that
- * has not hydrated yet would make React hydrate it at once.
+ * The frame of every page (docs/behaviour.md#the-shell). It never re-renders as the page starts:
+ * a change reaching a part not yet hydrated would make React hydrate it at once.
  */
 import { type ReactNode, useEffect, useRef } from "react";
 import { useLocation } from "wouter";
@@ -24,17 +18,16 @@ import { Header } from "./header.tsx";
 
 const FOOTER_ID = "site-footer";
 const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
-// Shown only by its script, once the page has scrolled: its code comes after the page's.
 const BACK_TO_TOP_ID = "back-to-top";
 const BACK_TO_TOP = partCode(() => import("./back-to-top.tsx").then((module) => module.BackToTop));
 
-/** docs/behaviour.md#the-shell: theme 1 is black on white with black accents, 2 white on black; anything else the default. */
+/** docs/behaviour.md#the-shell. */
 export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
   const mode = textOf(config?.themePortal).split(",")[0]?.trim();
   return mode === "1" || mode === "2" ? `theme-${mode}` : "theme-default";
 }
 
-/** After a client navigation to another path: to the anchor a link asked for, else to the top (not on back/forward). */
+/** To the anchor a link asked for, else to the top; not on back/forward. */
 function useScrollOnNavigation(location: string): void {
   const shown = useRef(location);
   // The path the last back/forward went to: arriving there is a history move, whose scroll the browser restores.

@@ -1,13 +1,4 @@
-/**
- * The top menu (docs/behaviour.md#the-shell): the menu tree from /sys/menu/list, classify menus'
- * entries from their own calls, horizontal above 768 px and a vertical panel behind a
- * toggle at 768 px or less. CSS alone decides the layout at first paint; without
- * JavaScript submenus open on hover and focus and the toggle is a checkbox and label.
- * Once hydrated, the toggle is a button (aria-expanded), open if the checkbox was and
- * focused if it was; wide, submenus open on hover
- * (throttled 500 ms), on focus and on Enter; in the vertical panel each opens with a
- * button of its own; Escape closes them.
- */
+/** The top menu: CSS alone decides its layout at first paint, and it works without JavaScript (docs/behaviour.md#the-shell). */
 import { type MouseEventHandler, type ReactNode, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { useLocation } from "wouter";
 import { classifyKey, keys } from "../../shared/data-keys.ts";
@@ -24,7 +15,6 @@ import { ChevronIcon, ExternalIcon, MenuIcon } from "./menu-icons.tsx";
 import { buildMenuTree, entryCountOf, GRID_THRESHOLD, groupClassify, type MenuNode, type MenuTarget } from "./menu-tree.ts";
 import { menuModeNow, useMenuMode, useThrottled } from "./use-layout.ts";
 
-/** docs/behaviour.md#constants. */
 export const HOVER_THROTTLE_MS = 500;
 export const MENU_ID = "site-menu";
 const NO_SCRIPT_TOGGLE_ID = "site-menu-toggle";
@@ -39,11 +29,9 @@ interface MenuControl {
   close(id: number): void;
   toggle(id: number): void;
   hover(id: number | null): void;
-  /** A link was followed: close the panel and any submenu. */
   navigated(): void;
 }
 
-/** The checkbox toggle as the visitor left it: hydration replaces it with the button. */
 interface NoScriptToggle {
   open: boolean;
   focused: boolean;
@@ -56,7 +44,6 @@ function noScriptToggle(): NoScriptToggle {
   return { open: input instanceof HTMLInputElement && input.checked, focused: input !== null && input === document.activeElement };
 }
 
-/** The item whose submenu CSS shows now, for the pointer or the focus in it. */
 function itemInUse(): number | null {
   const item = document.querySelector(`#${MENU_ID} > .has-submenu:focus-within, #${MENU_ID} > .has-submenu:hover`);
   const id = item?.querySelector(":scope > .submenu")?.id.slice(SUBMENU_ID_PREFIX.length);
@@ -70,9 +57,7 @@ export function TopMenu() {
   const { config } = usePageState();
   const menus = useApi<unknown>(keys.menus());
   const tree = useMemo(() => buildMenuTree(menus.data), [menus.data]);
-  // The menu hydrates when first used, so that use has reached the server HTML already: once hydrated (the
-  // hydrating render must match the HTML), it goes on from there rather than closing what is open. The
-  // checkbox is read while hydrating, before it goes.
+  // The menu hydrates when first used, so it goes on from the state the visitor left the server HTML in.
   const [toggleBefore] = useState(() => (hydrated || typeof document === "undefined" ? UNTOUCHED : noScriptToggle()));
   const [panelOpen, setPanelOpen] = useState(false);
   const [openId, setOpenId] = useState<number | null>(null);
@@ -85,7 +70,6 @@ export function TopMenu() {
     setOpenId(itemInUse());
   }, [hydrated, toggleBefore]);
 
-  // A new layout (after a resize) starts with everything closed; the first one known is no change.
   const [modeShown, setModeShown] = useState(mode);
   if (mode !== modeShown) {
     setModeShown(mode);
@@ -124,7 +108,6 @@ export function TopMenu() {
     [mode, openId, hover],
   );
 
-  // Kept while only the toggle changes (as it does once hydrated): the items need not render again.
   const items = useMemo(
     () =>
       tree.map((node) => {
@@ -190,7 +173,6 @@ export function TopMenu() {
   );
 }
 
-/** A classify menu: its entries come from its configured call, grouped by type; without data, its own children. */
 function ClassifyItem({ node, menu, control }: { node: MenuNode; menu: ClassifyMenu; control: MenuControl }) {
   const { data } = useApi<unknown>(classifyKey(menu));
   const withGroups = useMemo(() => {
@@ -228,8 +210,7 @@ function TopItem({ node, control }: { node: MenuNode; control: MenuControl }) {
         touchOpens.current = event.pointerType === "touch" && !open && !control.vertical;
       }}
       onFocus={(event) => {
-        // Focus arriving from outside opens the submenu (Escape's return of focus from inside does not), except on
-        // its own trigger button, which opens it on Enter or click.
+        // Escape's return of focus from inside does not open it; its own button opens it on Enter or click.
         const fromOutside = !event.currentTarget.contains(event.relatedTarget as Node | null);
         if (!control.vertical && fromOutside && !(event.target as Element).classList.contains("menu-trigger")) control.open(node.id);
       }}
@@ -319,7 +300,6 @@ function SubItems({ nodes, onClick }: { nodes: MenuNode[]; onClick: () => void }
   ));
 }
 
-/** A menu item's link by its target; `onClick` runs before the link is followed and may prevent it. */
 export function MenuLink({
   target,
   className,

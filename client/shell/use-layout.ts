@@ -1,25 +1,17 @@
-/**
- * What the shell learns only in the browser. The server and the first client render
- * assume nothing (CSS alone lays out both widths); these values only add behaviour.
- */
+/** What the shell learns only in the browser; CSS alone lays out both widths, these only add behaviour. */
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 
-/** docs/behaviour.md#constants: the mobile breakpoint, the same media query as the stylesheets. */
+/** docs/behaviour.md#constants: the same media query as the stylesheets. */
 export const NARROW_QUERY = "(max-width: 768px)";
 export const RESIZE_DEBOUNCE_MS = 200;
 
 export type MenuMode = "horizontal" | "vertical";
 
-/** The menu mode the window's width asks for right now (in the browser only). */
 export function menuModeNow(): MenuMode {
   return window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal";
 }
 
-/**
- * The menu mode by window width, recomputed on resize (debounced 200 ms); null until
- * mounted. The new mode renders as a transition, in slices that leave the main thread
- * free: it changes what a part shows only a little, and nothing waits on it.
- */
+/** Null until mounted; a new mode renders as a transition, since nothing waits on it. */
 export function useMenuMode(): MenuMode | null {
   const [mode, setMode] = useState<MenuMode | null>(null);
   useEffect(() => {
@@ -39,11 +31,7 @@ export function useMenuMode(): MenuMode | null {
   return mode;
 }
 
-/**
- * `fn` (a stable function, such as a state setter) called at most once per `ms`: the
- * first call at once, later ones folded into one trailing call with the latest value.
- * `cancel` drops a pending trailing call.
- */
+/** The first call at once, later ones folded into one trailing call with the latest value. */
 export function useThrottled<T>(fn: (value: T) => void, ms: number): { call: (value: T) => void; cancel: () => void } {
   const state = useRef<{ last: number; timer?: ReturnType<typeof setTimeout>; value?: T }>({ last: Number.NEGATIVE_INFINITY });
   useEffect(() => () => clearTimeout(state.current.timer), []);

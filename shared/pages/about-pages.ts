@@ -7,9 +7,8 @@ export const about = definePage({
   id: "about",
   path: "/about/index.html",
   title: { "zh-CN": "公司简介", en: "About us" },
-  component: "about",
+  keys: { company: keys.company },
   dataKeys: () => [keys.company()],
-  // One item, the company introduction: the page is English when it is.
   translatedBy: () => keys.company(),
 });
 
@@ -17,7 +16,7 @@ export const founders = definePage({
   id: "founders",
   path: "/about/member/index.html",
   title: { "zh-CN": "创始团队", en: "Founders" },
-  component: "founders",
+  keys: { founders: keys.founders },
   dataKeys: () => [keys.founders()],
   breadcrumb: (): Crumb[] => [about, founders],
   headingWithFullName: true,
@@ -27,10 +26,10 @@ export const milestones = definePage({
   id: "milestones",
   path: "/about/milepost/index.html",
   title: { "zh-CN": "发展历程", en: "Milestones" },
-  component: "milestones",
   // `?page=` says how far the visitor has read; every page shows the same history.
   query: (query) => ({ page: listPagingQuery(query).page }),
   canonicalWithoutQuery: true,
+  keys: { page: keys.milestones },
   dataKeys: (_id, query) => [keys.milestones(listPagingOf(query).page - 1)],
   breadcrumb: (): Crumb[] => [about, milestones],
 });

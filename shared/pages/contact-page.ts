@@ -6,7 +6,6 @@ export const contact = definePage({
   id: "contact",
   path: "/contact.html",
   title: { "zh-CN": "联系我们", en: "Contact us" },
-  component: "contact",
   // `?subject=` fills in the subject (from a product, service or job page); `?sent=1` is the thank-you.
   query: (query) => ({
     subject: query.get("subject")?.trim().slice(0, FIELD_LIMITS.subject) || undefined,

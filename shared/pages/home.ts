@@ -1,12 +1,22 @@
+/** The home page; its title, image and structured data are the company's. */
 import { keys } from "../data-keys.ts";
 import { definePage } from "../page-route.ts";
 
-/** The home page: its own title, image and structured data are the company's (see client/server-head). */
+const homeKeys = {
+  slides: keys.slides,
+  html: keys.indexHtml,
+  products: keys.products,
+  services: keys.services,
+  news: keys.homeNews,
+  notices: keys.homeNotices,
+  partners: keys.partners,
+};
+
 export const home = definePage({
   id: "home",
   path: "/index.html",
   title: { "zh-CN": "首页", en: "Home" },
-  component: "home",
-  dataKeys: () => [keys.slides(), keys.indexHtml(), keys.products(), keys.services(), keys.homeNews(), keys.homeNotices(), keys.partners()],
+  keys: homeKeys,
+  dataKeys: () => Object.values(homeKeys).map((key) => key()),
   feeds: ["news", "notice"],
 });

@@ -7,7 +7,6 @@ export const newsDetail = definePage({
   id: "newsDetail",
   path: "/message/news",
   title: { "zh-CN": "新闻详情", en: "News" },
-  component: "message-detail",
   detail: { key: keys.news, kind: "message", items: { call: "newsList", paged: true } },
   breadcrumb: (): Crumb[] => [newsList],
 });
@@ -16,7 +15,6 @@ export const noticeDetail = definePage({
   id: "noticeDetail",
   path: "/message/notice",
   title: { "zh-CN": "公告详情", en: "Notice" },
-  component: "message-detail",
   detail: { key: keys.notice, kind: "message", items: { call: "noticeList", paged: true } },
   breadcrumb: (): Crumb[] => [noticeList],
 });
@@ -25,9 +23,10 @@ export const newsList = definePage({
   id: "newsList",
   path: "/message/news/list.html",
   title: { "zh-CN": "新闻动态", en: "News" },
-  component: "message-list",
   query: listPagingQuery,
+  keys: { list: keys.newsList },
   dataKeys: (_id, query) => [keys.newsList(listPagingOf(query))],
+  itemPage: () => newsDetail,
   feeds: ["news"],
   sitemapLastmodFrom: (): PageRoute => newsDetail,
 });
@@ -36,9 +35,10 @@ export const noticeList = definePage({
   id: "noticeList",
   path: "/message/notice/list.html",
   title: { "zh-CN": "通知公告", en: "Notices" },
-  component: "message-list",
   query: listPagingQuery,
+  keys: { list: keys.noticeList },
   dataKeys: (_id, query) => [keys.noticeList(listPagingOf(query))],
+  itemPage: () => noticeDetail,
   feeds: ["notice"],
   sitemapLastmodFrom: (): PageRoute => noticeDetail,
 });

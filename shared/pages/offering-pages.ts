@@ -6,7 +6,6 @@ export const productDetail = definePage({
   id: "productDetail",
   path: "/product",
   title: { "zh-CN": "产品详情", en: "Product" },
-  component: "offering-detail",
   detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
   breadcrumb: (): Crumb[] => [{ name: { "zh-CN": "产品中心", en: "Products" }, href: "/index.html#product-list" }],
 });
@@ -15,7 +14,6 @@ export const serviceDetail = definePage({
   id: "serviceDetail",
   path: "/service",
   title: { "zh-CN": "服务详情", en: "Service" },
-  component: "offering-detail",
   detail: { key: keys.service, kind: "offering", items: { call: "serviceList", paged: false } },
   breadcrumb: (): Crumb[] => [{ name: { "zh-CN": "服务与方案", en: "Services" }, href: "/index.html#service-list" }],
 });

@@ -6,7 +6,6 @@ export const search = definePage({
   id: "search",
   path: "/search.html",
   title: { "zh-CN": "站内搜索", en: "Search" },
-  component: "search",
   query: (query) => {
     const parsed = parseSearchPage(query);
     if (!parsed.ok) return { q: query.get("q") ?? undefined };
@@ -18,7 +17,6 @@ export const search = definePage({
       size: pageMaxCount !== 20 ? pageMaxCount : undefined,
     };
   },
-  // A bad `q` is refused before the page is rendered (server/search/search-page-guard.ts).
   dataKeys: (_id, query) => {
     const parsed = parseSearchPage(query);
     return parsed.ok && parsed.value.q !== "" ? [searchKey(parsed.value)] : [];

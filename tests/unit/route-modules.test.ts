@@ -1,15 +1,14 @@
 /**
  * Adding a page is one route module, one line in the route table and its component: a
  * page declared here, in a table that holds it, reaches every place derived from the
- * table without any other change (matching, the page cache key, the server's data keys,
- * the canonical URL, the head, the breadcrumb, the sitemap, the code that renders it).
- * Every page of the real table names a component that exists.
+ * table without any other change (docs/behaviour.md#adding-a-page).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { loadMessages } from "../../client/i18n/messages.ts";
 import { translatorFor } from "../../client/i18n/use-t.ts";
-import { loadPage, pageModuleFile } from "../../client/pages/registry.ts";
+import { loadPage } from "../../client/pages/registry.ts";
 import { documentHead } from "../../client/server-head/document-head.ts";
+import { pageModuleFile } from "../../client/server-head/page-module-file.ts";
 import { canonicalPath } from "../../client/server-head/seo-urls.ts";
 import { readDemoSite, samplePages, siteItems } from "../../harness/page-samples.ts";
 import { pageRequestOf } from "../../server/pages/page-cache-key.ts";
@@ -18,14 +17,13 @@ import { keys, pageKeys } from "../../shared/page-data.ts";
 import { type Crumb, definePage } from "../../shared/page-route.ts";
 import type { PageState } from "../../shared/page-state.ts";
 import { about } from "../../shared/pages/about-pages.ts";
-import { matchPage, PAGE_ROUTES, PAGES, type PageRoute, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { matchPage, PAGE_ROUTES, PAGES, type PageRoute, pageHref, parentHref, type RouteMatch } from "../../shared/routes.ts";
 
 /** A page of the company's awards, read by `?year=` (a four-digit year; anything else is all years). */
 const awards = definePage({
   id: "awards",
   path: "/about/awards/index.html",
   title: { "zh-CN": "荣誉资质", en: "Awards" },
-  component: "about",
   query: (query) => ({ year: /^(19|20)\d\d$/.test(query.get("year") ?? "") ? Number(query.get("year")) : undefined }),
   dataKeys: () => [keys.company()],
   breadcrumb: (): Crumb[] => [about, awards],
@@ -113,9 +111,9 @@ describe("a page added to the route table", () => {
     expect(samples.at(-1)?.path).toBe("/portal/about/awards/index.html");
   });
 
-  it("is rendered by the component its module names, found without a list of components", async () => {
-    expect(pageModuleFile(awards)).toBe("client/pages/about.tsx");
-    expect(await loadPage(awards)).toBe(await loadPage(about));
+  it("links to itself with the query values it reads, in either language", () => {
+    expect(awards.href({ year: 2024 })).toBe("/about/awards/index.html?year=2024");
+    expect(awards.href({ lang: "en" })).toBe("/en/about/awards/index.html");
   });
 });
 
@@ -124,7 +122,6 @@ describe("a detail page that names no data keys", () => {
     id: "prize",
     path: "/about/prize",
     title: { "zh-CN": "奖项", en: "Prize" },
-    component: "offering-detail",
     detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
   });
 
@@ -136,20 +133,34 @@ describe("a detail page that names no data keys", () => {
   });
 });
 
+describe("the pages' links", () => {
+  it("write a detail page's item, a list's query and the language", () => {
+    expect(PAGES.newsDetail.href({ id: 12 })).toBe("/message/news/12");
+    expect(PAGES.newsList.itemPage().href({ id: 12, lang: "en" })).toBe("/en/message/news/12");
+    expect(PAGES.jobSchoolList.href({ jobTypeIds: "1,2", jobAddrIds: "", page: 2 })).toBe("/job/school/index.html?jobTypeIds=1,2&page=2");
+    expect(pageHref("noticeDetail", 3, "en")).toBe("/portal/en/message/notice/3");
+  });
+
+  it("lead a detail page back up its trail", () => {
+    expect(parentHref(PAGES.noticeDetail)).toBe("/message/notice/list.html");
+    expect(parentHref(PAGES.jobSchoolDetail)).toBe("/job/school/index.html");
+    expect(parentHref(PAGES.serviceDetail)).toBe("/index.html#service-list");
+  });
+});
+
 describe("the pages' components", () => {
-  it.each(PAGE_ROUTES.map((route) => [route.id, route] as const))("%s names a component that renders it", async (_id, route) => {
-    expect(pageModuleFile(route)).toBe(`client/pages/${route.component}.tsx`);
+  it.each(PAGE_ROUTES.map((route) => [route.id, route] as const))("%s has one, named in its head by its file", async (_id, route) => {
     const module = await loadPage(route);
     expect(typeof module.default).toBe("function");
+    expect(pageModuleFile(module)).toMatch(/^client\/pages\/[a-z-]+\.tsx$/);
   });
 
-  it("are shared by pages that name the same one", async () => {
+  it("are shared by pages alike, and preloaded by the file that holds them", async () => {
     expect(await loadPage(PAGES.newsList)).toBe(await loadPage(PAGES.noticeList));
+    expect(pageModuleFile(await loadPage(PAGES.jobSchoolDetail))).toBe("client/pages/job-detail.tsx");
   });
 
-  it("refuse a page whose component is missing, naming it", async () => {
-    const lost = { ...awards, component: "award-list" };
-    expect(pageModuleFile(lost)).toBeUndefined();
-    await expect(loadPage(lost)).rejects.toThrow('page awards names component "award-list", which is not a file in client/pages');
+  it("refuse a page not bound to one, naming it", async () => {
+    await expect(loadPage(awards)).rejects.toThrow("page awards has no component in client/pages/registry.ts");
   });
 });

@@ -1,15 +1,6 @@
 /**
- * The job list's filter (job types and addresses, several of each) in a drawer that
- * opens from a button at every width (docs/behaviour.md#list-pages).
- *
- * The filter lives in the page URL, so the drawer's content is a GET form. In the
- * server HTML (and so without JavaScript) it sits in a <details> disclosure whose
- * summary looks like the button; once the browser has taken over, the same form moves
- * into a native modal <dialog>: the rest of the page is inert while it is open, Escape
- * closes it and focus goes back to the button. Applying navigates on the client to the
- * filtered first page. The move is rendered at a transition's pace after hydration (it
- * builds the dialog anew); a disclosure the visitor opened before it opens as the drawer,
- * with the same boxes ticked.
+ * The job list's filter: a GET form in a <details> disclosure in the server HTML, moved into a
+ * modal <dialog> once hydrated (docs/behaviour.md#list-pages).
  */
 import { type KeyboardEvent, memo, type ReactNode, type RefObject, useCallback, useEffect, useId, useRef, useState } from "react";
 import type { JobAddr, JobType } from "../../../shared/entities.ts";
@@ -24,14 +15,13 @@ import { useT } from "../../i18n/use-t.ts";
 import { PageLink } from "../../routing/page-link.tsx";
 
 export interface JobFilterProps {
-  /** The list page's path under /portal. */
   path: string;
   filter: JobFilter;
   types: JobType[];
   addrs: JobAddr[];
 }
 
-/** The list's URL for a filter: always its first page, keeping the page size. */
+/** Always the list's first page, keeping the page size. */
 export function jobFilterHref(path: string, filter: Pick<JobFilter, "jobTypeIds" | "jobAddrIds" | "size">): string {
   return withQuery(path, {
     jobTypeIds: filter.jobTypeIds.join(","),
@@ -56,7 +46,7 @@ export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) 
   // The same function every render, so the form (memo) is left alone when only the drawer renders again.
   const close = useCallback(() => dialogRef.current?.close(), []);
 
-  // The panel fills the dialog, so a click whose target is the dialog itself is on its backdrop: it closes the drawer.
+  // The panel fills the dialog, so a click on the dialog itself is on its backdrop.
   useEffect(() => {
     const dialog = dialogRef.current;
     if (!hydrated || !dialog) return;
@@ -135,12 +125,11 @@ export function JobFilterDrawer({ path, filter, types, addrs }: JobFilterProps) 
   );
 }
 
-/** What the disclosure leaves to the drawer when it was open as the page took over: the boxes ticked, as `name=value`. */
 interface HandOver {
   ticked: string[];
 }
 
-/** The drawer as the server sends it, a disclosure; open as it leaves, it hands over to the drawer. */
+/** Open as the page takes over, it hands the ticked boxes over to the drawer. */
 function StaticDrawer({ label, form, handOver }: { label: string; form: ReactNode; handOver: RefObject<HandOver | null> }) {
   const ref = useRef<HTMLDetailsElement>(null);
   useEffect(() => {
@@ -165,10 +154,7 @@ function StaticDrawer({ label, form, handOver }: { label: string; form: ReactNod
 const FOCUSABLE =
   'a[href], button:not([disabled]), input:not([disabled]):not([type="hidden"]), select, textarea, [tabindex]:not([tabindex="-1"])';
 
-/**
- * Tab and Shift+Tab wrap around inside the open drawer. A modal <dialog> makes the page
- * behind it inert, but Tab from its last control would still leave for the browser's own UI.
- */
+/** A modal <dialog> makes the page inert, but Tab from its last control would still leave for the browser's UI. */
 function keepFocusInside(event: KeyboardEvent<HTMLDialogElement>): void {
   if (event.key !== "Tab") return;
   const focusable = [...event.currentTarget.querySelectorAll<HTMLElement>(FOCUSABLE)];

@@ -1,9 +1,4 @@
-/**
- * A news or notice detail's reader count (docs/behaviour.md#reader-counts). Only a browser counts, and
- * only once per page view: after hydration it PUTs the reader record, then reads the
- * count. The server never counts (effects do not run there) and its HTML holds an empty
- * placeholder; crawlers that run scripts are left out by their user agent.
- */
+/** A message's reader count: only a browser counts, once per page view, after hydration (docs/behaviour.md#reader-counts). */
 import { useEffect, useRef, useState } from "react";
 import useSWR from "swr";
 import { API_PREFIX } from "../../../shared/call-table.ts";
@@ -30,7 +25,7 @@ function countReader(type: MessageKind, pid: number): Promise<unknown> {
 export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
   const t = useT(PAGES_MESSAGES);
   const view = `${type}:${pid}`;
-  // The view already counted survives React's development double effects (refs are kept), so one view makes one PUT.
+  // Refs survive React's development double effects, so one view makes one PUT.
   const counted = useRef<string | null>(null);
   const [ready, setReady] = useState<string | null>(null);
 
@@ -38,7 +33,7 @@ export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
     if (counted.current === view) return;
     counted.current = view;
     if (CRAWLER.test(navigator.userAgent)) return;
-    // The count is read after the PUT settles, whatever its answer (a 429 still has a count to show).
+    // Read after the PUT settles, whatever its answer (a 429 still has a count to show).
     void countReader(type, pid).then(() => setReady(view));
   }, [view, type, pid]);
 
