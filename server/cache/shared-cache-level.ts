@@ -16,19 +16,16 @@ export interface SharedCodec<V> {
 interface SharedCacheLevelOptions<V> {
   namespace: string;
   codec: SharedCodec<V>;
-  /** The local level's stale window: shared entries are kept as long. */
   staleMs: number;
   /** The longest a load may hold the lock (the upstream timeout and a margin); waiters give up then. */
   lockMs: number;
   now?: () => number;
 }
 
-/** Larger bodies are not shared: one instance's upstream answer should not fill the tier. */
 const MAX_SHARED_BYTES = 1024 * 1024;
 const MAX_HEADER_BYTES = 4096;
 const MAX_ENTRY_BYTES = MAX_SHARED_BYTES + MAX_HEADER_BYTES;
 const FRESH_DIGITS = 15;
-/** The longest freshness an entry may claim: the longest TTL the configuration takes. */
 const MAX_FRESH_MS = 999_999_999;
 const CLOCK_AHEAD_MS = 60_000;
 const POLL_FIRST_MS = 5;

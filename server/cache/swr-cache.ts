@@ -54,9 +54,7 @@ export interface CacheStats {
   stale: number;
   hitRatio: number;
   evictions: number;
-  /** Misses that joined a load of their key already under way instead of starting one. */
   shared: number;
-  /** New keys not stored because each was asked for less often than what it would have pushed out. */
   refused: number;
 }
 
@@ -68,10 +66,8 @@ interface SwrCacheOptions<V> {
   /** Entries kept apart in a bound of 1/share of maxBytes. */
   oneOff?: { share: number; holds: (value: V) => boolean };
   onRefreshError?: (key: string, err: unknown) => void;
-  /** The tags of a key when its loads do not give their own. */
   tagsOfKey?: (key: string) => readonly string[];
   secondLevel?: SecondLevel<V>;
-  /** TinyLFU: docs/behaviour.md#admission. */
   admission?: boolean;
 }
 
