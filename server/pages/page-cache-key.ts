@@ -55,7 +55,6 @@ function pageRequestFrom(part: UrlPart): PageRequest {
   };
 }
 
-/** `url` is relative to the base path. */
 export function pageRequestOf(url: string, routes: readonly PageRoute[] = PAGE_ROUTES): PageRequest | null {
   const part = urlPartOf(url, routes);
   return part && pageRequestFrom(part);

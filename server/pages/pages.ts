@@ -23,7 +23,6 @@ interface PagesFactoryDeps {
   reader: ApiReader;
   tier: { missBudget: HoldingGate };
   clientAddressOf: (req: IncomingMessage) => string | undefined;
-  /** The headers every answer carries, for the refusals sent before Express sets them. */
   commonHeaders: readonly (readonly [string, string])[];
   recompressor: IdleRecompressor;
   metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage">;

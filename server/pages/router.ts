@@ -35,7 +35,6 @@ interface PagesDeps {
   missBudget: MissGate;
   /** Absent: every miss goes to Express (admission/refusal-hold.ts). */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
-  /** For the refusals sent before Express sets them. */
   refusalHeaders?: readonly (readonly [string, string])[];
   recompressor?: IdleRecompressor;
   observeStage?: (stage: RenderStage, seconds: number) => void;
@@ -74,10 +73,8 @@ function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
 
 interface RenderedPage {
   status: 200 | 404 | 502 | 504;
-  /** The document as bytes, and its validator: made once per rendering, however many answers share it. */
   body: Buffer;
   etag: string;
-  /** Set when the page needs its own policy (the home script's hash). */
   csp: string | undefined;
   freshForMs: number;
   tags: string[];
@@ -85,10 +82,8 @@ interface RenderedPage {
   watch: PurgeWatch | undefined;
 }
 
-/** Headers the page's rendering decides, replaced when it is rendered again. */
 const PER_RENDERING = new Set(["content-security-policy", "cache-tag", "surrogate-key"]);
 
-/** Headers that belong to one response, not to the page: never stored with it. */
 const PER_RESPONSE = new Set([
   "x-request-id",
   "content-length",
