@@ -29,7 +29,6 @@ interface ApiProxyDeps {
     cacheLevel(namespace: string, codec: SharedCodec<CachedAnswer>): SecondLevel<CachedAnswer> | undefined;
   };
   answerHeaders: readonly (readonly [string, string])[];
-  /** Adds what the app answers itself (the site search) to the cached reader. */
   readerOf: (cached: ApiReader) => ApiReader;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   recompressor: IdleRecompressor;

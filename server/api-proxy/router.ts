@@ -24,7 +24,6 @@ interface PortalApiDeps {
   missBudget: MissGate;
   /** Absent: every miss goes to Express (admission/refusal-hold.ts). */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
-  /** For the refusals sent before Express sets them. */
   answerHeaders?: readonly (readonly [string, string])[];
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;

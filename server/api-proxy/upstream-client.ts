@@ -23,7 +23,6 @@ export class UpstreamError extends Error {
 interface UpstreamState {
   requests: number;
   failures: number;
-  /** The last failure's kind and time, for readiness and logs; never sent to visitors. */
   lastFailure?: { kind: UpstreamFailure; at: string };
   lastSuccessAt?: string;
 }
