@@ -60,7 +60,6 @@ interface ErrorAnswer {
   body: Buffer;
 }
 
-/** `headers` (a refusal's Retry-After) come first, then no-store and the body's type. */
 export function errorAnswer(status: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ErrorAnswer {
   return { status, headers: { ...headers, "Cache-Control": "no-store", "Content-Type": contentType }, body };
 }

@@ -15,7 +15,6 @@ const KEY_PREFIX = "portal:v1:";
 export type SharedTierState = "connecting" | "connected" | "unavailable";
 
 export interface SharedTier {
-  /** `op`'s result, or `fallback` when sharing is off or any command of `op` fails or misses its deadline. */
   run<T, F>(op: (redis: Redis) => Promise<T>, fallback: F): Promise<T | F>;
   state(): SharedTierState;
   connected(): Promise<void>;
