@@ -1,8 +1,5 @@
-/**
- * createApp composes the application from a config and its collaborators: the request listener
- * production serves (the fast paths first, then Express). It never reads the environment and never
- * listens (server/index.ts does both), so tests run that same listener against stand-in upstreams.
- */
+// createApp composes the listener production serves (fast paths first, then Express) from a config and its parts.
+// It never reads the environment nor listens (server/index.ts does), so tests run that same listener.
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
@@ -46,55 +43,38 @@ interface AppDeps {
   /** Where the upstream content API is; defaults to config.apiBaseUrl (index.ts passes the embedded one). */
   upstreamUrl?: string;
   logger?: Logger;
-  /** The embedded content API's database, for readiness. */
   database?: { ping(): Promise<void> };
-  /** Folder of the demo site's images, served under /portal/media/. */
   mediaDir?: string;
   now?: () => number;
-  /** Renders the pages under /portal; without one only the API and health answer. */
   renderer?: PageRenderer;
-  /** Image resizes at once (default: one per core). */
   imageResizeSlots?: number;
   /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
   imageFolderKeeper?: FolderKeeper;
-  /** Where the app's metrics go (index.ts adds the process's own); a registry of its own by default. */
   metricsRegistry?: Registry;
-  /** Where the process is in its life, for readiness (index.ts: draining once SIGTERM came); serving by default. */
   phase?: () => Phase;
-  /** The waits between enquiry delivery attempts and polls (tests shorten them). */
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
 }
 
 interface PortalServices {
   cache: ResponseCache;
   pageCache: PageCache | undefined;
-  /** Recompresses answers read again, when the server is idle. */
   recompressor: IdleRecompressor;
   upstream: UpstreamClient;
   images: ImageEndpoint;
   logger: Logger;
-  /** Purges this process's caches; fan-out channels subscribe to it (server/purge/purger.ts). */
   purger: Purger;
-  /** The purges shared with other instances, with REDIS_URL. */
   sharedPurges: SharedPurges | undefined;
   /** The Redis connection shared with other instances (REDIS_URL); undefined: everything is this instance's own. */
   sharedTier: SharedTier | undefined;
-  /** Request, cache and upstream figures; `metrics.registerCache` measures one more cache. */
   metrics: AppMetrics;
-  /** Site search: its index (started by server/index.ts) and the answers of /api/portal/search. */
   search: SiteSearch;
-  /** The readiness check behind /portal/readyz (at most one a second). */
   readiness: () => Promise<Readiness>;
-  /** The contact form's enquiries: their store and their delivery. */
   enquiries: Enquiries;
-  /** Releases the upstream connection pool (and the Redis connections), and stops enquiry delivery. */
   close(): Promise<void>;
 }
 
-/** What production serves: fresh API and page cache hits first, then the Express app. */
 export type PortalApp = RequestListener & { portal: PortalServices };
 
-/** Each part's slice of the configuration. */
 function settingsOf(config: Config) {
   const { cache, classify, contentLangParam, lang, publicOrigin } = config;
   const contentLang = contentLangParam !== undefined;

@@ -1,8 +1,5 @@
-/**
- * What instances share (REDIS_URL, README.md#several-instances-redis_url): the cache's second level, the miss
- * budget, the reader limits, per-client limits and the purges, counted in Redis; without Redis, this
- * instance's own behind the same interfaces.
- */
+// What instances share (README.md#several-instances-redis_url), counted in Redis; without Redis, this instance's
+// own behind the same interfaces.
 import { MissBudget, type MissGate } from "./admission/miss-budget.ts";
 import { ReaderGuard, type ReaderLimits } from "./admission/reader-guard.ts";
 import { type HoldingGate, holdingRefusals } from "./admission/refusal-hold.ts";
@@ -25,26 +22,20 @@ interface SharedTierSettings {
   upstreamTimeoutMs: number;
   missRatePerMin: number;
   reader: { ratePerMin: number; dedupWindowMs: number };
-  /** The caches' stale window: shared entries are kept as long. */
   staleMs: number;
 }
 
 interface SharedTierParts {
-  /** The Redis connection; undefined: this instance keeps everything its own. */
   connection: SharedTier | undefined;
-  /** What a miss, a render or an uncached call is charged to, refusals held at the client's pace. */
   missBudget: HoldingGate;
   /** False when a miss here may be another instance's fresh answer, which only Redis can tell. */
   missesAreOwn: boolean;
   readerLimits: ReaderLimits;
   /** This instance's own counts, read by the metrics whoever decides. */
   counts: { missBudget: MissBudget; readerGuard: ReaderGuard };
-  /** The second level of the cache `namespace`; undefined: the instance's cache is the only one. */
   cacheLevel<V>(namespace: string, codec: SharedCodec<V>): SecondLevel<V> | undefined;
   clientLimit(spec: LimitSpec): ClientLimit;
-  /** Sends this process's purges to the other instances and applies theirs. */
   sharePurges(purger: Purger): SharedPurges | undefined;
-  /** For readiness. */
   state(): SharedTierState | "not used";
   close(): void;
 }

@@ -1,10 +1,6 @@
 import { isIPv6 } from "node:net";
 
-/**
- * The identity of "one client" for reader limits: the IPv4 address, or the /64 of an
- * IPv6 address (one subscriber usually holds a whole /64, so single addresses would
- * let one visitor count as millions).
- */
+/** "One client" for reader limits: an IPv4 address, or an IPv6 /64 (one subscriber usually holds a whole /64). */
 export function clientKeyOf(address: string | undefined): string {
   if (!address) return "unknown";
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);

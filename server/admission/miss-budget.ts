@@ -1,8 +1,4 @@
-/**
- * The miss budget (MISS_RATE_PER_MIN, docs/behaviour.md#miss-budget): a token bucket per client,
- * holding a tenth of the minute's budget, charged before any upstream work or render starts; this
- * instance's own, in a bounded LRU of clients.
- */
+// The miss budget: a token bucket per client, in a bounded LRU (docs/behaviour.md#miss-budget).
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
 import { HttpError } from "../http/errors.ts";
@@ -22,16 +18,13 @@ interface Bucket {
 
 export type Admission = { ok: true } | { ok: false; retryAfterS: number };
 
-/** What the routes charge: this budget, or one counted across instances (shared-miss-budget.ts). */
 export interface MissGate {
   take(address: string | undefined): Admission | Promise<Admission>;
 }
 
 const MINUTE = 60_000;
-/** The bucket holds 1/n of a minute's budget. */
 const BURST_SHARE = 10;
 
-/** Requests a client may make at once: what a full bucket holds. */
 export function burstOf(ratePerMin: number): number {
   return Math.max(1, Math.ceil(ratePerMin / BURST_SHARE));
 }
@@ -50,7 +43,6 @@ export class MissBudget implements MissGate {
     this.buckets = growingLru(options.maxClients ?? 100_000);
   }
 
-  /** Takes one request from the budget of the client at `address` (as Express reports it); the seconds to wait when it is spent. */
   take(address: string | undefined): Admission {
     if (this.ratePerMin === 0) return { ok: true };
     const client = clientKeyOf(address);
@@ -67,18 +59,15 @@ export class MissBudget implements MissGate {
     return { ok: false, retryAfterS: Math.max(1, Math.ceil(((1 - bucket.tokens) * MINUTE) / this.ratePerMin / 1000)) };
   }
 
-  /** Counts a refusal the budget shared across instances decided (shared-miss-budget.ts). */
   countRefusal(): void {
     this.refusedCount++;
   }
 
-  /** Requests refused since the start, here or by the shared budget. */
   get refused(): number {
     return this.refusedCount;
   }
 }
 
-/** The error of a spent budget, for answers the error handler writes (API calls, readiness). */
 export function tooManyMisses(retryAfterS: number): HttpError {
   return new HttpError(429, "too many requests for uncached content; try again later", { "Retry-After": String(retryAfterS) });
 }

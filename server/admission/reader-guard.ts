@@ -1,8 +1,4 @@
-/**
- * Reader PUT rules (docs/behaviour.md#reader-updates): READER_RATE_PER_MIN per client, and a repeated
- * PUT for the same (type, pid) inside the window acknowledged without the upstream; this instance's
- * own, in bounded LRUs.
- */
+// Reader PUT rules, this instance's own, in bounded LRUs (docs/behaviour.md#reader-updates).
 import type { LRUCache } from "lru-cache";
 import { growingLru } from "../cache/growing-lru.ts";
 import { InFlight } from "../cache/in-flight.ts";
@@ -22,31 +18,20 @@ interface Window {
 
 const MINUTE = 60_000;
 
-/** The answer to a PUT already counted inside the window: acknowledged, not forwarded. */
 export const DUPLICATE = Symbol("duplicate");
 export type Duplicate = typeof DUPLICATE;
 
-/** The reader rules as the router applies them: this instance's, or counted across instances. */
 export interface ReaderLimits {
-  /** Counts one PUT of `client`; the seconds to wait when it is over its rate. */
   admit(client: string): Admission | Promise<Admission>;
-  /**
-   * Runs `forward` unless `key` was counted inside the window (DUPLICATE then), once per
-   * key at a time: a concurrent duplicate shares the first one's outcome. Only a success
-   * is remembered, so a retry after a failure counts.
-   */
+  /** A concurrent duplicate shares the first one's outcome; only a success is remembered, so a retry counts. */
   forwardOnce<T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean): Promise<T | Duplicate>;
 }
 
-/** What became of the reader PUTs admitted or refused so far. */
 interface ReaderCounts {
-  /** Sent on to the upstream. */
   forwarded: number;
-  /** Acknowledged without the upstream: the same count inside the de-duplication window. */
   duplicate: number;
   /** Joined the same count's request under way. */
   shared: number;
-  /** Refused: over the client's rate. */
   limited: number;
 }
 
@@ -99,7 +84,6 @@ export class ReaderGuard implements ReaderLimits {
     ) as Promise<T | Duplicate>;
   }
 
-  /** Counts a PUT the rate shared across instances refused (shared-reader-guard.ts). */
   countLimited(): void {
     this.counts.limited++;
   }

@@ -1,15 +1,11 @@
-/**
- * Refusals at the pace the client was asked to keep: a client asking for a miss again before its
- * Retry-After is refused after the wait that refusal names, and known to be refused without the
- * budget, so the fast paths can answer it (docs/behaviour.md#miss-budget).
- */
+// Refuses a client asking for a miss again before its Retry-After, after the wait that refusal named and
+// without the budget, so the fast paths can answer it (docs/behaviour.md#miss-budget).
 import { growingLru } from "../cache/growing-lru.ts";
 import { clientKeyOf } from "./client-key.ts";
 import type { Admission, MissGate } from "./miss-budget.ts";
 
 interface RefusalHoldOptions {
   now?: () => number;
-  /** Resolves after `ms`; a test hands in its own to decide when a hold ends. */
   wait?: (ms: number) => Promise<void>;
   maxHeld?: number;
   maxHoldMs?: number;
@@ -18,18 +14,14 @@ interface RefusalHoldOptions {
   countRefusal?: () => void;
 }
 
-/** The miss gate, and the refusal of a client that asks again before its Retry-After, decided without the budget. */
 export interface HoldingGate extends MissGate {
-  /**
-   * For a client told to come back later than now: its refusal, resolving with the
-   * Retry-After seconds once held as `take` would hold it. Undefined for any other client.
-   */
+  /** For a client told to come back later than now: its refusal's Retry-After seconds, once held. */
   refuseEarly(address: string | undefined): Promise<number> | undefined;
 }
 
 /** Longest a refusal is held: within the shutdown grace, however low the budget. */
 const MAX_HOLD_MS = 5000;
-/** Answers held at once, all clients together: past it refusals go out at once (docs/behaviour.md#miss-budget says why). */
+/** Past this many held at once, refusals go out at once (docs/behaviour.md#miss-budget). */
 const MAX_HELD = 32;
 
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
@@ -39,7 +31,6 @@ export function holdingRefusals(gate: MissGate, options: RefusalHoldOptions = {}
   const wait = options.wait ?? sleep;
   const maxHeld = options.maxHeld ?? MAX_HELD;
   const maxHoldMs = options.maxHoldMs ?? MAX_HOLD_MS;
-  /** When each recently refused client was told to come back. */
   const comeBackAt = growingLru<string, number>(options.maxClients ?? 10_000);
   let held = 0;
 
@@ -52,7 +43,6 @@ export function holdingRefusals(gate: MissGate, options: RefusalHoldOptions = {}
     await hold(refusal.retryAfterS);
     return refusal;
   };
-  /** Waits the `retryAfterS` the client was told, unless `maxHeld` answers are held already. */
   const hold = async (retryAfterS: number) => {
     if (held >= maxHeld) return;
     held++;

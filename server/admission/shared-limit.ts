@@ -1,8 +1,5 @@
-/**
- * Per-client limits: counted in Redis (rate-limiter-flexible, one fixed window), this instance's own,
- * or both, the instance's answering while Redis is away or a count read back is not a number
- * (docs/behaviour.md#api-cache, on what is read from Redis).
- */
+// Per-client limits counted in Redis (one fixed window), this instance's own answering while Redis is away
+// or a count read back is not a number (docs/behaviour.md#api-cache).
 import { ReplyError } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { SharedTier } from "../redis/redis-connection.ts";
@@ -10,19 +7,16 @@ import type { Admission } from "./miss-budget.ts";
 
 type SharedLimit = (client: string) => Promise<Admission | undefined>;
 
-/** `points` per client in each window of `durationS` seconds, named `name` in Redis. */
 export interface LimitSpec {
   name: string;
   points: number;
   durationS: number;
 }
 
-/** A per-client limit, this instance's own or counted across instances. */
 export type ClientLimit = (client: string) => Promise<Admission>;
 
 const refusalOf = (refusal: RateLimiterRes): Admission => ({ ok: false, retryAfterS: Math.max(1, Math.ceil(refusal.msBeforeNext / 1000)) });
 
-/** The limit counted by this instance alone. */
 export function localLimit(limit: LimitSpec): ClientLimit {
   const local = new RateLimiterMemory({ points: limit.points, duration: limit.durationS });
   return async (client) => {
@@ -36,7 +30,6 @@ export function localLimit(limit: LimitSpec): ClientLimit {
   };
 }
 
-/** The limit counted in Redis, and by this instance alone while Redis is away. */
 export function sharedOrLocalLimit(tier: SharedTier, limit: LimitSpec): ClientLimit {
   const shared = createSharedLimit(tier, limit);
   const local = localLimit(limit);

@@ -1,8 +1,5 @@
-/**
- * The reader rules counted across instances: one rate per client, and one count per (client, type,
- * pid) claimed in Redis (SET NX) before forwarding; the instance's own guard stays in front and answers
- * alone while Redis is away (docs/behaviour.md#reader-updates).
- */
+// The reader rules across instances: one rate per client, one count per (client, type, pid) claimed in Redis;
+// the instance's own guard stays in front and answers alone while Redis is away (docs/behaviour.md#reader-updates).
 
 import type { SharedTier } from "../redis/redis-connection.ts";
 import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "./reader-guard.ts";

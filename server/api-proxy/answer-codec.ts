@@ -1,22 +1,14 @@
-/**
- * How a cached API answer travels through the shared cache level: status, entity tag and body; what
- * comes back is judged as an upstream answer is and kept only if unchanged by it
- * (docs/behaviour.md#api-cache).
- */
+// A cached API answer through the shared cache level; what comes back is judged as an upstream answer is,
+// and kept only if unchanged by it (docs/behaviour.md#api-cache).
 import { HOME_SCRIPT_MARKER } from "../../shared/home-script.ts";
 import { ownBytes, prepareAnswer } from "../cache/prepared-answer.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
 import type { SharedCodec } from "../cache/shared-cache-level.ts";
 import { answerHeadersOf, classifyUpstreamAnswer } from "./api-reader.ts";
 
-/** Any JSON string that starts with the marker, whatever field holds it. */
 const SCRIPT_IN_JSON = Buffer.from(JSON.stringify(HOME_SCRIPT_MARKER).slice(0, -1));
 
-/**
- * The home script runs as the upstream sent it (its hash goes into the page's CSP), and
- * sanitising cannot tell an upstream's from one written into Redis: an answer holding one
- * is never shared, and an entry holding one is refused.
- */
+/** Sanitising cannot tell the upstream's home script (hashed into the CSP) from one written into Redis. */
 const holdsHomeScript = (body: Buffer) => body.includes(SCRIPT_IN_JSON);
 
 export function answerCodec(answerHeaders: readonly (readonly [string, string])[]): SharedCodec<CachedAnswer> {

@@ -1,7 +1,4 @@
-/**
- * The API proxy as the app mounts it: the API cache (behind it, the shared tier's level), its
- * reader, and the /api/portal router with its fast path.
- */
+// The API proxy as the app mounts it: the API cache, its reader, and the /api/portal router with its fast path.
 import type { IncomingMessage } from "node:http";
 import type { ReaderLimits } from "../admission/reader-guard.ts";
 import type { HoldingGate } from "../admission/refusal-hold.ts";
@@ -20,22 +17,18 @@ interface ApiProxySettings {
   cache: Config["cache"];
   classify: Config["classify"];
   contentLangParam: string | undefined;
-  /** Longer request targets are refused before any routing work. */
   maxUrlLength: number;
 }
 
 interface ApiProxyDeps {
   upstream: UpstreamClient;
-  /** The shared tier's parts the proxy uses (server/shared-tier.ts). */
   tier: {
     missBudget: HoldingGate;
     missesAreOwn: boolean;
     readerLimits: ReaderLimits;
     cacheLevel(namespace: string, codec: SharedCodec<CachedAnswer>): SecondLevel<CachedAnswer> | undefined;
   };
-  /** What every answer carries (send-api-answer.ts). */
   answerHeaders: readonly (readonly [string, string])[];
-  /** The reader the router and the pages use: the cached one, with what the app adds (the site search). */
   readerOf: (cached: ApiReader) => ApiReader;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   recompressor: IdleRecompressor;

@@ -1,8 +1,5 @@
-/**
- * Reads upstream GET calls through the response cache. The /api/portal router and the
- * server-side page loader share it, so a page render and a browser's API call are
- * answered from the same entry.
- */
+// Reads upstream GET calls through the response cache, shared by the /api/portal router and the page loader,
+// so a render and a browser's API call are answered from the same entry.
 import type { IncomingHttpHeaders } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { keyLangOf } from "../../shared/data-keys.ts";
@@ -18,22 +15,15 @@ import { sanitizePayload } from "../sanitize/sanitize-payload.ts";
 import { type UpstreamClient, UpstreamError, type UpstreamResponse } from "./upstream-client.ts";
 
 export interface ApiReader {
-  /**
-   * `key` is a call path relative to /api/portal plus its normalised query; `requestId`
-   * names the request to the upstream when this read starts its load.
-   */
+  /** `key`: a call path relative to /api/portal plus its normalised query. */
   get(key: string, requestId?: string): Promise<CacheOutcome<CachedAnswer>>;
-  /** As `get`, but a stale answer is refreshed and waited for (see SwrCache.current): for renders no visitor waits on. */
+  /** As `get`, but a stale answer is refreshed and waited for: for renders no visitor waits on. */
   current(key: string, requestId?: string): Promise<CacheOutcome<CachedAnswer>>;
-  /** The hot path's read: a fresh answer, counted as a hit, or undefined. */
   fresh(key: string): CacheOutcome<CachedAnswer> | undefined;
-  /** True when `get(key)` now would start an upstream request (nothing cached, nothing under way to share). */
   startsLoad(key: string): boolean;
-  /** Takes a fresh answer other instances loaded (REDIS_URL) into this one's cache: true when there was one. */
   adoptShared(key: string): Promise<boolean>;
 }
 
-/** Answers the upstream marks `no-store` or `private`, or that set a cookie, are never stored. */
 function forbidsStoring(headers: IncomingHttpHeaders): boolean {
   if (headers["set-cookie"]) return true;
   const cacheControl = String(headers["cache-control"] ?? "").toLowerCase();
@@ -51,18 +41,12 @@ function parseEnvelope(body: Buffer): { code: number } | undefined {
 
 const NOT_FOUND_BODY = Buffer.from(JSON.stringify(errorEnvelope(404, "no such item")));
 
-/** An upstream answer as the cache keeps it (not yet laid out for HTTP), and whether it may be kept. */
 interface ClassifiedAnswer {
   answer: Omit<CachedAnswer, "ready">;
   cacheable: boolean;
 }
 
-/**
- * What an upstream answer means (docs/behaviour.md#envelope): 2xx is success (stored, with its
- * HTML fields sanitised, when its code is 0), 404 is "no such item" (stored, so scans
- * for unknown ids do not each reach the upstream), anything else or a body that is not
- * an envelope is a failure.
- */
+/** What an upstream answer means, and whether it is stored (docs/behaviour.md#api-cache). */
 export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string): ClassifiedAnswer {
   if (res.status === 404) {
     const envelope = parseEnvelope(res.body);
@@ -84,7 +68,6 @@ export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string):
   return { answer: { status: 200, body, etag: etagOf(body), json: safe }, cacheable: !forbidsStoring(res.headers) };
 }
 
-/** Upstream transport failures as the answers a visitor gets: 504 on a timeout, 503 when every connection and the queue are taken, else 502. */
 export function httpErrorOf(err: unknown): unknown {
   if (err instanceof UpstreamError) {
     if (err.kind === "timeout") return new HttpError(504, "upstream timed out");
@@ -94,31 +77,21 @@ export function httpErrorOf(err: unknown): unknown {
   return err;
 }
 
-/** The headers an answer of `key` carries: every answer's, and its cache tags. */
 export function answerHeadersOf(answerHeaders: readonly (readonly [string, string])[], key: string): (readonly [string, string])[] {
   return [...answerHeaders, ...cacheTagHeaders(cacheTagsOfKey(key))];
 }
 
-/** The TTL of a call path: the longest configured prefix that matches, else the default. */
 export function ttlFor(path: string, cache: Config["cache"]): number {
   return cache.ttlOverrides.find((o) => path.startsWith(o.prefix))?.ttlMs ?? cache.ttlMs;
 }
 
-/**
- * The upstream path of a key (docs/behaviour.md#languages): an English key's `lang=en`
- * becomes the upstream's own parameter (CONTENT_LANG_PARAM) with the value `en`; a
- * Chinese key is sent as it is.
- */
+/** An English key's `lang=en` goes upstream as CONTENT_LANG_PARAM=en (docs/behaviour.md#languages). */
 export function upstreamPathOf(key: string, contentLangParam: string | undefined): string {
   const { key: plain, lang } = keyLangOf(key);
   if (lang === "zh-CN" || !contentLangParam) return plain;
   return `${plain}${plain.includes("?") ? "&" : "?"}${new URLSearchParams([[contentLangParam, lang]])}`;
 }
 
-/**
- * `answerHeaders` are what every /api/portal answer carries: each answer is laid out for
- * HTTP once, when it is loaded, so every answer of it is a lookup and one write.
- */
 export function createApiReader(
   cache: ResponseCache,
   upstream: UpstreamClient,
@@ -147,7 +120,6 @@ export function createApiReader(
   };
 }
 
-/** The reader as one request uses it: the loads it starts carry its request id to the upstream. */
 export function readerFor(reader: ApiReader, requestId: string | undefined): ApiReader {
   return { ...reader, get: (key) => reader.get(key, requestId) };
 }

@@ -1,8 +1,5 @@
-/**
- * Which call a request under /api/portal names, or why it is refused: the allowlist
- * (404), the methods (405) and the inputs (400) of docs/behaviour.md#bad-input. Pure, so the
- * same answer holds for the router, the page loader and the tests.
- */
+// Which call a request under /api/portal names, or why it is refused (docs/behaviour.md#bad-input); pure, so
+// the router, the page loader and the tests get the same answer.
 import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
 import { CONTENT_LANG_QUERY, keyInLang } from "../../shared/data-keys.ts";
 import { isLang, type Lang } from "../../shared/page-state.ts";
@@ -14,7 +11,6 @@ export type ResolvedRequest =
   | { kind: "reader-put"; call: ApiCall }
   | { kind: "refused"; status: 400 | 404 | 405; message: string; allow?: string };
 
-/** A configured classify path that is not one of the section 3 calls: a list with no parameters, the entries of a menu. */
 function classifyCall(path: string): ApiCall {
   return { id: `classify:${path}`, tag: "menu", method: "GET", path, payload: "list", query: {} };
 }
@@ -22,10 +18,6 @@ function classifyCall(path: string): ApiCall {
 /** The site search (docs/behaviour.md#search): answered by the server's own index, never by the upstream. */
 const SEARCH_CALL: ApiCall = { id: "search", tag: "search", method: "GET", path: SEARCH_PATH, payload: "paged", query: {} };
 
-/**
- * The content language a GET asks for (`lang`, docs/behaviour.md#languages): `en` or
- * `zh-CN` (the default, as absent); anything else is refused.
- */
 function contentLangParam(query: URLSearchParams): { ok: true; lang: Lang } | { ok: false; error: string } {
   const all = query.getAll(CONTENT_LANG_QUERY);
   if (all.length > 1) return { ok: false, error: `${CONTENT_LANG_QUERY} is given more than once` };
@@ -34,11 +26,7 @@ function contentLangParam(query: URLSearchParams): { ok: true; lang: Lang } | { 
   return isLang(raw) ? { ok: true, lang: raw } : { ok: false, error: `${CONTENT_LANG_QUERY} must be zh-CN or en` };
 }
 
-/**
- * `contentLang`: the upstream is asked for content by language (CONTENT_LANG_PARAM), so an
- * English request has keys of its own; without it, `lang=en` asks for what Chinese does,
- * under the same key.
- */
+/** Without `contentLang`, `lang=en` asks for what Chinese does, under the same key. */
 export function resolveApiRequest(
   method: string,
   path: string,
@@ -83,7 +71,6 @@ export function resolveApiRequest(
   return { kind: "get", call: match.call, key: contentLang && !match.call.uncached ? keyInLang(key, lang.lang) : key };
 }
 
-/** The classify paths of the configuration, relative to /api/portal. */
 export function classifyPathsOf(classify: readonly { api: string }[] | undefined): Set<string> {
   return new Set((classify ?? []).map((c) => c.api.replace(/^\/api\/portal/, "")));
 }

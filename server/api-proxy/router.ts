@@ -1,8 +1,4 @@
-/**
- * /api/portal (docs/behaviour.md#api): GETs from the response cache, reader PUTs through the reader
- * limits, anything else refused before the upstream hears of it. Fresh hits are answered before Express
- * (`fastPath`); what it leaves carries the call it resolved.
- */
+// /api/portal (docs/behaviour.md#api): fresh hits answered before Express (`fastPath`), the rest inside it.
 import type { IncomingMessage, ServerResponse } from "node:http";
 import express, { type Request, type Response, Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
@@ -21,22 +17,16 @@ import { sendApiAnswer } from "./send-api-answer.ts";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 
 interface PortalApiDeps {
-  /** PORTAL_CLASSIFY, whether content is read by language (CONTENT_LANG_PARAM), and the stale window. */
   settings: { classify: Config["classify"]; contentLang: boolean; staleMs: number };
   reader: ApiReader;
   upstream: UpstreamClient;
   readerGuard: ReaderLimits;
   missBudget: MissGate;
-  /**
-   * The refusal of a client asking again before its Retry-After, decided before Express
-   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
-   */
+  /** Absent: every miss goes to Express (admission/refusal-hold.ts). */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
-  /** What every answer carries (send-api-answer.ts), for the refusals sent before Express sets it. */
   answerHeaders?: readonly (readonly [string, string])[];
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;
-  /** Told of each answer served from the cache: those read again are recompressed better when the server is idle. */
   recompressor?: IdleRecompressor;
 }
 
@@ -44,14 +34,12 @@ const READER_BODY_LIMIT = "1kb";
 
 export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath: RequestFastPath } {
   const { settings, reader, upstream, readerGuard, missBudget, maxUrlLength } = deps;
-  /** Charges the client for a request about to reach the upstream; throws the 429 when its budget is spent. */
   const chargeMiss = async (req: Request) => {
     const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) throw tooManyMisses(admitted.retryAfterS);
   };
   const classifyPaths = classifyPathsOf(settings.classify);
   const { contentLang } = settings;
-  /** `line` is the method and the request target relative to /api/portal; clients repeat a few, so each is resolved once. */
   const resolveLine = memoByUrl((line): ResolvedRequest => {
     const space = line.indexOf(" ");
     const q = line.indexOf("?");
@@ -82,14 +70,12 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
         sendUncached(res, await callUpstream(() => upstream.request("GET", API_PREFIX + resolved.key, undefined, res.locals.reqId)));
         return;
       }
-      // A cached answer (fresh or stale, here or shared by other instances), or a share of a load under way,
-      // costs the upstream nothing: never charged, never refused.
+      // A cached answer (here or shared) or a share of a load under way costs the upstream nothing: never charged.
       if (reader.startsLoad(resolved.key) && !(await reader.adoptShared(resolved.key))) await chargeMiss(req);
       sendApiAnswer(req, res, await reader.get(resolved.key, res.locals.reqId), settings.staleMs);
       return;
     }
 
-    // Every reader PUT received counts toward the rate, valid or not.
     const client = clientKeyOf(req.ip);
     const admitted = await readerGuard.admit(client);
     if (!admitted.ok) {
@@ -145,12 +131,10 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
   return Object.assign(router, { fastPath });
 }
 
-/** The 429 of a spent miss budget, as the error handler makes it, straight to the Node response. */
 function sendApiRefusal(res: ServerResponse, retryAfterS: number, headers: readonly (readonly [string, string])[]): void {
   writeErrorAnswer(res, answerOf(tooManyMisses(retryAfterS), true), headers);
 }
 
-/** What `call` gives, its upstream failures as the 502, 503 or 504 a visitor gets. */
 async function callUpstream<T>(call: () => Promise<T>): Promise<T> {
   try {
     return await call();
@@ -159,7 +143,6 @@ async function callUpstream<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-/** Reader calls are never cached: the upstream's answer goes back as it came, failures as 502. */
 function sendUncached(res: Response, answer: UpstreamResponse): void {
   if (answer.status !== 404 && (answer.status < 200 || answer.status > 299)) {
     throw new HttpError(502, `upstream answered ${answer.status}`);

@@ -1,14 +1,9 @@
-/**
- * Sends a cached /api/portal answer, before Express (fresh hits) or inside it (misses
- * and stale hits) alike: the answer was laid out once when it was loaded, so only its
- * freshness and cache status are per response.
- */
+// Sends a cached /api/portal answer, before Express or inside it alike (docs/behaviour.md#hot-path).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendPrepared } from "../cache/prepared-answer.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
 import type { CacheOutcome } from "../cache/swr-cache.ts";
 
-/** The headers every answer carries: the app's common ones, its type, and the codings it varies by. */
 export function apiAnswerHeaders(commonHeaders: readonly (readonly [string, string])[]): [string, string][] {
   return [
     ...commonHeaders.map(([name, value]): [string, string] => [name, value]),

@@ -1,8 +1,5 @@
-/**
- * The one HTTP client to the upstream content API: a keep-alive pool, a deadline per request, a bound
- * on what it buffers and on how many GETs and PUTs may wait, past which a request fails at once
- * ("busy", 503) (docs/behaviour.md#upstream-failures, decision 0001).
- */
+// The one HTTP client to the upstream: a keep-alive pool, a deadline per request, bounds on what it buffers and
+// on what may wait, past which a request fails at once (docs/behaviour.md#upstream-failures, decision 0001).
 import http from "node:http";
 import https from "node:https";
 
@@ -26,19 +23,15 @@ export class UpstreamError extends Error {
 interface UpstreamState {
   requests: number;
   failures: number;
-  /** The last failure's kind and time, for readiness and logs; never sent to visitors. */
   lastFailure?: { kind: UpstreamFailure; at: string };
   lastSuccessAt?: string;
 }
 
-/** A GET of a whole URL (an image source), beside the upstream's own calls. */
 interface FetchOptions {
-  /** Larger answers are refused: by their Content-Length before any byte is read, or as soon as they pass it. */
   maxBodyBytes: number;
   headers?: http.OutgoingHttpHeaders;
 }
 
-/** One upstream request as it ended, for metrics: its status, or why it failed. */
 export interface UpstreamOutcome {
   method: "GET" | "PUT";
   path: string;
@@ -48,15 +41,9 @@ export interface UpstreamOutcome {
 }
 
 export interface UpstreamClient {
-  /**
-   * `path` is absolute on the upstream origin, query included, e.g. /api/portal/sys/syscfg?imgScope=0.
-   * `requestId` goes out as X-Request-Id, so the upstream's logs name the request that caused it.
-   */
+  /** `requestId` goes out as X-Request-Id, so the upstream's logs name the request behind it. */
   request(method: "GET" | "PUT", path: string, body?: Buffer, requestId?: string): Promise<UpstreamResponse>;
-  /**
-   * GETs `url` (http or https, any origin: the caller decides which are allowed) through
-   * the same pools, deadline and queue bound. Redirects are answered as they are, never followed.
-   */
+  /** Any origin (the caller decides which are allowed); redirects are answered as they are, never followed. */
   fetch(url: URL, options: FetchOptions): Promise<UpstreamResponse>;
   state(): UpstreamState;
   close(): void;
@@ -65,18 +52,15 @@ export interface UpstreamClient {
 interface UpstreamOptions {
   baseUrl: string;
   timeoutMs: number;
-  /** Larger answers are refused rather than buffered: nothing from outside grows memory unbounded. */
   maxBodyBytes?: number;
   maxSockets?: number;
   /** GETs that may wait for a free connection when all `maxSockets` are busy. */
   maxQueue?: number;
   /** PUTs that may wait likewise, counted apart from the GETs. */
   maxQueuedWrites?: number;
-  /** Told of every request that ended (a retry of a reused connection is part of its request). */
   onOutcome?: (outcome: UpstreamOutcome) => void;
 }
 
-/** Where one request goes, and the most it may answer. */
 interface Target {
   url: URL;
   path: string;
@@ -96,7 +80,6 @@ export function createUpstreamClient(options: UpstreamOptions): UpstreamClient {
   const agents = { "http:": new http.Agent(agentOptions), "https:": new https.Agent(agentOptions) };
   const maxBody = options.maxBodyBytes ?? 16 * 1024 * 1024;
   const state: UpstreamState = { requests: 0, failures: 0 };
-  /** Requests sent or waiting for a connection, not yet settled, by method. */
   const pending = { GET: 0, PUT: 0 };
 
   function fail(kind: UpstreamFailure, message: string): UpstreamError {

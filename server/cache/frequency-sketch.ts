@@ -1,10 +1,4 @@
-/**
- * How often each key was asked for lately, approximately and in fixed memory: a count-min
- * sketch of 4 rows of small counters (TinyLFU's, as Caffeine and Ristretto keep). A key's
- * estimate is the least of its 4 counters, so collisions only ever overcount. Every
- * `width` × 10 increments all counters are halved, so what was popular an hour ago does not
- * outweigh what is popular now.
- */
+// TinyLFU's count-min sketch: how often each key was asked for lately, in fixed memory (docs/behaviour.md#admission).
 import { randomBytes } from "node:crypto";
 
 const ROWS = 4;
@@ -13,12 +7,7 @@ const SAMPLE_FACTOR = 10;
 /** Odd, one per row. */
 const ROW_MULTIPLIERS = [0x9e3779b1, 0x7feb352d, 0x846ca68b, 0xcc9e2d51];
 
-/**
- * HalfSipHash-1-3 (SipHash's 32-bit form, a keyed hash) of a string's UTF-16LE bytes,
- * 64 bits out as two words. Keyed with a secret per process, so nobody can make keys
- * that land on the counters of keys they want pushed out: with an unkeyed hash anyone
- * can find thousands of ids sharing a popular key's counters in seconds.
- */
+/** HalfSipHash-1-3 of a string's UTF-16LE bytes: keyed per process, so nobody can aim keys at a popular key's counters. */
 function halfSipHash(text: string, k0: number, k1: number, out: Uint32Array): void {
   let v0 = k0;
   let v1 = k1 ^ 0xee;
@@ -44,7 +33,6 @@ function halfSipHash(text: string, k0: number, k1: number, out: Uint32Array): vo
     v2 = (v2 << 16) | (v2 >>> 16);
     v0 ^= m;
   }
-  // Three rounds before each of the two output words.
   v2 ^= 0xee;
   for (let r = 0; r < 6; r++) {
     if (r === 3) {
@@ -74,7 +62,7 @@ export class FrequencySketch {
   private readonly hash = new Uint32Array(2);
   private additions = 0;
 
-  /** `width` counters per row, rounded up to a power of two; `seed` (8 bytes) only for tests: by default a random one. */
+  /** `width` is rounded up to a power of two; `seed` is for tests. */
   constructor(width: number, seed: Uint8Array = randomBytes(8)) {
     const size = 2 ** Math.ceil(Math.log2(Math.max(16, width)));
     this.counters = new Uint8Array(size * ROWS);
@@ -85,11 +73,7 @@ export class FrequencySketch {
     this.k1 = view.getUint32(4, true);
   }
 
-  /**
-   * The last hashed key's counter in `row`: its 64 bits folded to 32 with a multiplier of
-   * the row's, then mixed (murmur3's finaliser), so the rows place keys independently:
-   * keys sharing a counter in one row are no likelier than any to share another.
-   */
+  /** The last hash folded to a counter of `row` (its multiplier, then murmur3's finaliser), so rows place keys independently. */
   private slot(row: number): number {
     let x = (this.hash[0] as number) ^ Math.imul(this.hash[1] as number, ROW_MULTIPLIERS[row] as number);
     x = Math.imul(x ^ (x >>> 16), 0x85ebca6b);
@@ -97,7 +81,6 @@ export class FrequencySketch {
     return row * (this.mask + 1) + ((x ^ (x >>> 16)) & this.mask);
   }
 
-  /** Where `key`'s counters are, one per row (for tests). */
   slots(key: string): number[] {
     halfSipHash(key, this.k0, this.k1, this.hash);
     return Array.from({ length: ROWS }, (_, row) => this.slot(row));

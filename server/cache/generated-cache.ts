@@ -1,16 +1,10 @@
-/**
- * Generated results (a sitemap, a feed, the readiness check), kept a while in the one
- * cache (swr-cache.ts), so clients asking again and again get the same one instead of
- * making it regenerate per request; requests that arrive while it is being generated
- * share that one generation. A failed generation is not kept, and nothing is served
- * stale: a result past its time is made again.
- */
+// Generated documents (sitemap, feeds, readiness check), kept a while and made once for concurrent requests;
+// a failure is not kept and nothing is served stale (docs/behaviour.md#search-engines).
 import { SwrCache } from "./swr-cache.ts";
 
-/** A handful of keys; the bound only stops a runaway result from growing without limit. */
+/** A handful of keys: the bound only stops a runaway result. */
 const MAX_BYTES = 64 * 1024 * 1024;
 
-/** Text by its length; anything else (a small object) at a flat kilobyte. */
 const sizeOf = (value: unknown, key: string) => (typeof value === "string" ? value.length * 2 : 1024) + key.length * 2;
 
 export function createGeneratedCache<T>(now?: () => number): SwrCache<T> {

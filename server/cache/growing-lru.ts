@@ -1,7 +1,5 @@
-/**
- * An LRU bounded by its number of entries that allocates as it fills: given `max`, lru-cache allocates
- * for all of them up front, which every process would pay from its start however few clients come.
- */
+// An LRU bounded by its number of entries that allocates as it fills: given `max`, lru-cache allocates
+// for all of them up front, which every process would pay from its start.
 import { LRUCache } from "lru-cache";
 
 type Options<K extends {}, V extends {}> = Omit<LRUCache.Options<K, V, unknown>, "max" | "maxSize" | "sizeCalculation">;

@@ -1,27 +1,20 @@
-/**
- * Answers read again are recompressed at brotli's best quality while the server is idle, in place,
- * so every cache holding them serves the smaller form (docs/behaviour.md#compression).
- */
+// Answers read again are recompressed at brotli's best quality while the server is idle, in place, so every
+// cache holding them serves the smaller form (docs/behaviour.md#compression).
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { ownBytes, type PreparedAnswer } from "./prepared-answer.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 
-/** Answers waiting their turn, at most: the hottest come back soon enough if one is dropped. */
+/** If one is dropped, the hottest come back soon enough. */
 const MAX_WAITING = 256;
-/** A smaller result is kept only when it saves at least this share of the bytes. */
 export const MIN_SAVING = 0.03;
-/** Quiet needed (no request in flight, no recompression) before the next one, so the work never crowds a visitor. */
 const IDLE_AFTER_MS = 2000;
 
 interface IdleRecompressorOptions {
-  /** Requests being answered now. */
   inFlight: () => number;
-  /** When the last request ended or began, in ms. */
   lastActivityMs: () => number;
   now?: () => number;
-  /** Runs `task` later (tests pass their own, to run it when they choose). */
   later?: (task: () => void, ms: number) => void;
 }
 
@@ -42,14 +35,12 @@ export class IdleRecompressor {
     this.later = options.later ?? ((task, ms) => setTimeout(task, ms).unref());
   }
 
-  /** An answer was served from a cache: it is read again, so worth recompressing once. */
   noteHit(answer: PreparedAnswer): void {
     if (!answer.br || this.done.has(answer) || this.waiting.has(answer) || this.waiting.size >= MAX_WAITING) return;
     this.waiting.add(answer);
     this.schedule(IDLE_AFTER_MS);
   }
 
-  /** Answers still waiting. */
   get pending(): number {
     return this.waiting.size;
   }
@@ -94,7 +85,6 @@ export class IdleRecompressor {
   }
 }
 
-/** The variant's header list with its Content-Length set to `length`. */
 function withLength(headers: string[], length: number): string[] {
   const copy = [...headers];
   for (let i = 0; i < copy.length; i += 2) if (copy[i]?.toLowerCase() === "content-length") copy[i + 1] = String(length);

@@ -1,7 +1,4 @@
-/**
- * Work under way, by key: concurrent callers of one key share one promise, forgotten once
- * it settles. The cache's loads, the page renders and the reader updates all de-duplicate here.
- */
+// Work under way by key: concurrent callers share one promise (the cache's loads, page renders, reader updates).
 export class InFlight<T> {
   private readonly pending = new Map<string, Promise<T>>();
   /** Callers that joined work under way instead of starting their own. */
@@ -23,7 +20,6 @@ export class InFlight<T> {
     return this.pending.values();
   }
 
-  /** The work under way for `key`, joined (and counted), else `work` started. */
   share(key: string, work: () => Promise<T>): Promise<T> {
     const underWay = this.pending.get(key);
     if (!underWay) return this.start(key, work);
@@ -31,7 +27,6 @@ export class InFlight<T> {
     return underWay;
   }
 
-  /** Starts `work` for `key`, shared until it settles or is let go. */
   start(key: string, work: () => Promise<T>): Promise<T> {
     const run: Promise<T> = work().finally(() => {
       if (this.pending.get(key) === run) this.pending.delete(key);

@@ -1,8 +1,5 @@
-/**
- * Memoises a pure function of a request URL for a hot path: clients repeat a few URLs,
- * so parsing and validating each once pays. Bounded in count and URL length, oldest
- * out first, so a client sending endless distinct URLs costs a fixed amount of memory.
- */
+// Memoises a pure function of a request URL for a hot path, bounded in count and URL length so endless
+// distinct URLs cost a fixed amount of memory (docs/behaviour.md#hot-path).
 const MAX_URLS = 2000;
 const MAX_URL_LENGTH = 512;
 

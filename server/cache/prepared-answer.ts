@@ -1,7 +1,5 @@
-/**
- * Answers kept ready to send: the body in each content coding, compressed once, and its headers as one
- * flat list, so a hit is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
- */
+// Answers kept ready to send: each content coding compressed once, the headers as one flat list, so a hit
+// is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -10,7 +8,6 @@ import { matchesIfNoneMatch } from "../http/etag-match.ts";
 const gzipInPool = promisify(zlib.gzip);
 const brotliInPool = promisify(zlib.brotliCompress);
 
-/** Bodies up to this size are compressed in the request's own turn, larger ones in the thread pool (docs/behaviour.md#compression). */
 const COMPRESS_IN_TURN_MAX = 256 * 1024;
 
 const gzip = async (body: Buffer, options: zlib.ZlibOptions) =>
@@ -33,13 +30,10 @@ export interface PreparedAnswer {
   identity: Variant;
   gzip?: Variant;
   br?: Variant;
-  /** The headers of a 304 for this answer: as the 200's, without the body's length and coding. */
   notModified: string[];
-  /** What the entry holds, for byte-bounded caches. */
   bytes: number;
 }
 
-/** The best coding the client accepts that we have: brotli, then gzip, else none. */
 function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined): Variant {
   if (acceptEncoding && answer.gzip) {
     if (answer.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.br;
@@ -48,11 +42,7 @@ function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined):
   return answer.identity;
 }
 
-/**
- * `bytes` in memory of their own. Node cuts Buffers under 4 kB out of shared 8 kB slabs,
- * and a slab lives as long as any slice of it: a small answer kept in a cache for minutes
- * would keep a whole slab, bytes the cache's bound never counts.
- */
+/** Node cuts small Buffers out of shared 8 kB slabs: a kept slice would hold the whole slab, which no bound counts. */
 export function ownBytes(bytes: Buffer): Buffer {
   if (bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength) return bytes;
   const own = Buffer.allocUnsafeSlow(bytes.length);
@@ -60,13 +50,9 @@ export function ownBytes(bytes: Buffer): Buffer {
   return own;
 }
 
-/** `full`: gzip 6 and brotli 5, for answers kept to be served again; `fast`: gzip 1, for answers anyone can make new ones of. */
 type CompressionEffort = "full" | "fast";
 
-/**
- * Compresses the body once (unless it is too small to be worth it) and lays out the
- * headers. `headers` must not hold Content-Length, Content-Encoding or ETag.
- */
+/** `headers` must not hold Content-Length, Content-Encoding or ETag. */
 export async function prepareAnswer(
   status: number,
   body: Buffer,
@@ -92,10 +78,7 @@ export async function prepareAnswer(
   return { ...prepared, gzip: variant(gz, "gzip"), br: variant(br, "br"), bytes: body.length + gz.length + br.length };
 }
 
-/**
- * Writes a prepared answer (or its 304) with `perResponse` headers added. Headers the
- * response already carries are kept unless the answer names them too.
- */
+/** Headers the response already carries stay unless the answer names them too. */
 export function sendPrepared(req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, perResponse: string[]): void {
   if (answer.status === 200 && matchesIfNoneMatch(req.headers["if-none-match"], answer.etag)) {
     res.writeHead(304, answer.notModified.concat(perResponse));

@@ -1,11 +1,7 @@
-/**
- * Whether the server is busy: the requests being answered now, and when one last began or
- * ended. Work that can wait (idle-recompressor.ts) runs only when neither says busy.
- */
+// Whether the server is busy, so work that can wait (idle-recompressor.ts) runs only when it is not.
 import type { ServerResponse } from "node:http";
 
 interface RequestActivity {
-  /** Counts `res` as in flight until it is finished or closed. */
   begin(res: ServerResponse): void;
   inFlight(): number;
   lastMs(): number;

@@ -1,11 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { CacheStatus } from "./swr-cache.ts";
 
-/**
- * Answers a request before Express when it can: a cached answer (the cache status it
- * answered with), or the refusal of a client asking again before its Retry-After
- * ("refused", written once its hold ends); undefined leaves the request to Express.
- */
+/** Answers before Express when it can (docs/behaviour.md#hot-path): its cache status, "refused", or undefined for Express. */
 export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => CacheStatus | "refused" | undefined;
 
 /** The listener production serves: `follow` starts on every request, then the fast paths in turn, then `app`. */

@@ -1,8 +1,5 @@
-/**
- * The cache's second level, shared by all instances in Redis: fresh entries taken as they are, one
- * instance loading a cold key under a short lock while the others wait for its answer, and what is read
- * back judged as input (README.md#several-instances-redis_url, docs/behaviour.md#api-cache).
- */
+// The cache's second level, shared in Redis: one instance loads a cold key under a short lock while the others
+// wait, and what is read back is judged as input (docs/behaviour.md#api-cache).
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import type { SharedTier } from "../redis/redis-connection.ts";
@@ -10,35 +7,27 @@ import type { Load, Loaded, SecondLevel } from "./swr-cache.ts";
 
 type SharedMeta = Record<string, string | number>;
 
-/** How a value travels: a small header and a body. `encode` gives undefined for a value not to share. */
+/** `encode` gives undefined for a value not to share. */
 export interface SharedCodec<V> {
   encode(value: V): { meta: SharedMeta; body: Buffer } | undefined;
-  /** The value of `key` an entry holds, or undefined when it is not one `encode` could have made. */
   decode(meta: SharedMeta, body: Buffer, key: string): Promise<V | undefined>;
 }
 
 interface SharedCacheLevelOptions<V> {
-  /** Keeps this cache's keys apart from other caches' in the tier. */
   namespace: string;
   codec: SharedCodec<V>;
-  /** The local level's stale window: shared entries are kept as long. */
   staleMs: number;
   /** The longest a load may hold the lock (the upstream timeout and a margin); waiters give up then. */
   lockMs: number;
   now?: () => number;
 }
 
-/** Larger bodies are not shared: one instance's upstream answer should not fill the tier. */
 const MAX_SHARED_BYTES = 1024 * 1024;
-/** An entry is its body, its freshness and a small header: anything longer is not read at all. */
 const MAX_HEADER_BYTES = 4096;
 const MAX_ENTRY_BYTES = MAX_SHARED_BYTES + MAX_HEADER_BYTES;
 const FRESH_DIGITS = 15;
-/** The longest freshness an entry may claim: the longest TTL the configuration takes. */
 const MAX_FRESH_MS = 999_999_999;
-/** How far ahead of this instance's clock another's may be when it stamps an entry. */
 const CLOCK_AHEAD_MS = 60_000;
-/** Waiters poll this often at first, backing off to POLL_MAX_MS. */
 const POLL_FIRST_MS = 5;
 const POLL_MAX_MS = 50;
 
@@ -68,13 +57,11 @@ return {entryAt(KEYS[1], ARGV[1]), redis.call('PTTL', KEYS[2]) > 0 and 1 or 0}`;
 const READ = `${ENTRY_AT}
 return entryAt(KEYS[1], ARGV[1])`;
 
-/** Stores the entry (when one is given) and releases the lock if it is still ours. */
 const STORE_AND_UNLOCK = `
 if ARGV[2] ~= '' then redis.call('SET', KEYS[1], ARGV[2], 'PX', ARGV[3]) end
 if redis.pcall('GET', KEYS[2]) == ARGV[1] then redis.call('DEL', KEYS[2]) end
 return 1`;
 
-/** The header an entry's writer puts before its body. */
 const entryHeader = z.object({
   madeAt: z.number().min(0).max(Number.MAX_SAFE_INTEGER),
   freshForMs: z.number().min(0).max(MAX_FRESH_MS),
@@ -103,7 +90,6 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return Buffer.concat([Buffer.from(`${freshUntil}${header}\n`), encoded.body]);
   };
 
-  /** The entry `bytes` hold, or undefined when they hold none this server could have written. */
   const read = async (key: string, bytes: Buffer): Promise<SharedEntry<V> | undefined> => {
     const newline = bytes.indexOf(10, FRESH_DIGITS);
     if (bytes.length > MAX_ENTRY_BYTES || newline === -1 || newline > FRESH_DIGITS + MAX_HEADER_BYTES) return undefined;
@@ -116,7 +102,7 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return value === undefined ? undefined : { value, madeAt, freshForMs };
   };
 
-  /** The entry, or undefined when there is none or it cannot be one of ours (whoever wrote it): a miss, never an error. */
+  /** An entry that cannot be one of ours (whoever wrote it) is a miss, never an error. */
   const decode = async (key: string, bytes: Buffer | null | undefined): Promise<SharedEntry<V> | undefined> => {
     if (!bytes || bytes.length === 0) return undefined;
     const entry = await read(key, bytes).catch(() => undefined);
@@ -147,7 +133,6 @@ export function createSharedCacheLevel<V>(tier: SharedTier, options: SharedCache
     return undefined;
   };
 
-  /** Loads, shares what may be kept, and releases the lock (`token`, when this instance holds it). */
   const loadAndShare = async (entryKey: string, lockKey: string, load: Load<V>, token: string, stale: SharedEntry<V> | undefined) => {
     const unlockWith = (bytes: Buffer | undefined, ttlMs: number) =>
       tier.run((redis) => redis.callBuffer("EVAL", [STORE_AND_UNLOCK, 2, entryKey, lockKey, token, bytes ?? "", ttlMs]), undefined);

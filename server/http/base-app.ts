@@ -1,7 +1,4 @@
-/**
- * The Express app every feature mounts on: client addresses as TRUST_PROXY allows, a request id,
- * the bound on the request target and the security headers, before any route.
- */
+// The Express app every feature mounts on: client addresses, a request id, the URL bound and security headers.
 import type { IncomingMessage } from "node:http";
 import express, { type Express } from "express";
 import { clientAddressReader, keepClientAddressesValid } from "./client-address.ts";
@@ -9,7 +6,6 @@ import { HttpError } from "./errors.ts";
 import { assignRequestId } from "./request-id.ts";
 import { securityHeaders } from "./security-headers.ts";
 
-/** Longer request targets get 414 before any routing work. */
 export const MAX_URL_LENGTH = 8 * 1024;
 
 export function createBaseApp(

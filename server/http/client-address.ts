@@ -4,18 +4,12 @@ import express, { type Express } from "express";
 
 const trustedIp = Object.getOwnPropertyDescriptor(express.request, "ip")?.get;
 
-/**
- * The address Express trusts (its trust proxy setting, from TRUST_PROXY) when it is one:
- * a trusted proxy passing on an X-Forwarded-For entry that is not an address (which
- * Express gives as it is) would let a client be anyone it likes; then the connection's own
- * address counts.
- */
+/** A forwarded entry that is not an address (Express passes it on) would let a client be anyone: the socket's counts. */
 function clientAddress(app: Express, req: Pick<IncomingMessage, "headers" | "socket">): string | undefined {
   const trusted = trustedIp?.call({ app, headers: req.headers, socket: req.socket });
   return typeof trusted === "string" && isIP(trusted) !== 0 ? trusted : req.socket.remoteAddress;
 }
 
-/** Makes `req.ip`, for every request of `app`, the client's address as `clientAddress` gives it. */
 export function keepClientAddressesValid(app: Express): void {
   Object.defineProperty(app.request, "ip", {
     configurable: true,
@@ -26,10 +20,7 @@ export function keepClientAddressesValid(app: Express): void {
   });
 }
 
-/**
- * The client's address as `app` trusts it, for any request, including those the fast path
- * answered before Express dressed them: `req.ip`, given the things it reads.
- */
+/** `req.ip` as Express would give it, also for the requests the fast path answers before Express. */
 export function clientAddressReader(app: Express): (req: IncomingMessage) => string | undefined {
   return (req) => clientAddress(app, req);
 }

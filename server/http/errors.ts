@@ -1,7 +1,5 @@
-/**
- * The one place errors and refusals become answers. Handlers throw HttpError (or let a body
- * parser throw its own 4xx); anything else is a 500 logged with its stack and answered without it.
- */
+// The one place errors and refusals become answers; anything not an HttpError is a 500, logged with its stack
+// and answered without it (docs/behaviour.md#bad-input).
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Response } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
@@ -12,8 +10,7 @@ export class HttpError extends Error {
   readonly headers: Record<string, string>;
 
   constructor(status: number, message: string, headers: Record<string, string> = {}) {
-    // An answer, not a fault: its stack is never logged, and capturing one is most of what a
-    // refusal (a miss-budget 429 under a flood) costs.
+    // An answer, not a fault: no stack is logged, and capturing one is most of what a refusal under a flood costs.
     const limit = Error.stackTraceLimit;
     Error.stackTraceLimit = 0;
     super(message);
@@ -41,7 +38,6 @@ interface ExpressishError {
   message?: string;
 }
 
-/** The status and a safe message of anything thrown. */
 export function describeError(err: unknown): { status: number; message: string; headers: Record<string, string> } {
   if (err instanceof HttpError) return { status: err.status, message: err.message, headers: err.headers };
   const e = (err ?? {}) as ExpressishError;
@@ -64,12 +60,10 @@ interface ErrorAnswer {
   body: Buffer;
 }
 
-/** `headers` (a refusal's Retry-After) come first, then no-store and the body's type. */
 export function errorAnswer(status: number, body: Buffer, contentType: string, headers: Record<string, string> = {}): ErrorAnswer {
   return { status, headers: { ...headers, "Cache-Control": "no-store", "Content-Type": contentType }, body };
 }
 
-/** The answer to anything thrown: a JSON envelope for an API, else one line of text. */
 export function answerOf(err: unknown, json: boolean): ErrorAnswer {
   const { status, message, headers } = describeError(err);
   return json
@@ -77,7 +71,6 @@ export function answerOf(err: unknown, json: boolean): ErrorAnswer {
     : errorAnswer(status, Buffer.from(`${status} ${message}\n`), "text/plain; charset=utf-8", headers);
 }
 
-/** Sends it through Express (which adds its length and entity tag). */
 export function sendErrorAnswer(res: Response, answer: ErrorAnswer): void {
   for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
   res.status(answer.status).send(answer.body);

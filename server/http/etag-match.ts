@@ -1,9 +1,5 @@
-/**
- * If-None-Match as RFC 9110 (13.1.2) has a GET or HEAD judged: `*`, or a list of entity
- * tags compared weakly (`W/"x"` matches `"x"`), as a browser echoes whichever it was sent.
- */
+// If-None-Match as RFC 9110 (13.1.2) judges a GET: `*`, or entity tags compared weakly (docs/behaviour.md#api-cache).
 
-/** True when `ifNoneMatch` names `etag` (weakly) or is `*`. */
 export function matchesIfNoneMatch(ifNoneMatch: string | undefined, etag: string): boolean {
   if (!ifNoneMatch) return false;
   if (ifNoneMatch.trim() === "*") return true;

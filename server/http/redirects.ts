@@ -1,7 +1,4 @@
-/**
- * Redirects (docs/behaviour.md#redirects): `/`, `/portal`, `/portal/` and any path nothing else answered
- * go to the home page (in the path's language) with the original query; a fixed local target.
- */
+// Redirects home (docs/behaviour.md#redirects): a fixed local target, never one the request names.
 import type { RequestHandler } from "express";
 import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, HOME_PATH, LANG_PREFIX, langPath } from "../../shared/routes.ts";

@@ -1,7 +1,4 @@
-/**
- * Security headers for every answer (docs/behaviour.md#security-headers): scripts only from this origin,
- * the home script allowed per response by its hash, inline style attributes only, HSTS only over https.
- */
+// Security headers for every answer (docs/behaviour.md#security-headers).
 import { createHash } from "node:crypto";
 import type { RequestHandler } from "express";
 import helmet from "helmet";
@@ -35,10 +32,7 @@ export function contentSecurityPolicy(options: CspOptions, scriptHashes: readonl
   return directives.map(([name, value]) => (value ? `${name} ${value}` : name)).join("; ");
 }
 
-/**
- * Every header of this module as a list, worked out once: helmet's headers (recorded
- * from one run of its middleware) and our policy. Hot paths send the list as it is.
- */
+/** Worked out once (helmet's, recorded from one run of its middleware, and our policy): hot paths send it as is. */
 export function securityHeaderList(options: CspOptions): [string, string][] {
   const recorded = new Map<string, string>();
   const recorder = {

@@ -1,8 +1,5 @@
-/**
- * The app's Prometheus metrics (docs/behaviour.md#metrics), in a registry of its own. Requests and
- * upstream calls are observed as they end; everything else is read at scrape time from its owner's
- * running totals, so the hot paths do no extra counting.
- */
+// The app's Prometheus metrics (docs/behaviour.md#metrics): requests and upstream calls observed as they end,
+// the rest read at scrape time from its owner's totals, so the hot paths do no extra counting.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
 import type { MissBudget } from "../admission/miss-budget.ts";
@@ -10,10 +7,8 @@ import type { ReaderGuard } from "../admission/reader-guard.ts";
 import type { CacheStats } from "../cache/swr-cache.ts";
 import { type RouteKind, routeKindOf, statusClassOf } from "./route-kind.ts";
 
-/** What a cache must report to be measured (the one cache primitive's stats, or any cache that keeps the same figures). */
 type CacheFigures = Pick<CacheStats, "entries" | "bytes" | "maxBytes" | "hits" | "misses" | "stale" | "evictions" | "shared">;
 
-/** One upstream request as it ended: its status, or why it failed. */
 export interface UpstreamOutcome {
   method: string;
   path: string;
@@ -22,7 +17,6 @@ export interface UpstreamOutcome {
   failure?: string;
 }
 
-/** The site search's figures, read at each scrape. */
 export interface SearchFigures {
   documents: number;
   bytes: number;
@@ -34,24 +28,14 @@ export interface SearchFigures {
 
 export interface AppMetrics {
   registry: Registry;
-  /** One answered request: `url` as received, its status, and the seconds from arrival to the last byte handed to the socket. */
   observeRequest(url: string, status: number, seconds: number): void;
   observeUpstream(outcome: UpstreamOutcome): void;
-  /** Measures a cache under `name` (api, page, image...), read at each scrape. */
   registerCache(name: string, cache: { stats(): CacheFigures }): void;
-  /** Counts requests that joined work under way outside a cache's own loads (a page render), under `source`. */
   registerShared(source: string, read: () => number): void;
-  /** One stage of a page render the cache missed, and its seconds. */
   observeRenderStage(stage: RenderStage, seconds: number): void;
-  /** Measures the site search (its searches and its index), read at each scrape. */
   registerSearch(read: () => SearchFigures): void;
 }
 
-/**
- * Where a page the cache missed spends its time: `data` (its API answers, from the API
- * cache or the upstream), `render` (React and the document around it), `compress` (the
- * gzip and brotli forms the cache keeps, which the miss itself is sent from).
- */
 export const RENDER_STAGES = ["data", "render", "compress"] as const;
 export type RenderStage = (typeof RENDER_STAGES)[number];
 
@@ -60,11 +44,9 @@ interface AppMetricsSources {
   readerGuard: ReaderGuard;
 }
 
-/** Seconds: a cached answer takes well under a millisecond, a cold render tens of milliseconds, a slow upstream seconds. */
 const REQUEST_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
 const UPSTREAM_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30];
 
-/** The call-table id of an upstream request (`path` under the upstream origin, query included), else "other". */
 export function upstreamCallOf(method: string, path: string): string {
   const bare = path.split("?")[0] as string;
   if (!bare.startsWith(`${API_PREFIX}/`)) return "other";

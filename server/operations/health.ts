@@ -1,33 +1,24 @@
-/**
- * Liveness (`/portal/healthz`) and readiness (`/portal/readyz`) for load balancers; readiness is
- * checked at most once a second and each public call is charged to the miss budget
- * (docs/behaviour.md#health-and-logs).
- */
+// Liveness and readiness for load balancers (docs/behaviour.md#health-and-logs).
 import { Router } from "express";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { SharedTierState } from "../redis/redis-connection.ts";
 
-/** What readiness asks of the upstream: one GET. */
 interface UpstreamProbe {
   request(method: "GET", path: string): Promise<{ status: number }>;
 }
 
 interface ReadinessDeps {
   upstream: UpstreamProbe;
-  /** The embedded content API's database, when this process runs one. */
   database?: { ping(): Promise<void> };
-  /** The tier shared with other instances (REDIS_URL), or "not used". */
   sharedTier?: { state(): SharedTierState | "not used" };
   /** Entries the caches hold, which can answer while the upstream cannot. */
   cachedEntries?: () => number;
-  /** Where the process is in its life (server/index.ts sets it); serving when not given. */
   phase?: () => Phase;
   now?: () => number;
 }
 
-/** Starting: not listening yet; draining: SIGTERM came, the load balancer should stop sending. */
 export type Phase = "starting" | "serving" | "draining";
 
 type ReadinessStatus = "ready" | "degraded" | "not ready" | "starting" | "draining";
@@ -40,7 +31,6 @@ export interface Readiness {
   sharedTier: SharedTierState | "not used";
 }
 
-/** How long one readiness check answers for. */
 const READINESS_KEEP_MS = 1000;
 
 async function upstreamReachable(upstream: UpstreamProbe): Promise<boolean> {
@@ -62,7 +52,6 @@ async function databaseState(database: ReadinessDeps["database"]): Promise<Readi
   }
 }
 
-/** The readiness check, shared by the public endpoint and the internal listener. */
 export function createReadiness(deps: ReadinessDeps): () => Promise<Readiness> {
   const checked = createGeneratedCache<Pick<Readiness, "reachable" | "database">>(deps.now);
   const check = async () => {

@@ -1,8 +1,4 @@
-/**
- * The internal listener (METRICS_PORT, METRICS_HOST, docs/behaviour.md#metrics): `/metrics`, and
- * `/healthz` and `/readyz` with the detail the public endpoints leave out; a cluster's primary serves
- * its workers' sum.
- */
+// The internal listener: /metrics, and /healthz and /readyz in full detail (docs/behaviour.md#metrics).
 import { createServer, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Logger } from "../logger.ts";
@@ -10,7 +6,6 @@ import type { Logger } from "../logger.ts";
 interface InternalEndpoints {
   metrics(): Promise<{ contentType: string; body: string }>;
   health(): Record<string, unknown>;
-  /** `status` says why when not ready (starting, draining…); "ready" or "not ready" when not given. */
   readiness(): Promise<{ ready: boolean; status?: string } & Record<string, unknown>>;
 }
 
@@ -26,7 +21,6 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
-/** Listens, logs "internal listener" with its address, and resolves once it does; rejects when it cannot listen. */
 export function startInternalListener({ host, port, logger, endpoints }: InternalListenerOptions): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0];

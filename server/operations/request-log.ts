@@ -1,8 +1,4 @@
-/**
- * The access line and the request metrics of every request, fast path included, written when the
- * answer's last byte is handed to the socket; cache hits, 304s and static files log at debug only
- * (docs/behaviour.md#health-and-logs says why).
- */
+// The access line and request metrics of every request, fast path included (docs/behaviour.md#logs).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { CacheStatus } from "../cache/swr-cache.ts";
 import type { Logger } from "../logger.ts";
@@ -15,7 +11,6 @@ interface RequestLogDeps {
   clientAddressOf: (req: IncomingMessage) => string | undefined;
 }
 
-/** What the request's handlers tell the line beyond what the response carries. */
 interface RequestRecord {
   /** The cache status of an answer the fast path sent (its headers cannot be read back). */
   cache?: CacheStatus;
@@ -30,7 +25,6 @@ const isQuiet = (status: number, cache: unknown, url: string) => {
   return routeKindOf(url, status) === "static";
 };
 
-/** Starts following one request; the record it returns takes what only the handlers know. */
 export function createRequestLog({ logger, metrics, clientAddressOf }: RequestLogDeps) {
   return (req: IncomingMessage, res: ServerResponse): RequestRecord => {
     const record: RequestRecord = {};

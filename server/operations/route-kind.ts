@@ -1,7 +1,4 @@
-/**
- * What kind of answer a request got, for the request metrics: a small fixed set, so the
- * labels stay few whatever URLs clients invent.
- */
+// The kind of answer a request got: a fixed set, so the metrics' labels stay few whatever URLs clients invent.
 import { API_PREFIX } from "../../shared/call-table.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
@@ -9,12 +6,10 @@ import { BASE_PATH } from "../../shared/routes.ts";
 export type RouteKind = "page" | "api" | "image" | "static" | "redirect" | "other";
 
 const STATIC_PREFIXES = [`${BASE_PATH}/assets/`, `${BASE_PATH}/media/`];
-/** Under /portal but not pages: health, and the sitemap and feeds (XML). */
 const NOT_PAGES = [`${BASE_PATH}/healthz`, `${BASE_PATH}/readyz`];
 
 const isRedirect = (status: number) => status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
 
-/** `url` is the request target as received (path and query). */
 export function routeKindOf(url: string, status: number): RouteKind {
   if (isRedirect(status)) return "redirect";
   if (url.startsWith(`${API_PREFIX}/`)) return "api";
@@ -26,7 +21,6 @@ export function routeKindOf(url: string, status: number): RouteKind {
   return "page";
 }
 
-/** 2xx, 3xx, 4xx or 5xx. */
 export function statusClassOf(status: number): string {
   return `${Math.floor(status / 100)}xx`;
 }

@@ -1,8 +1,5 @@
-/**
- * Loads every answer a page needs, in parallel, through the same cache as /api/portal
- * (in-process, no HTTP request to itself), and decides the page's status: 404 when a
- * detail names no item, 504/502 when a call failed with nothing stale to serve.
- */
+// Loads every answer a page needs, in parallel, through the API cache (in-process), and decides the page's
+// status (docs/behaviour.md#page-status).
 import { payloadKindOf } from "../../shared/call-table.ts";
 import { translationKey } from "../../shared/data-keys.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
@@ -18,7 +15,6 @@ interface LoadedPage {
   status: 200 | 404 | 502 | 504;
   /** How long every answer the page was built from stays fresh: the most a rendering of it may be kept. */
   freshForMs: number;
-  /** The union of its data's cache tags. */
   tags: string[];
 }
 
@@ -77,7 +73,6 @@ export async function loadPageState(
 /** An item the upstream has in English: there, and not marked as the Chinese stand-in. */
 const hasTranslation = (item: unknown) => item !== null && item !== undefined && !isEmptyPayload(item) && !isUntranslated(item);
 
-/** The item of an English answer read beside a Chinese page, if it came. */
 function englishItemOf(loaded: Awaited<ReturnType<ApiReader["get"]>> | undefined): unknown {
   const answer = loaded?.value;
   if (answer?.status !== 200) return undefined;

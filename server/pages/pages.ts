@@ -1,8 +1,5 @@
-/**
- * The pages as the app mounts them: the page cache (never in development, which renders from
- * changing sources), the router under /portal and its fast path. Without a renderer only the
- * API and health answer: the router is empty and the fast path answers nothing.
- */
+// The pages as the app mounts them: the page cache (never in development), the router and its fast path.
+// Without a renderer only the API and health answer.
 import type { IncomingMessage } from "node:http";
 import { type Request, Router } from "express";
 import type { PageState } from "../../shared/page-state.ts";
@@ -17,7 +14,6 @@ import { createPageCache, type PageCache } from "./page-cache.ts";
 import { createPagesRouter, type PagesSettings, type SendOwnPage } from "./router.ts";
 
 interface PagesFactorySettings extends PagesSettings {
-  /** PAGE_CACHE. */
   pageCache: boolean;
   maxBytes: number;
 }
@@ -27,10 +23,8 @@ interface PagesFactoryDeps {
   reader: ApiReader;
   tier: { missBudget: HoldingGate };
   clientAddressOf: (req: IncomingMessage) => string | undefined;
-  /** The headers every answer carries, for the refusals sent before Express sets them. */
   commonHeaders: readonly (readonly [string, string])[];
   recompressor: IdleRecompressor;
-  /** Measures the page cache and the renders. */
   metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage">;
   perRequestState: (req: Request) => Partial<PageState>;
   logger: Logger;

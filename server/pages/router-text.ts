@@ -1,9 +1,5 @@
-/**
- * A request path or query as the client router (wouter) reads it: it decodes both with
- * `decodeURI` before matching and parsing, and keeps the text as it is when that fails.
- * The server matches and parses a page URL the same way, so it loads, renders and keys
- * the page the browser will show at that URL (`/x/%31%32` is `/x/12` to the router).
- */
+// A path or query as the browser's router reads it (decodeURI, kept as is when that fails), so the server keys
+// and renders the page the browser will show at that URL (docs/behaviour.md#routes).
 export function routerTextOf(raw: string): string {
   if (!raw.includes("%")) return raw;
   try {

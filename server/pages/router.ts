@@ -1,8 +1,5 @@
-/**
- * Pages under /portal: the route table picks the page, its data is read through the API cache, the
- * renderer makes the document, and the page cache keeps it (docs/behaviour.md#pages). Fresh and stale
- * hits are usually answered before Express (`fastPath`); unknown paths fall through.
- */
+// Pages under /portal (docs/behaviour.md#pages, #page-cache): cached pages answered before Express (`fastPath`),
+// the rest rendered once per key; unknown paths fall through.
 import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";
 import type { HomeHtml } from "../../shared/entities.ts";
@@ -34,34 +31,24 @@ interface PagesDeps {
   reader: ApiReader;
   renderer: PageRenderer;
   logger: Logger;
-  /** Absent: every page is rendered for its request. */
   pageCache?: PageCache;
   missBudget: MissGate;
-  /**
-   * The refusal of a client asking again before its Retry-After, decided before Express
-   * (admission/refusal-hold.ts): the seconds to tell it, once held. Absent: every miss goes to Express.
-   */
+  /** Absent: every miss goes to Express (admission/refusal-hold.ts). */
   refuseEarly?: (req: IncomingMessage) => Promise<number> | undefined;
-  /** The headers every answer carries (security-headers.ts), for the refusals sent before Express sets them. */
   refusalHeaders?: readonly (readonly [string, string])[];
-  /** Told of each page served from the cache: those read again are recompressed better when the server is idle. */
   recompressor?: IdleRecompressor;
-  /** Told how long each stage of a render took (metrics). */
   observeStage?: (stage: RenderStage, seconds: number) => void;
   /** What a page rendered per request (its route says `perRequest`) adds to its state: a form token, say. */
   perRequestState?: (req: Request) => Partial<PageState>;
 }
 
-/** Sends the page at `target` (relative to the base path) rendered for this request alone, with `extra` in its state. */
 export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
 
 /** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
 const REDIRECT_MAX_AGE_S = 86_400;
 
-/** Seconds since `started` (a performance.now() reading). */
 const secondsSince = (started: number) => (performance.now() - started) / 1000;
 
-/** What the pages read of the configuration: the site as the page state carries it, development, the stale window. */
 export interface PagesSettings {
   site: PublicConfig;
   dev: boolean;
@@ -78,7 +65,6 @@ export function publicConfigOf(config: Config): PublicConfig {
   };
 }
 
-/** The exact text of the home page's `useEval|` script, when the operator allows one and the page has one. */
 function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
   if (!isHome(match.route) || !state.config.homeScript) return undefined;
   const body = homeScriptBody((state.fallback[keys.indexHtml()] as HomeHtml | undefined)?.html);
@@ -87,22 +73,17 @@ function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
 
 interface RenderedPage {
   status: 200 | 404 | 502 | 504;
-  /** The document as bytes, and its validator: made once per rendering, however many answers share it. */
   body: Buffer;
   etag: string;
-  /** Set when the page needs its own policy (the home script's hash). */
   csp: string | undefined;
   freshForMs: number;
-  /** The page's cache tags: its data's. */
   tags: string[];
   /** Purges since the render began (see swr-cache.ts), so an outdated rendering is never kept. */
   watch: PurgeWatch | undefined;
 }
 
-/** Headers the page's rendering decides, replaced when it is rendered again. */
 const PER_RENDERING = new Set(["content-security-policy", "cache-tag", "surrogate-key"]);
 
-/** Headers that belong to one response, not to the page: never stored with it. */
 const PER_RESPONSE = new Set([
   "x-request-id",
   "content-length",
@@ -133,7 +114,6 @@ export function createPagesRouter({
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new InFlight<RenderedPage>();
 
-  /** Renders from the request's page address alone (see page-cache-key.ts), never from the URL's text. */
   /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
   async function render(
     page: PageRequest,
@@ -170,13 +150,7 @@ export function createPagesRouter({
     };
   }
 
-  /**
-   * One render per key at a time: concurrent requests for a page share it, cached or not
-   * (the key decides everything the render reads, so sharing is safe).
-   * The render starts once the requests that arrived together have been read (setImmediate
-   * runs after the event loop's I/O phase), so a burst shares one render instead of
-   * queueing a render each; a lone request waits one turn of the loop.
-   */
+  /** One render per key at a time, cached or not; it starts after setImmediate, so requests that arrived together share it. */
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
     return rendering.share(page.key, () => {
       const watch = pageCache?.watch(page.key);
@@ -197,7 +171,6 @@ export function createPagesRouter({
 
   const cacheable = (rendered: RenderedPage) => (rendered.status === 200 || rendered.status === 404) && rendered.freshForMs > 0;
 
-  /** Headers of this page as the app sends them, for the cache entry. */
   function pageHeaders(res: Response): [string, string][] {
     return Object.entries(res.getHeaders())
       .filter(([name]) => !PER_RESPONSE.has(name))
@@ -212,10 +185,7 @@ export function createPagesRouter({
     for (const [name, value] of cacheTagHeaders(rendered.tags)) res.setHeader(name, value);
   }
 
-  /**
-   * The re-render of a stale page; it keeps its headers but the policy and the cache
-   * tags, which follow the new rendering (the home script may have changed).
-   */
+  /** A stale page's re-render keeps its headers but the policy and cache tags (the home script may have changed). */
   const reRender =
     (page: PageRequest, requestId?: string) =>
     async (stale: CachedPage): Promise<Loaded<CachedPage>> => {
@@ -272,8 +242,7 @@ export function createPagesRouter({
       return;
     }
 
-    // A render (and whatever data it lacks) is work a client pays for from its budget, before it starts;
-    // a share of a render under way is free.
+    // A render is charged to the client before it starts; a share of one under way is free.
     const admitted = rendering.has(page.key) ? { ok: true as const } : await missBudget.take(req.ip);
     if (!admitted.ok) {
       sendTooManyPage(res, admitted.retryAfterS, page.lang);
@@ -288,8 +257,7 @@ export function createPagesRouter({
     );
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
-      // Compressed once, as the cache keeps it, and this answer sent from that: the compression
-      // middleware would otherwise compress the page a second time on its way out.
+      // Sent from its cached forms, so the compression middleware does not compress it a second time.
       const prepared = cachedPageOf({ ...rendered, headers: pageHeaders(res) });
       pageCache
         .fill(page.key, async () => ({
@@ -309,7 +277,6 @@ export function createPagesRouter({
     res.status(rendered.status).send(rendered.body);
   });
   const pageKeyOf = createPageKeyReader();
-  /** The hot path: a cached page, fresh or stale, sent before Express runs; undefined leaves the request to Express. */
   const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
     if (!pageCache || (req.method !== "GET" && req.method !== "HEAD") || !url.startsWith(`${BASE_PATH}/`)) return undefined;
@@ -323,8 +290,7 @@ export function createPagesRouter({
       return reRender(page)(stale);
     });
     if (!cached) {
-      // A render under way is shared for free; anything else would be charged, and a client
-      // known to be refused is answered here, without Express.
+      // A share of a render under way is free; a client known to be refused is answered here, without Express.
       const refusal = rendering.has(key) ? undefined : refuseEarly?.(req);
       if (refusal) {
         const lang = pageRequestOf(target)?.lang ?? publicConfig.defaultLang;

@@ -1,8 +1,4 @@
-/**
- * Writes a cached page straight to the Node response, before Express runs (the hot path)
- * and inside it alike. The headers were prepared once per entry; only freshness and the
- * cache status are per response.
- */
+// Writes a cached page before Express or inside it alike (docs/behaviour.md#hot-path).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { sendPrepared } from "../cache/prepared-answer.ts";
 import type { CacheOutcome } from "../cache/swr-cache.ts";

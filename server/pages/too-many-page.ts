@@ -1,7 +1,5 @@
-/**
- * The page a client whose miss budget is spent gets (docs/behaviour.md#miss-budget): a small HTML 429,
- * never stored, written straight to the Node response so the fast path can send it too.
- */
+// The small HTML 429 of a spent miss budget (docs/behaviour.md#miss-budget), written straight to the Node
+// response so the fast path can send it too.
 import type { ServerResponse } from "node:http";
 import type { Lang } from "../../shared/page-state.ts";
 import { errorAnswer, writeErrorAnswer } from "../http/errors.ts";

@@ -1,17 +1,11 @@
-/**
- * Messages between instances over Redis pub/sub: a publish has a call's deadline and reports false when
- * not sent; subscriptions have a connection of their own, made again after each reconnection (messages
- * meanwhile are lost: pair one with `SharedTier.onResume` to catch up).
- */
+// Messages between instances over Redis pub/sub; what is sent while a subscription's connection is down is lost,
+// so pair it with `SharedTier.onResume` to catch up.
 import type { Redis } from "ioredis";
 import type { SharedTier } from "./redis-connection.ts";
 
 export interface PubSub {
-  /** True when Redis took the message. */
   publish(channel: string, message: string): Promise<boolean>;
-  /** Resolves once Redis has the subscription (it waits for a connection while Redis is away). */
   subscribe(channel: string, onMessage: (message: string) => void): Promise<void>;
-  /** `listener` runs each time the subscriptions are made again after their connection was lost (messages meanwhile were missed). */
   onResubscribed(listener: () => void): void;
 }
 

@@ -1,52 +1,34 @@
-/**
- * The connection to Redis (REDIS_URL). Redis helps an answer but never decides whether there is one:
- * every call has a deadline, and a call that fails or runs late gives its caller's fallback; the first
- * failure turns sharing off until Redis answers again (README.md#several-instances-redis_url).
- */
+// The connection to Redis, which helps an answer but never decides whether there is one: every call has a
+// deadline and a fallback (README.md#several-instances-redis_url).
 import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";
 
-/** The longest a call to Redis may take before its caller goes on without it. */
 const SHARED_DEADLINE_MS = 100;
 /** The client's own limit, a backstop behind the deadline: a command unanswered this long is dropped. */
 const COMMAND_TIMEOUT_MS = 1000;
-/** While sharing is off, how often a connected but failing Redis is asked again. */
 const PROBE_EVERY_MS = 1000;
-/** Reconnection attempts back off to this, and go on for as long as the process runs. */
 const RECONNECT_MAX_MS = 1000;
-/** Every key of the tier starts with this and the site's id: the format's version, so two releases never read each other's entries. */
+/** The format's version and then the site's id start every key, so two releases never read each other's entries. */
 const KEY_PREFIX = "portal:v1:";
 
 export type SharedTierState = "connecting" | "connected" | "unavailable";
 
 export interface SharedTier {
-  /** `op`'s result, or `fallback` when sharing is off or any command of `op` fails or misses its deadline. */
   run<T, F>(op: (redis: Redis) => Promise<T>, fallback: F): Promise<T | F>;
   state(): SharedTierState;
-  /** Resolves once the first connection has been made or has failed. */
   connected(): Promise<void>;
-  /** `listener` runs each time sharing resumes after Redis was away (so state missed meanwhile can be caught up). */
   onResume(listener: () => void): void;
-  /** The tier's key for `parts` (a kind, then the caller's own key), apart from other sites' on the same Redis. */
   key(...parts: string[]): string;
   /** The client, for libraries that take one (rate-limiter-flexible); call it only inside `run`. */
   readonly redis: Redis;
-  /** A connection of its own for subscriptions (pub-sub.ts), resubscribing after each reconnection. */
   openSubscriber(): Redis;
-  /**
-   * Says that something read from Redis was not as this server writes it (someone else
-   * wrote the key, or garbage): the caller treats it as absent. Logged once per `what`.
-   */
+  /** Something read back was not as this server writes it: the caller treats it as absent; logged once per `what`. */
   malformed(what: string, detail: Record<string, unknown>): void;
   close(): void;
 }
 
-/**
- * The id of the site whose instances share: its content source (the upstream, or the
- * embedded content's database), hashed so no credentials reach Redis. Two sites on one
- * Redis, a staging one and the live one say, never serve each other's answers.
- */
+/** Hashed, so no credentials reach Redis; two sites on one Redis (staging and live) never share answers. */
 export function siteIdOf(contentSource: string): string {
   return createHash("sha256").update(contentSource).digest("base64url").slice(0, 16);
 }
@@ -63,11 +45,8 @@ const options: RedisOptions = {
 
 const LATE = Symbol("late");
 
-/**
- * Resolves LATE once `ms` have passed and the replies that arrived meanwhile have been read:
- * the timer's turn comes before the sockets' after a busy stretch of the event loop, so
- * judging at once would blame Redis for this process's own delay.
- */
+/** Resolves LATE once `ms` passed and the replies that arrived meanwhile were read: after a busy stretch the timer's
+ * turn comes first, and judging at once would blame Redis for this process's own delay. */
 function lateAfter(ms: number, started: (timer: NodeJS.Timeout) => void): Promise<typeof LATE> {
   return new Promise((resolve) => started(setTimeout(() => setImmediate(() => resolve(LATE)), ms)));
 }

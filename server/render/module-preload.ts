@@ -1,7 +1,5 @@
-/**
- * `modulepreload` links, from the build's manifest, for what a page loads before it hydrates
- * beyond the entry (docs/behaviour.md#start-up-in-the-browser).
- */
+// `modulepreload` links from the build's manifest, for what a page loads before it hydrates
+// (docs/behaviour.md#start-up-in-the-browser).
 
 interface ManifestChunk {
   file: string;
