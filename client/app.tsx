@@ -14,7 +14,7 @@ import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { Shell } from "./shell/shell.tsx";
 
 /** docs/behaviour.md#page-data; slow-loading and retry intervals are SWR's own, by connection speed. */
-export const SWR_OPTIONS: SWRConfiguration = {
+const SWR_OPTIONS: SWRConfiguration = {
   fetcher: fetchPageData,
   revalidateOnFocus: false,
   revalidateIfStale: false,
@@ -29,7 +29,7 @@ export const SWR_OPTIONS: SWRConfiguration = {
   },
 };
 
-export interface AppProps {
+interface AppProps {
   state: PageState;
   ssrPath?: string;
   ssrSearch?: string;

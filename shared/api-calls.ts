@@ -31,8 +31,6 @@ export const API_CALLS: readonly ApiCall[] = CALL_TABLE.map((entry) => ({
   ) as ApiCall["query"],
 }));
 
-export type ApiCallId = (typeof API_CALLS)[number]["id"];
-
 export interface MatchedCall {
   call: ApiCall;
   rawId?: string;
@@ -56,7 +54,7 @@ export function matchCalls(path: string): MatchedCall[] {
   return found;
 }
 
-export type NormalisedQuery = { ok: true; search: string } | { ok: false; error: string };
+type NormalisedQuery = { ok: true; search: string } | { ok: false; error: string };
 
 export function normaliseCallQuery(call: ApiCall, query: URLSearchParams): NormalisedQuery {
   const pairs: [string, string][] = [];
@@ -78,10 +76,4 @@ export function normaliseCallQuery(call: ApiCall, query: URLSearchParams): Norma
 
 export function callPath(call: ApiCall, id?: number): string {
   return id === undefined ? call.path : call.path.replace("{id}", String(id));
-}
-
-export function findCall(id: string): ApiCall {
-  const call = API_CALLS.find((c) => c.id === id);
-  if (!call) throw new Error(`unknown API call ${id}`);
-  return call;
 }

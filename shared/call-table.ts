@@ -76,7 +76,7 @@ export const CALL_TABLE: readonly CallEntry[] = [
   { id: "readerPut", tag: "reader", method: "PUT", path: "/reader/reader", payload: "object", query: {}, uncached: true },
 ];
 
-export function findCallEntry(id: string): CallEntry {
+function findCallEntry(id: string): CallEntry {
   const call = CALL_TABLE.find((c) => c.id === id);
   if (!call) throw new Error(`unknown API call ${id}`);
   return call;

@@ -1,6 +1,6 @@
 /** The contact form's fields and rules, read by the server, which alone decides (docs/behaviour.md#enquiries). */
 
-export const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
+const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
 export type EnquiryField = TextField | "consent";
 

@@ -25,7 +25,7 @@ export type Author = {
   email: string;
 } & { [K in Numbered<"qq" | "wx" | "addr" | "qrcode">]?: string };
 
-export const URL_TYPE = { none: 0, internal: 1, external: 2 } as const;
+const URL_TYPE = { none: 0, internal: 1, external: 2 } as const;
 export type UrlType = (typeof URL_TYPE)[keyof typeof URL_TYPE];
 
 export interface MenuItem {
@@ -101,7 +101,7 @@ export interface CompanyIntro {
   brief: string;
 }
 
-export const JOB_KIND = { society: 1, school: 2 } as const;
+const JOB_KIND = { society: 1, school: 2 } as const;
 export type JobKind = (typeof JOB_KIND)[keyof typeof JOB_KIND];
 
 export interface Job {

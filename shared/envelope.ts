@@ -20,7 +20,7 @@ export function errorEnvelope(code: number, msg: string): Envelope<null> {
   return { code, msg, data: null };
 }
 
-export function emptyPaged<T>(): Paged<T> {
+function emptyPaged<T>(): Paged<T> {
   return { pageDataList: [], totalCount: 0, totalPageCount: 0 };
 }
 

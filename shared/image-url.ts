@@ -9,7 +9,7 @@ const LARGEST_WIDTH: ImageWidth = 1920;
 
 export const IMAGE_QUALITIES = [50, 75, 90] as const;
 export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
-export const DEFAULT_IMAGE_QUALITY: ImageQuality = 75;
+const DEFAULT_IMAGE_QUALITY: ImageQuality = 75;
 
 export function imageUrl(src: string, width: ImageWidth, quality: ImageQuality = DEFAULT_IMAGE_QUALITY): string {
   if (src.startsWith("data:")) return src;
@@ -26,7 +26,7 @@ export function isImageSource(src: string): boolean {
 }
 
 /** From the first width that fills `min` to the first that fills `max` twice (1x to 2x screens). */
-export function widthsForBox(min: number, max: number): ImageWidth[] {
+function widthsForBox(min: number, max: number): ImageWidth[] {
   const largest = IMAGE_WIDTHS.find((w) => w >= max * 2) ?? LARGEST_WIDTH;
   const smallest = IMAGE_WIDTHS.find((w) => w >= min) ?? largest;
   return IMAGE_WIDTHS.filter((w) => w >= smallest && w <= largest);

@@ -17,7 +17,7 @@ export {
 export { idListOf, type JobFilter, jobFilterOf, type ListPaging, listPagingOf, PAGE_SIZES } from "./list-query.ts";
 
 /** List items also carry long HTML only their detail pages show: the embedded state keeps just these fields. */
-export const EMBEDDED_LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
+const EMBEDDED_LIST_FIELDS: Readonly<Record<string, readonly string[]>> = {
   [keys.products()]: ["id", "name", "propImg", "type", "lang"],
   [keys.services()]: ["id", "name", "type", "lang"],
 };

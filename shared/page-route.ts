@@ -39,7 +39,7 @@ export interface PageDetail {
   canonicalFor?: (item: PageItem | undefined) => PageRoute | undefined;
 }
 
-export type HrefParams = QueryValues & { id?: number; lang?: Lang };
+type HrefParams = QueryValues & { id?: number; lang?: Lang };
 
 export interface PageRoute<Id extends string = string> {
   id: Id;

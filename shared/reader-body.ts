@@ -3,7 +3,7 @@
 import type { ReaderRecord } from "./entities.ts";
 import { MAX_ID } from "./params.ts";
 
-export type ReaderBodyResult = { ok: true; reader: ReaderRecord } | { ok: false; error: string };
+type ReaderBodyResult = { ok: true; reader: ReaderRecord } | { ok: false; error: string };
 
 export function parseReaderBody(body: unknown): ReaderBodyResult {
   if (typeof body !== "object" || body === null || Array.isArray(body)) {

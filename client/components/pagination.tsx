@@ -9,7 +9,7 @@ import { useT } from "../i18n/use-t.ts";
 import { PageLink } from "../routing/page-link.tsx";
 import { listHref, pageAfterResize, pageItems } from "./paging.ts";
 
-export interface PaginationProps {
+interface PaginationProps {
   path: string;
   paging: ListPaging;
   totalCount: number;

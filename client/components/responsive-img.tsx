@@ -5,7 +5,7 @@ import { textOf } from "../data/content-values.ts";
 
 type ImgProps = Omit<ImgHTMLAttributes<HTMLImageElement>, "src" | "srcSet" | "sizes" | "width" | "height">;
 
-export interface ResponsiveImgProps extends ImgProps {
+interface ResponsiveImgProps extends ImgProps {
   src: unknown;
   width: number;
   height: number;

@@ -7,7 +7,7 @@ import { HOME_MESSAGES } from "../i18n/messages-home.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useCarousel } from "./use-carousel.ts";
 
-export const AUTOPLAY_MS = 6000;
+const AUTOPLAY_MS = 6000;
 export const MAX_SLIDES = 10;
 const SLIDE_WIDTH = 1920;
 const SLIDE_HEIGHT = 720;

@@ -12,7 +12,7 @@ const PICTURE_HEIGHT = 600;
 const PICTURE_BOX = [160, 384] as const;
 const PICTURE_SIZES = "(max-width: 768px) 50vw, 384px";
 
-export const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
+const gridColumns = (count: number): 3 | 4 => (count === 5 ? 3 : 4);
 
 /** What the grids show of a product or service (the home page's state carries little more: shared/page-data.ts). */
 export type Offering = Pick<Product, "id" | "name"> & Partial<Pick<Product, "propImg">>;

@@ -1,8 +1,8 @@
 /** How partner logos are split into marquee rows (docs/behaviour.md#home-page). */
 export const PARTNER_MAX = 50;
-export const PARTNER_ROW_SIZE = 10;
-export const PARTNER_MERGE_MAX = 6;
-export const PARTNER_SLOT_PX = 200;
+const PARTNER_ROW_SIZE = 10;
+const PARTNER_MERGE_MAX = 6;
+const PARTNER_SLOT_PX = 200;
 
 export function partnerRows<T>(items: readonly T[]): T[][] {
   const shown = items.slice(0, PARTNER_MAX);

@@ -26,7 +26,7 @@ function WhenNeeded({ elementId, when, load, loaded, children }: WhenNeededProps
   return children;
 }
 
-export interface PartCode<P> {
+interface PartCode<P> {
   component: ComponentType<P> | undefined;
   load(): Promise<ComponentType<P>>;
   read?: Promise<ComponentType<P>>;

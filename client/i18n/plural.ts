@@ -2,7 +2,7 @@
 import type { Lang } from "../../shared/page-state.ts";
 import { fill } from "./fill.ts";
 
-export type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
+type PluralForms = Partial<Record<Intl.LDMLPluralRule, string>> & { other: string };
 
 export type Message = string | PluralForms;
 

@@ -2,7 +2,7 @@
 import { isLoadingActive } from "./navigation-progress.ts";
 
 /** Also --header-h and the anchors' scroll-margin-top in base.css. */
-export const HEADER_OFFSET = 75;
+const HEADER_OFFSET = 75;
 
 export function prefersReducedMotion(): boolean {
   return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
@@ -14,7 +14,7 @@ export function scrollToTop(): void {
   window.scrollTo({ top: 0, behavior: behaviour() });
 }
 
-export function scrollToElement(element: Element): void {
+function scrollToElement(element: Element): void {
   const top = element.getBoundingClientRect().top + window.scrollY - HEADER_OFFSET;
   window.scrollTo({ top: Math.max(0, top), behavior: behaviour() });
 }

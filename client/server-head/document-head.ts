@@ -28,14 +28,14 @@ const VERIFY_METAS: [keyof SiteConfig, string][] = [
   ["googleVerify", "google-site-verification"],
 ];
 
-export function themeColorOf(config: SiteConfig | undefined): string {
+function themeColorOf(config: SiteConfig | undefined): string {
   return textOf(config?.themePortal).split(",")[0]?.trim() === "2" ? "#000000" : "#ffffff";
 }
 
 /** Browsers show a favicon at 16 to 32 px; 64 covers 2x screens. */
 const FAVICON_WIDTH = 64;
 
-export interface HeadInput {
+interface HeadInput {
   match: RouteMatch | null;
   search: string;
   state: PageState;
@@ -72,7 +72,7 @@ interface SearchTagsInput {
   description: string;
 }
 
-export const contentLangOfPage = (state: PageState): Lang => (state.lang === "en" && !state.translated ? "zh-CN" : state.lang);
+const contentLangOfPage = (state: PageState): Lang => (state.lang === "en" && !state.translated ? "zh-CN" : state.lang);
 
 function searchTags({ match, query, state, read, title, description }: SearchTagsInput): string[] {
   const contentLang = contentLangOfPage(state);

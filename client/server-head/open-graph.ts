@@ -3,7 +3,7 @@ import { toIsoDate } from "../../shared/dates.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { escapeHtml } from "./escape-html.ts";
 
-export interface OpenGraphInput {
+interface OpenGraphInput {
   type: "website" | "article";
   title: string;
   description: string;

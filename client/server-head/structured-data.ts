@@ -24,7 +24,7 @@ export function jsonLdScript(data: JsonLd): string {
   return `<script type="application/ld+json">${json}</script>`;
 }
 
-export interface StructuredDataInput {
+interface StructuredDataInput {
   match: RouteMatch;
   read: ReadPayload;
   lang: Lang;

@@ -4,7 +4,7 @@ import { useT } from "../i18n/use-t.ts";
 import { scrollToTop } from "../routing/scroll.ts";
 import { ArrowUpIcon } from "./icons.tsx";
 
-export const BACK_TO_TOP_AFTER_PX = 200;
+const BACK_TO_TOP_AFTER_PX = 200;
 
 export function BackToTop({ id }: { id: string }) {
   const t = useT();

@@ -3,7 +3,7 @@ import { Component, type ErrorInfo, type ReactNode } from "react";
 import { useT } from "../i18n/use-t.ts";
 import { ReloadIcon } from "./icons.tsx";
 
-export function ErrorFallback({ onRetry }: { onRetry: () => void }) {
+function ErrorFallback({ onRetry }: { onRetry: () => void }) {
   const t = useT();
   return (
     <div className="page-state page-state-error error-fallback" role="alert">

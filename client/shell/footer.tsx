@@ -13,8 +13,8 @@ import { ChevronIcon } from "./menu-icons.tsx";
 import { QrCodes } from "./qr-codes.tsx";
 import { useMenuMode } from "./use-layout.ts";
 
-export const ICP_SITE = "https://beian.miit.gov.cn/";
-export const POLICE_SITE = "https://beian.mps.gov.cn/";
+const ICP_SITE = "https://beian.miit.gov.cn/";
+const POLICE_SITE = "https://beian.mps.gov.cn/";
 const SLOTS = [1, 2, 3, 4, 5] as const;
 
 const PAGE_GROUPS = [

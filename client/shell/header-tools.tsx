@@ -4,7 +4,7 @@ import { MAX_QUERY_LENGTH } from "../../shared/search.ts";
 import { useFormAction } from "../hooks/page-query.ts";
 import { SEARCH_MESSAGES } from "../i18n/messages-search.ts";
 import { useT } from "../i18n/use-t.ts";
-import { Icon } from "./icons.tsx";
+import { SearchIcon } from "./icons.tsx";
 import { LanguageSwitch } from "./language.tsx";
 import { TopMenu } from "./top-menu.tsx";
 
@@ -37,10 +37,7 @@ function HeaderSearch() {
         enterKeyHint="search"
       />
       <button type="submit" className="header-search-button">
-        <Icon size={18} className="icon-search">
-          <circle cx="11" cy="11" r="7" />
-          <path d="m20 20-3.5-3.5" />
-        </Icon>
+        <SearchIcon />
         <span className="visually-hidden">{t("search.submit")}</span>
       </button>
     </form>

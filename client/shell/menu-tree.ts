@@ -2,8 +2,8 @@
 import type { MenuItem } from "../../shared/entities.ts";
 import { BASE_PATH, HOME_PATH } from "../../shared/routes.ts";
 
-export const HOME_ANCHORS = ["product-list", "service-list", "message-list"] as const;
-export type HomeAnchor = (typeof HOME_ANCHORS)[number];
+const HOME_ANCHORS = ["product-list", "service-list", "message-list"] as const;
+type HomeAnchor = (typeof HOME_ANCHORS)[number];
 
 const CONTENT_ANCHORS: Record<string, HomeAnchor> = {
   product: "product-list",
@@ -26,7 +26,7 @@ export interface MenuNode {
   groups?: ClassifyGroup[];
 }
 
-export interface ClassifyGroup {
+interface ClassifyGroup {
   type: number;
   entries: { id: number; name: string; to: string }[];
 }
@@ -34,7 +34,7 @@ export interface ClassifyGroup {
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null;
 const isId = (value: unknown): value is number => typeof value === "number" && Number.isSafeInteger(value) && value > 0;
 
-export function resolveMenuTarget(url: unknown, urlType: unknown): MenuTarget {
+function resolveMenuTarget(url: unknown, urlType: unknown): MenuTarget {
   const raw = typeof url === "string" ? url.trim() : "";
   if (Number(urlType) === 2) {
     // Only web and mail links leave the site; anything else (javascript:, data:) is not a link.

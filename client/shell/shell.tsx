@@ -22,7 +22,7 @@ const BACK_TO_TOP_ID = "back-to-top";
 const BACK_TO_TOP = partCode(() => import("./back-to-top.tsx").then((module) => module.BackToTop));
 
 /** docs/behaviour.md#the-shell. */
-export function themeClassOf(config: Partial<SiteConfig> | undefined): string {
+function themeClassOf(config: Partial<SiteConfig> | undefined): string {
   const mode = textOf(config?.themePortal).split(",")[0]?.trim();
   return mode === "1" || mode === "2" ? `theme-${mode}` : "theme-default";
 }

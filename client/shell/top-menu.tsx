@@ -15,8 +15,8 @@ import { ChevronIcon, ExternalIcon, MenuIcon } from "./menu-icons.tsx";
 import { buildMenuTree, entryCountOf, GRID_THRESHOLD, groupClassify, type MenuNode, type MenuTarget } from "./menu-tree.ts";
 import { menuModeNow, useMenuMode, useThrottled } from "./use-layout.ts";
 
-export const HOVER_THROTTLE_MS = 500;
-export const MENU_ID = "site-menu";
+const HOVER_THROTTLE_MS = 500;
+const MENU_ID = "site-menu";
 const NO_SCRIPT_TOGGLE_ID = "site-menu-toggle";
 const SUBMENU_ID_PREFIX = "submenu-";
 
@@ -300,7 +300,7 @@ function SubItems({ nodes, onClick }: { nodes: MenuNode[]; onClick: () => void }
   ));
 }
 
-export function MenuLink({
+function MenuLink({
   target,
   className,
   onClick,

@@ -2,10 +2,10 @@
 import { startTransition, useEffect, useMemo, useRef, useState } from "react";
 
 /** docs/behaviour.md#constants: the same media query as the stylesheets. */
-export const NARROW_QUERY = "(max-width: 768px)";
-export const RESIZE_DEBOUNCE_MS = 200;
+const NARROW_QUERY = "(max-width: 768px)";
+const RESIZE_DEBOUNCE_MS = 200;
 
-export type MenuMode = "horizontal" | "vertical";
+type MenuMode = "horizontal" | "vertical";
 
 export function menuModeNow(): MenuMode {
   return window.matchMedia(NARROW_QUERY).matches ? "vertical" : "horizontal";

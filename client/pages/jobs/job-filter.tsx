@@ -14,7 +14,7 @@ import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
 import { useT } from "../../i18n/use-t.ts";
 import { PageLink } from "../../routing/page-link.tsx";
 
-export interface JobFilterProps {
+interface JobFilterProps {
   path: string;
   filter: JobFilter;
   types: JobType[];
