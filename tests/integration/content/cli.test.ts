@@ -2,7 +2,6 @@
  * `npm run content -- export|import|backup FILE` as an operator runs it: a child process
  * (tsx server/content-cli.ts) against a real database named by DATABASE_URL.
  */
-import { spawn } from "node:child_process";
 import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -11,34 +10,9 @@ import { startContentApi } from "../../../server/content/api.ts";
 import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
 import { exportSite, importSite } from "../../../server/content/site-io.ts";
 import { serialiseSite } from "../../../server/content/site-text.ts";
+import { runContentCli as runCli } from "../../support/content-cli.ts";
 import { describeEachDatabase, sqliteDatabases } from "../../support/databases.ts";
 import { buildFixtureSite } from "../../support/fixture-site.ts";
-
-const ROOT = join(import.meta.dirname, "../../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
-
-interface CliRun {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function runCli(args: string[], env: Record<string, string | undefined>, stdin = ""): Promise<CliRun> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["server/content-cli.ts", ...args], { cwd: ROOT, env: { ...process.env, ...env } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
 
 let folder: string;
 beforeAll(async () => {

@@ -2,30 +2,12 @@
  * `npm run content -- enquiries [--since DATE] [--json]` and `enquiries delete ID` as an
  * operator runs them: a child process against a database holding enquiries.
  */
-import { spawn } from "node:child_process";
-import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { createEnquiryStore, type EnquiryStore } from "../../../server/enquiries/store.ts";
+import { runContentCli } from "../../support/content-cli.ts";
 import { describeEachDatabase } from "../../support/databases.ts";
 
-const ROOT = join(import.meta.dirname, "../../..");
-const TSX = join(ROOT, "node_modules/.bin/tsx");
-
-function runCli(args: string[], databaseUrl: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(TSX, ["server/content-cli.ts", ...args], { cwd: ROOT, env: { ...process.env, DATABASE_URL: databaseUrl } });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.setEncoding("utf8").on("data", (chunk: string) => {
-      stdout += chunk;
-    });
-    child.stderr.setEncoding("utf8").on("data", (chunk: string) => {
-      stderr += chunk;
-    });
-    child.on("error", reject);
-    child.on("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const runCli = (args: string[], databaseUrl: string) => runContentCli(args, { DATABASE_URL: databaseUrl });
 
 const row = (name: string, createdAt: string, message: string) => ({
   created_at: Date.parse(createdAt),
