@@ -33,9 +33,7 @@ import { createPurger, type Purger } from "./purge/purger.ts";
 import type { SharedPurges } from "./purge/shared-purges.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
-import { uncachedReader } from "./search/read-content.ts";
-import { searchPageGuard } from "./search/search-page-guard.ts";
-import { createSearchInLangs, type SiteSearch } from "./search/site-search.ts";
+import { createSearch, type SiteSearch } from "./search/search.ts";
 import { createSeoRouter } from "./seo/router.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
@@ -82,7 +80,7 @@ function settingsOf(config: Config) {
   return {
     tier: sharedTierSettingsOf(config),
     csp: { dev: config.dev, https: publicOrigin?.startsWith("https:") ?? false },
-    search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang },
+    search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang, contentLangParam },
     api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
@@ -107,8 +105,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const answerHeaders = apiAnswerHeaders(commonHeaders);
   const activity = trackActivity(now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now });
-  const content = uncachedReader(upstream, config.contentLangParam);
-  const search = createSearchInLangs({ ...settings.search, reader: content, logger, answerHeaders, inFlight: activity.inFlight, now });
+  const { search, pageGuard } = createSearch(settings.search, { upstream, logger, answerHeaders, inFlight: activity.inFlight, now });
   metrics.registerSearch(() => search.figures());
   const { app, clientAddressOf } = createBaseApp(config.trustProxy, commonHeaders);
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
@@ -140,7 +137,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(createSeoRouter({ settings: settings.seo, reader: api.cachedReader, logger, now }));
   app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now }));
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
-  app.get(searchPageGuard.path, searchPageGuard.handler);
+  app.get(pageGuard.path, pageGuard.handler);
   app.use("/portal", pages.router);
   app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
