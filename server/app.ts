@@ -28,9 +28,7 @@ import type { PageCache } from "./pages/page-cache.ts";
 import { createPages } from "./pages/pages.ts";
 import { publicConfigOf } from "./pages/router.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
-import { createPurgeRouter } from "./purge/purge-route.ts";
-import { createPurger, type Purger } from "./purge/purger.ts";
-import type { SharedPurges } from "./purge/shared-purges.ts";
+import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSearch, type SiteSearch } from "./search/search.ts";
@@ -85,7 +83,7 @@ function settingsOf(config: Config) {
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: { site: publicConfigOf(config), dev: config.dev, staleMs: cache.staleMs, pageCache: config.pageCache, maxBytes: cache.maxBytes },
-    purger: { classify, contentLang },
+    purge: { secrets: config.purgeSecrets, classify, contentLang },
   };
 }
 
@@ -119,9 +117,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const perRequestState = () => ({ form: { token: enquiries.intake.keys.issue((now ?? Date.now)()) } });
   const pages = createPages(settings.pages, { ...common, renderer, reader: api.reader, metrics, perRequestState });
   const { pageCache } = pages;
-  const purger = createPurger({ cache: api.cache, pageCache, ...settings.purger });
-  purger.onPurge((request) => search.onPurge(request));
-  const sharedPurges = tier.sharePurges(purger);
+  const purgeDeps = { cache: api.cache, pageCache, channel: tier.purgeChannel, logger, now };
+  const purge = createPurge(settings.purge, { ...purgeDeps, onPurge: (request) => search.onPurge(request) });
+  const { purger, sharedPurges } = purge;
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
   const readiness = createReadiness({ upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now });
 
@@ -135,7 +133,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
   app.use(createSeoRouter({ settings: settings.seo, reader: api.cachedReader, logger, now }));
-  app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now }));
+  app.use(purge.router);
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   app.get(pageGuard.path, pageGuard.handler);
   app.use("/portal", pages.router);

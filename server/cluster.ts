@@ -7,7 +7,7 @@ import { AggregatorRegistry } from "prom-client";
 import { isFolderMessage, keepImageFolder } from "./images/folder-keeper.ts";
 import type { Logger } from "./logger.ts";
 import { startInternalListener } from "./operations/internal-listener.ts";
-import { isPurgeMessage } from "./purge/cluster-relay.ts";
+import { isPurgeMessage } from "./purge/purge.ts";
 
 interface PrimaryOptions {
   workers: number;

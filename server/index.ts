@@ -16,7 +16,6 @@ import { clusterFolderKeeper } from "./images/folder-keeper.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { Phase } from "./operations/health.ts";
 import { startInternalListener } from "./operations/internal-listener.ts";
-import { joinClusterPurges } from "./purge/cluster-relay.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
 
@@ -151,7 +150,6 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     },
   );
   life.app = app;
-  joinClusterPurges(app.portal.purger);
   app.portal.enquiries.start();
   app.portal.search.start();
   // Shares from the first request when Redis is there; without it the instance starts on its own state.
