@@ -18,8 +18,7 @@ import { createBaseApp, MAX_URL_LENGTH } from "./http/base-app.ts";
 import { createErrorHandler } from "./http/errors.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { securityHeaderList } from "./http/security-headers.ts";
-import type { FolderKeeper } from "./images/disk-cache.ts";
-import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
+import { createImages, type ImageEndpoint } from "./images/images.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./operations/app-metrics.ts";
 import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./operations/health.ts";
@@ -44,8 +43,6 @@ interface AppDeps {
   now?: () => number;
   renderer?: PageRenderer;
   imageResizeSlots?: number;
-  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
-  imageFolderKeeper?: FolderKeeper;
   metricsRegistry?: Registry;
   phase?: () => Phase;
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
@@ -109,8 +106,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
   const api = createApiProxy(settings.api, { ...common, upstream, answerHeaders, readerOf: (cached) => search.readerWith(cached) });
   metrics.registerCache("api", api.cache);
-  const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, folderKeeper: deps.imageFolderKeeper, now };
-  const images = createImageEndpoint({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
+  const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };
+  const images = createImages({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
   metrics.registerCache("image", images.memory);
   const enquiryDeps = { logger, registry, limit: tier.clientLimit, now, ...deps.enquiryDelivery };
   const enquiries = createEnquiries(config.enquiries, config.databaseUrl, enquiryDeps);

@@ -12,7 +12,6 @@ import { createApp, type PortalApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
-import { clusterFolderKeeper } from "./images/folder-keeper.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import type { Phase } from "./operations/health.ts";
 import { startInternalListener } from "./operations/internal-listener.ts";
@@ -145,7 +144,6 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
       database: contentApi,
       renderer,
       metricsRegistry,
-      imageFolderKeeper: clusterFolderKeeper(),
       phase: () => life.phase,
     },
   );
