@@ -31,7 +31,7 @@ import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/page-renderer.ts";
 import { createSearch, type SiteSearch } from "./search/search.ts";
-import { createSeoRouter } from "./seo/router.ts";
+import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
 interface AppDeps {
@@ -129,7 +129,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use("/api/portal", api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
-  app.use(createSeoRouter({ settings: settings.seo, reader: api.cachedReader, logger, now }));
+  app.use(createSeo({ settings: settings.seo, reader: api.cachedReader, logger, now }));
   app.use(purge.router);
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   app.get(pageGuard.path, pageGuard.handler);
