@@ -5,9 +5,7 @@ import compression from "compression";
 import express from "express";
 import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
-import { createApiProxy } from "./api-proxy/api-proxy.ts";
-import { apiAnswerHeaders } from "./api-proxy/send-api-answer.ts";
-import { createUpstreamClient, type UpstreamClient } from "./api-proxy/upstream-client.ts";
+import { createApiProxy, type UpstreamClient } from "./api-proxy/api-proxy.ts";
 import { IdleRecompressor } from "./cache/idle-recompressor.ts";
 import { trackActivity } from "./cache/request-activity.ts";
 import { fastPathsFirst } from "./cache/request-fast-path.ts";
@@ -76,7 +74,7 @@ function settingsOf(config: Config) {
     tier: sharedTierSettingsOf(config),
     csp: { dev: config.dev, https: publicOrigin?.startsWith("https:") ?? false },
     search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang, contentLangParam },
-    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH },
+    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: { site: publicConfigOf(config), dev: config.dev, staleMs: cache.staleMs, pageCache: config.pageCache, maxBytes: cache.maxBytes },
@@ -95,16 +93,19 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const tier = createSharedTier(settings.tier, logger, now);
   const registry = deps.metricsRegistry ?? new Registry();
   const metrics = createAppMetrics(registry, tier.counts);
-  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs, onOutcome: metrics.observeUpstream });
   const commonHeaders = securityHeaderList(settings.csp);
-  const answerHeaders = apiAnswerHeaders(commonHeaders);
   const activity = trackActivity(now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now });
-  const { search, pageGuard } = createSearch(settings.search, { upstream, logger, answerHeaders, inFlight: activity.inFlight, now });
-  metrics.registerSearch(() => search.figures());
   const { app, clientAddressOf } = createBaseApp(config.trustProxy, commonHeaders);
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
-  const api = createApiProxy(settings.api, { ...common, upstream, answerHeaders, readerOf: (cached) => search.readerWith(cached) });
+  const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
+  const searchDeps = { logger, inFlight: activity.inFlight, now };
+  const api = createApiProxy(settings.api, {
+    ...proxyDeps,
+    answersHere: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
+  });
+  const { upstream, answersHere: search } = api;
+  metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", api.cache);
   const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };
   const images = createImages({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
@@ -132,7 +133,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(createSeo({ settings: settings.seo, reader: api.cachedReader, logger, now }));
   app.use(purge.router);
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
-  app.get(pageGuard.path, pageGuard.handler);
+  app.get(search.pageGuard.path, search.pageGuard.handler);
   app.use("/portal", pages.router);
   app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));

@@ -339,5 +339,5 @@ type SearchDeps = Omit<SiteSearchOptions, "file" | "refreshMs" | "reader" | "lan
 export function createSearch(settings: SearchSettings, { upstream, ...deps }: SearchDeps) {
   const reader = uncachedReader(upstream, settings.contentLangParam);
   const { file, refreshMs, contentLang } = settings;
-  return { search: createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), pageGuard: searchPageGuard };
+  return Object.assign(createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), { pageGuard: searchPageGuard });
 }
