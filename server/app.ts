@@ -21,9 +21,7 @@ import { createLogger, type Logger } from "./logger.ts";
 import { type AppMetrics, createAppMetrics } from "./operations/app-metrics.ts";
 import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./operations/health.ts";
 import { createRequestLog } from "./operations/request-log.ts";
-import type { PageCache } from "./pages/page-cache.ts";
-import { createPages } from "./pages/pages.ts";
-import { publicConfigOf } from "./pages/router.ts";
+import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
@@ -77,7 +75,13 @@ function settingsOf(config: Config) {
     api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
-    pages: { site: publicConfigOf(config), dev: config.dev, staleMs: cache.staleMs, pageCache: config.pageCache, maxBytes: cache.maxBytes },
+    pages: {
+      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
+      dev: config.dev,
+      staleMs: cache.staleMs,
+      pageCache: config.pageCache,
+      maxBytes: cache.maxBytes,
+    },
     purge: { secrets: config.purgeSecrets, classify, contentLang },
   };
 }
