@@ -18,9 +18,7 @@ import { redirectHome } from "./http/redirects.ts";
 import { securityHeaderList } from "./http/security-headers.ts";
 import { createImages, type ImageEndpoint } from "./images/images.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { type AppMetrics, createAppMetrics } from "./operations/app-metrics.ts";
-import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./operations/health.ts";
-import { createRequestLog } from "./operations/request-log.ts";
+import { type AppMetrics, createOperations, type Phase, type Readiness } from "./operations/operations.ts";
 import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
@@ -96,11 +94,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const tier = createSharedTier(settings.tier, logger, now);
   const registry = deps.metricsRegistry ?? new Registry();
-  const metrics = createAppMetrics(registry, tier.counts);
   const commonHeaders = securityHeaderList(settings.csp);
   const activity = trackActivity(now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now });
   const { app, clientAddressOf } = createBaseApp(config.trustProxy, commonHeaders);
+  const { metrics, health, requestLog } = createOperations({ registry, counts: tier.counts, logger, clientAddressOf });
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
   const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
   const searchDeps = { logger, inFlight: activity.inFlight, now };
@@ -123,10 +121,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const purge = createPurge(settings.purge, { ...purgeDeps, onPurge: (request) => search.onPurge(request) });
   const { purger, sharedPurges } = purge;
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
-  const readiness = createReadiness({ upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now });
+  const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
+  const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
   app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
-  app.use(createHealthRouter({ readiness, missBudget: tier.missBudget }));
+  app.use(healthRouter);
   app.get(IMAGE_PATH, images.handler); // before compression: images are compressed already
   app.use(compression({ threshold: 1024 }));
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
@@ -142,10 +141,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
-  const log = createRequestLog({ logger, metrics, clientAddressOf });
   const handle = fastPathsFirst([api.router.fastPath, pages.fastPath], app, (req, res) => {
     activity.begin(res);
-    return log(req, res);
+    return requestLog(req, res);
   });
   const close = async () => {
     search.close();

@@ -6,7 +6,7 @@ import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
 import { isFolderMessage, keepImageFolder } from "./images/images.ts";
 import type { Logger } from "./logger.ts";
-import { startInternalListener } from "./operations/internal-listener.ts";
+import { startInternalListener } from "./operations/operations.ts";
 import { isPurgeMessage } from "./purge/purge.ts";
 
 interface PrimaryOptions {

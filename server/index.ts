@@ -13,8 +13,7 @@ import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import type { Phase } from "./operations/health.ts";
-import { startInternalListener } from "./operations/internal-listener.ts";
+import { type Phase, startInternalListener } from "./operations/operations.ts";
 import { createDevRenderer } from "./render/dev-renderer.ts";
 import { createProdRenderer } from "./render/prod-renderer.ts";
 
