@@ -23,7 +23,7 @@ import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
-import type { PageRenderer } from "./render/page-renderer.ts";
+import type { PageRenderer } from "./render/render.ts";
 import { createSearch, type SiteSearch } from "./search/search.ts";
 import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";

@@ -14,8 +14,7 @@ import { type Config, ConfigError, parseConfig, withoutCredentials } from "./con
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { type Phase, startInternalListener } from "./operations/operations.ts";
-import { createDevRenderer } from "./render/dev-renderer.ts";
-import { createProdRenderer } from "./render/prod-renderer.ts";
+import { createRenderer } from "./render/render.ts";
 
 /** Keeps the peak memory within its target (docs/decisions/0006-heap-growing-percent.md). */
 const HEAP_GROWING_PERCENT = 50;
@@ -123,7 +122,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     classify ??= contentApi.classify;
   }
 
-  const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
+  const renderer = await createRenderer(config.dev);
   const { metricsRegistry } = life;
   collectDefaultMetrics({ register: metricsRegistry });
   if (cluster.isWorker) {
