@@ -5,9 +5,7 @@ import compression from "compression";
 import express from "express";
 import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
-import { createApiProxy } from "./api-proxy/api-proxy.ts";
-import { apiAnswerHeaders } from "./api-proxy/send-api-answer.ts";
-import { createUpstreamClient, type UpstreamClient } from "./api-proxy/upstream-client.ts";
+import { createApiProxy, type UpstreamClient } from "./api-proxy/api-proxy.ts";
 import { IdleRecompressor } from "./cache/idle-recompressor.ts";
 import { trackActivity } from "./cache/request-activity.ts";
 import { fastPathsFirst } from "./cache/request-fast-path.ts";
@@ -18,25 +16,16 @@ import { createBaseApp, MAX_URL_LENGTH } from "./http/base-app.ts";
 import { createErrorHandler } from "./http/errors.ts";
 import { redirectHome } from "./http/redirects.ts";
 import { securityHeaderList } from "./http/security-headers.ts";
-import type { FolderKeeper } from "./images/disk-cache.ts";
-import { createImageEndpoint, type ImageEndpoint } from "./images/router.ts";
+import { createImages, type ImageEndpoint } from "./images/images.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { type AppMetrics, createAppMetrics } from "./operations/app-metrics.ts";
-import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./operations/health.ts";
-import { createRequestLog } from "./operations/request-log.ts";
-import type { PageCache } from "./pages/page-cache.ts";
-import { createPages } from "./pages/pages.ts";
-import { publicConfigOf } from "./pages/router.ts";
+import { type AppMetrics, createOperations, type Phase, type Readiness } from "./operations/operations.ts";
+import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
-import { createPurgeRouter } from "./purge/purge-route.ts";
-import { createPurger, type Purger } from "./purge/purger.ts";
-import type { SharedPurges } from "./purge/shared-purges.ts";
+import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
-import type { PageRenderer } from "./render/page-renderer.ts";
-import { uncachedReader } from "./search/read-content.ts";
-import { searchPageGuard } from "./search/search-page-guard.ts";
-import { createSearchInLangs, type SiteSearch } from "./search/site-search.ts";
-import { createSeoRouter } from "./seo/router.ts";
+import type { PageRenderer } from "./render/render.ts";
+import { createSearch, type SiteSearch } from "./search/search.ts";
+import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
 interface AppDeps {
@@ -48,8 +37,6 @@ interface AppDeps {
   now?: () => number;
   renderer?: PageRenderer;
   imageResizeSlots?: number;
-  /** Who keeps the image folder's bound, when not this process (a cluster worker's primary). */
-  imageFolderKeeper?: FolderKeeper;
   metricsRegistry?: Registry;
   phase?: () => Phase;
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
@@ -82,12 +69,18 @@ function settingsOf(config: Config) {
   return {
     tier: sharedTierSettingsOf(config),
     csp: { dev: config.dev, https: publicOrigin?.startsWith("https:") ?? false },
-    search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang },
-    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH },
+    search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang, contentLangParam },
+    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
-    pages: { site: publicConfigOf(config), dev: config.dev, staleMs: cache.staleMs, pageCache: config.pageCache, maxBytes: cache.maxBytes },
-    purger: { classify, contentLang },
+    pages: {
+      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
+      dev: config.dev,
+      staleMs: cache.staleMs,
+      pageCache: config.pageCache,
+      maxBytes: cache.maxBytes,
+    },
+    purge: { secrets: config.purgeSecrets, classify, contentLang },
   };
 }
 
@@ -101,35 +94,38 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const logger = deps.logger ?? createLogger(config.logLevel);
   const tier = createSharedTier(settings.tier, logger, now);
   const registry = deps.metricsRegistry ?? new Registry();
-  const metrics = createAppMetrics(registry, tier.counts);
-  const upstream = createUpstreamClient({ baseUrl: upstreamUrl, timeoutMs: config.upstreamTimeoutMs, onOutcome: metrics.observeUpstream });
   const commonHeaders = securityHeaderList(settings.csp);
-  const answerHeaders = apiAnswerHeaders(commonHeaders);
   const activity = trackActivity(now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now });
-  const content = uncachedReader(upstream, config.contentLangParam);
-  const search = createSearchInLangs({ ...settings.search, reader: content, logger, answerHeaders, inFlight: activity.inFlight, now });
-  metrics.registerSearch(() => search.figures());
   const { app, clientAddressOf } = createBaseApp(config.trustProxy, commonHeaders);
+  const { metrics, health, requestLog } = createOperations({ registry, counts: tier.counts, logger, clientAddressOf });
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
-  const api = createApiProxy(settings.api, { ...common, upstream, answerHeaders, readerOf: (cached) => search.readerWith(cached) });
+  const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
+  const searchDeps = { logger, inFlight: activity.inFlight, now };
+  const api = createApiProxy(settings.api, {
+    ...proxyDeps,
+    answersHere: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
+  });
+  const { upstream, answersHere: search } = api;
+  metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", api.cache);
-  const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, folderKeeper: deps.imageFolderKeeper, now };
-  const images = createImageEndpoint({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
+  const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };
+  const images = createImages({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
   metrics.registerCache("image", images.memory);
   const enquiryDeps = { logger, registry, limit: tier.clientLimit, now, ...deps.enquiryDelivery };
   const enquiries = createEnquiries(config.enquiries, config.databaseUrl, enquiryDeps);
   const perRequestState = () => ({ form: { token: enquiries.intake.keys.issue((now ?? Date.now)()) } });
   const pages = createPages(settings.pages, { ...common, renderer, reader: api.reader, metrics, perRequestState });
   const { pageCache } = pages;
-  const purger = createPurger({ cache: api.cache, pageCache, ...settings.purger });
-  purger.onPurge((request) => search.onPurge(request));
-  const sharedPurges = tier.sharePurges(purger);
+  const purgeDeps = { cache: api.cache, pageCache, channel: tier.purgeChannel, logger, now };
+  const purge = createPurge(settings.purge, { ...purgeDeps, onPurge: (request) => search.onPurge(request) });
+  const { purger, sharedPurges } = purge;
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
-  const readiness = createReadiness({ upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now });
+  const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
+  const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
   app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
-  app.use(createHealthRouter({ readiness, missBudget: tier.missBudget }));
+  app.use(healthRouter);
   app.get(IMAGE_PATH, images.handler); // before compression: images are compressed already
   app.use(compression({ threshold: 1024 }));
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
@@ -137,18 +133,17 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use("/api/portal", api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
-  app.use(createSeoRouter({ settings: settings.seo, reader: api.cachedReader, logger, now }));
-  app.use(createPurgeRouter({ secrets: config.purgeSecrets, purger, claimId: sharedPurges?.claimId, now }));
+  app.use(createSeo({ settings: settings.seo, reader: api.cachedReader, logger, now }));
+  app.use(purge.router);
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
-  app.get(searchPageGuard.path, searchPageGuard.handler);
+  app.get(search.pageGuard.path, search.pageGuard.handler);
   app.use("/portal", pages.router);
   app.use(redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
-  const log = createRequestLog({ logger, metrics, clientAddressOf });
   const handle = fastPathsFirst([api.router.fastPath, pages.fastPath], app, (req, res) => {
     activity.begin(res);
-    return log(req, res);
+    return requestLog(req, res);
   });
   const close = async () => {
     search.close();

@@ -4,10 +4,10 @@
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
-import { isFolderMessage, keepImageFolder } from "./images/folder-keeper.ts";
+import { isFolderMessage, keepImageFolder } from "./images/images.ts";
 import type { Logger } from "./logger.ts";
-import { startInternalListener } from "./operations/internal-listener.ts";
-import { isPurgeMessage } from "./purge/cluster-relay.ts";
+import { startInternalListener } from "./operations/operations.ts";
+import { isPurgeMessage } from "./purge/purge.ts";
 
 interface PrimaryOptions {
   workers: number;

@@ -12,13 +12,9 @@ import { createApp, type PortalApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
-import { clusterFolderKeeper } from "./images/folder-keeper.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import type { Phase } from "./operations/health.ts";
-import { startInternalListener } from "./operations/internal-listener.ts";
-import { joinClusterPurges } from "./purge/cluster-relay.ts";
-import { createDevRenderer } from "./render/dev-renderer.ts";
-import { createProdRenderer } from "./render/prod-renderer.ts";
+import { type Phase, startInternalListener } from "./operations/operations.ts";
+import { createRenderer } from "./render/render.ts";
 
 /** Keeps the peak memory within its target (docs/decisions/0006-heap-growing-percent.md). */
 const HEAP_GROWING_PERCENT = 50;
@@ -126,7 +122,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     classify ??= contentApi.classify;
   }
 
-  const renderer = config.dev ? await createDevRenderer() : await createProdRenderer();
+  const renderer = await createRenderer(config.dev);
   const { metricsRegistry } = life;
   collectDefaultMetrics({ register: metricsRegistry });
   if (cluster.isWorker) {
@@ -146,12 +142,10 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
       database: contentApi,
       renderer,
       metricsRegistry,
-      imageFolderKeeper: clusterFolderKeeper(),
       phase: () => life.phase,
     },
   );
   life.app = app;
-  joinClusterPurges(app.portal.purger);
   app.portal.enquiries.start();
   app.portal.search.start();
   // Shares from the first request when Redis is there; without it the instance starts on its own state.

@@ -10,9 +10,7 @@ import { createSharedCacheLevel, type SharedCodec } from "./cache/shared-cache-l
 import type { SecondLevel } from "./cache/swr-cache.ts";
 import type { Config } from "./config.ts";
 import type { Logger } from "./logger.ts";
-import type { Purger } from "./purge/purger.ts";
-import { joinSharedPurges, type SharedPurges } from "./purge/shared-purges.ts";
-import { createPubSub } from "./redis/pub-sub.ts";
+import { createPubSub, type PubSub } from "./redis/pub-sub.ts";
 import { connectSharedTier, type SharedTier, type SharedTierState, siteIdOf } from "./redis/redis-connection.ts";
 
 interface SharedTierSettings {
@@ -35,7 +33,7 @@ interface SharedTierParts {
   counts: { missBudget: MissBudget; readerGuard: ReaderGuard };
   cacheLevel<V>(namespace: string, codec: SharedCodec<V>): SecondLevel<V> | undefined;
   clientLimit(spec: LimitSpec): ClientLimit;
-  sharePurges(purger: Purger): SharedPurges | undefined;
+  purgeChannel: { connection: SharedTier; pubsub: PubSub } | undefined;
   state(): SharedTierState | "not used";
   close(): void;
 }
@@ -60,7 +58,7 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
   if (!settings.redisUrl) {
     return {
       ...{ connection: undefined, missBudget: held(missBudget), missesAreOwn: true, readerLimits: readerGuard, counts },
-      ...{ cacheLevel: () => undefined, clientLimit: localLimit, sharePurges: () => undefined, state: () => "not used", close() {} },
+      ...{ cacheLevel: () => undefined, clientLimit: localLimit, purgeChannel: undefined, state: () => "not used", close() {} },
     };
   }
   const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger);
@@ -74,7 +72,7 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
     counts,
     cacheLevel: (namespace, codec) => createSharedCacheLevel(tier, { namespace, codec, staleMs: settings.staleMs, lockMs: holdMs, now }),
     clientLimit: (spec) => sharedOrLocalLimit(tier, spec),
-    sharePurges: (purger) => joinSharedPurges(purger, tier, createPubSub(tier), logger),
+    purgeChannel: { connection: tier, pubsub: createPubSub(tier) },
     state: () => tier.state(),
     close: () => tier.close(),
   };

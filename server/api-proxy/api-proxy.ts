@@ -1,4 +1,5 @@
-// The API proxy as the app mounts it: the API cache, its reader, and the /api/portal router with its fast path.
+// The API proxy as the app mounts it: the upstream client, the API cache, its reader (through what else answers
+// here, such as the search), and the /api/portal router with its fast path.
 import type { IncomingMessage } from "node:http";
 import type { ReaderLimits } from "../admission/reader-guard.ts";
 import type { HoldingGate } from "../admission/refusal-hold.ts";
@@ -11,33 +12,47 @@ import type { Logger } from "../logger.ts";
 import { answerCodec } from "./answer-codec.ts";
 import { type ApiReader, createApiReader } from "./api-reader.ts";
 import { createPortalApiRouter } from "./router.ts";
-import type { UpstreamClient } from "./upstream-client.ts";
+import { apiAnswerHeaders } from "./send-api-answer.ts";
+import { createUpstreamClient, type UpstreamClient, type UpstreamOutcome } from "./upstream-client.ts";
+
+export type { UpstreamClient };
+
+type Headers = readonly (readonly [string, string])[];
 
 interface ApiProxySettings {
   cache: Config["cache"];
   classify: Config["classify"];
   contentLangParam: string | undefined;
   maxUrlLength: number;
+  upstreamTimeoutMs: number;
 }
 
-interface ApiProxyDeps {
-  upstream: UpstreamClient;
+interface ApiProxyDeps<A> {
+  upstreamUrl: string;
+  onUpstreamOutcome: (outcome: UpstreamOutcome) => void;
   tier: {
     missBudget: HoldingGate;
     missesAreOwn: boolean;
     readerLimits: ReaderLimits;
     cacheLevel(namespace: string, codec: SharedCodec<CachedAnswer>): SecondLevel<CachedAnswer> | undefined;
   };
-  answerHeaders: readonly (readonly [string, string])[];
-  readerOf: (cached: ApiReader) => ApiReader;
+  commonHeaders: Headers;
+  answersHere: (parts: { upstream: UpstreamClient; answerHeaders: Headers }) => A;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   recompressor: IdleRecompressor;
   logger: Logger;
   now?: () => number;
 }
 
-export function createApiProxy(settings: ApiProxySettings, deps: ApiProxyDeps) {
-  const { upstream, tier, answerHeaders, logger } = deps;
+export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiReader }>(settings: ApiProxySettings, deps: ApiProxyDeps<A>) {
+  const { tier, logger } = deps;
+  const upstream = createUpstreamClient({
+    baseUrl: deps.upstreamUrl,
+    timeoutMs: settings.upstreamTimeoutMs,
+    onOutcome: deps.onUpstreamOutcome,
+  });
+  const answerHeaders = apiAnswerHeaders(deps.commonHeaders);
+  const answersHere = deps.answersHere({ upstream, answerHeaders });
   const cache = createResponseCache({
     maxBytes: settings.cache.maxBytes,
     staleMs: settings.cache.staleMs,
@@ -46,7 +61,7 @@ export function createApiProxy(settings: ApiProxySettings, deps: ApiProxyDeps) {
     secondLevel: tier.cacheLevel("api", answerCodec(answerHeaders)),
   });
   const cachedReader = createApiReader(cache, upstream, settings.cache, answerHeaders, settings.contentLangParam);
-  const reader = deps.readerOf(cachedReader);
+  const reader = answersHere.readerWith(cachedReader);
   const router = createPortalApiRouter({
     settings: { classify: settings.classify, contentLang: settings.contentLangParam !== undefined, staleMs: settings.cache.staleMs },
     reader,
@@ -59,5 +74,5 @@ export function createApiProxy(settings: ApiProxySettings, deps: ApiProxyDeps) {
     maxUrlLength: settings.maxUrlLength,
     recompressor: deps.recompressor,
   });
-  return { cache, cachedReader, reader, router };
+  return { upstream, answersHere, cache, cachedReader, reader, router };
 }

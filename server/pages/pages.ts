@@ -2,20 +2,34 @@
 // Without a renderer only the API and health answer.
 import type { IncomingMessage } from "node:http";
 import { type Request, Router } from "express";
-import type { PageState } from "../../shared/page-state.ts";
+import type { PageState, PublicConfig } from "../../shared/page-state.ts";
 import type { HoldingGate } from "../admission/refusal-hold.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
+import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { AppMetrics } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
 import { createPagesRouter, type PagesSettings, type SendOwnPage } from "./router.ts";
 
-interface PagesFactorySettings extends PagesSettings {
+export type { PageCache };
+
+interface PagesFactorySettings extends Omit<PagesSettings, "site"> {
+  site: Pick<Config, "lang" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin">;
   pageCache: boolean;
   maxBytes: number;
+}
+
+function publicConfigOf(config: PagesFactorySettings["site"]): PublicConfig {
+  return {
+    defaultLang: config.lang,
+    contentLang: config.contentLangParam !== undefined,
+    classify: config.classify ?? [],
+    homeScript: config.homeScript,
+    publicOrigin: config.publicOrigin,
+  };
 }
 
 interface PagesFactoryDeps {
@@ -53,7 +67,7 @@ export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDe
   if (pageCache) metrics.registerCache("page", pageCache);
   if (!renderer) return { pageCache, router: Router(), fastPath: () => undefined, sendOwnPage: undefined };
   const router = createPagesRouter({
-    settings: { site: settings.site, dev: settings.dev, staleMs: settings.staleMs },
+    settings: { site: publicConfigOf(settings.site), dev: settings.dev, staleMs: settings.staleMs },
     reader: deps.reader,
     renderer,
     logger,

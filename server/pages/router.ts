@@ -14,7 +14,6 @@ import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
 import { InFlight } from "../cache/in-flight.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
-import type { Config } from "../config.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
@@ -53,16 +52,6 @@ export interface PagesSettings {
   site: PublicConfig;
   dev: boolean;
   staleMs: number;
-}
-
-export function publicConfigOf(config: Config): PublicConfig {
-  return {
-    defaultLang: config.lang,
-    contentLang: config.contentLangParam !== undefined,
-    classify: config.classify ?? [],
-    homeScript: config.homeScript,
-    publicOrigin: config.publicOrigin,
-  };
 }
 
 function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {

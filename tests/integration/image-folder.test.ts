@@ -8,7 +8,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { DiskCache } from "../../server/images/disk-cache.ts";
-import { type FolderMessage, folderReporter, keepImageFolder } from "../../server/images/folder-keeper.ts";
+import { type FolderMessage, folderReporter, keepImageFolder } from "../../server/images/images.ts";
 
 const BOUND = 256 * 1024;
 let dir: string;

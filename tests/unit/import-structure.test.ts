@@ -266,4 +266,19 @@ describe("the import structure of server/, client/ and shared/", () => {
     });
     expect(report(problems)).toBe("none");
   });
+
+  // content/ is left out: the server starts its thread and the CLI opens its database, two programs sharing no entry;
+  // the CLI lists and deletes enquiries on their store alone, without the intake, delivery and metrics.
+  it("the entry files import from each feature folder only the file named for it", () => {
+    const entries = ["server/app.ts", "server/index.ts", "server/cluster.ts", "server/content-cli.ts", "server/shared-tier.ts"];
+    const features = ["api-proxy", "pages", "images", "purge", "seo", "search", "enquiries", "operations", "render"];
+    const wrong = arrows
+      .filter((a) => entries.includes(a.from) && !(a.from === "server/content-cli.ts" && a.to === "server/enquiries/store.ts"))
+      .filter((a) => {
+        const [, feature] = a.to.split("/");
+        return feature !== undefined && features.includes(feature) && a.to !== `server/${feature}/${feature}.ts`;
+      })
+      .map(describeArrow);
+    expect(report(wrong)).toBe("none");
+  });
 });

@@ -1,7 +1,31 @@
-// The internal listener: /metrics, and /healthz and /readyz in full detail (docs/behaviour.md#metrics).
-import { createServer, type Server, type ServerResponse } from "node:http";
+// Operations as the app mounts them: the metrics, health and readiness, and the access log; and the internal
+// listener a lone process or a cluster's primary serves them on (docs/behaviour.md#health-and-logs, #metrics).
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+import type { Registry } from "prom-client";
+import type { MissGate } from "../admission/miss-budget.ts";
 import type { Logger } from "../logger.ts";
+import { type AppMetrics, createAppMetrics } from "./app-metrics.ts";
+import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./health.ts";
+import { createRequestLog } from "./request-log.ts";
+
+export type { AppMetrics, Phase, Readiness };
+
+interface OperationsDeps {
+  registry: Registry;
+  counts: Parameters<typeof createAppMetrics>[1];
+  logger: Logger;
+  clientAddressOf: (req: IncomingMessage) => string | undefined;
+}
+
+export function createOperations({ registry, counts, logger, clientAddressOf }: OperationsDeps) {
+  const metrics = createAppMetrics(registry, counts);
+  const health = (deps: Parameters<typeof createReadiness>[0] & { missBudget: MissGate }) => {
+    const readiness = createReadiness(deps);
+    return { readiness, router: createHealthRouter({ readiness, missBudget: deps.missBudget }) };
+  };
+  return { metrics, health, requestLog: createRequestLog({ logger, metrics, clientAddressOf }) };
+}
 
 interface InternalEndpoints {
   metrics(): Promise<{ contentType: string; body: string }>;

@@ -7,6 +7,7 @@ import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
 import { parseSearchCall, SEARCH_PATH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
 import { type ApiReader, answerHeadersOf } from "../api-proxy/api-reader.ts";
+import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
 import { prepareAnswer } from "../cache/prepared-answer.ts";
 import { type CachedAnswer, createResponseCache, etagOf } from "../cache/response-cache.ts";
 import type { Loaded } from "../cache/swr-cache.ts";
@@ -14,8 +15,9 @@ import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { PurgeRequest } from "../purge/purge-request.ts";
 import type { SearchDoc } from "./index-file.ts";
-import { type ContentReader, docOfListed, type JobNames, readDetail, readLists } from "./read-content.ts";
+import { type ContentReader, docOfListed, type JobNames, readDetail, readLists, uncachedReader } from "./read-content.ts";
 import { type IndexFigures, SearchIndex } from "./search-index.ts";
+import { searchPageGuard } from "./search-page-guard.ts";
 
 /** Long enough for a burst, short enough that a change shows at once. */
 const RESULT_FRESH_MS = 5000;
@@ -284,7 +286,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
 const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
 
 /** An English index of its own with `contentLang`, else the Chinese one answers both (docs/behaviour.md#search). */
-export function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
+function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
   const { contentLang, reader, ...common } = options;
   const zh = createSiteSearch({ ...common, reader, langs: contentLang ? ["zh-CN"] : ["zh-CN", "en"] });
   if (!contentLang) return zh;
@@ -323,4 +325,19 @@ export function createSearchInLangs(options: SiteSearchOptions & { contentLang: 
       };
     },
   };
+}
+
+interface SearchSettings {
+  file: string;
+  refreshMs: number;
+  contentLang: boolean;
+  contentLangParam: string | undefined;
+}
+
+type SearchDeps = Omit<SiteSearchOptions, "file" | "refreshMs" | "reader" | "langs"> & { upstream: UpstreamClient };
+
+export function createSearch(settings: SearchSettings, { upstream, ...deps }: SearchDeps) {
+  const reader = uncachedReader(upstream, settings.contentLangParam);
+  const { file, refreshMs, contentLang } = settings;
+  return Object.assign(createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), { pageGuard: searchPageGuard });
 }

@@ -1,4 +1,6 @@
-/** `GET /portal/_img?url=&w=&q=`: one image variant, from the caches or made once for every concurrent request (docs/behaviour.md#images). */
+// `GET /portal/_img?url=&w=&q=`: one image variant, from the caches or made once for every concurrent request;
+// in a cluster the primary keeps the image folder's one index, told by the workers (docs/behaviour.md#images).
+import cluster from "node:cluster";
 import { availableParallelism } from "node:os";
 import type { RequestHandler } from "express";
 import { clientKeyOf } from "../admission/client-key.ts";
@@ -8,7 +10,7 @@ import { SwrCache } from "../cache/swr-cache.ts";
 import type { Config } from "../config.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
 import type { Logger } from "../logger.ts";
-import { DiskCache, type FolderKeeper } from "./disk-cache.ts";
+import { DiskCache, type FolderKeeper, isVariantFileName } from "./disk-cache.ts";
 import { parseImageQuery } from "./image-request.ts";
 import { createImageFetchers, createSourceReader } from "./image-source.ts";
 import { createImageVariants, FRESH_MS, type ImageVariant } from "./image-variants.ts";
@@ -26,6 +28,43 @@ interface ImageSettings {
   upstreamTimeoutMs: number;
 }
 
+const FOLDER_MESSAGE = "portal:image-folder";
+
+export interface FolderMessage {
+  type: typeof FOLDER_MESSAGE;
+  op: "stored" | "used";
+  name: string;
+  size?: number;
+}
+
+export function isFolderMessage(message: unknown): message is FolderMessage {
+  return typeof message === "object" && message !== null && (message as { type?: unknown }).type === FOLDER_MESSAGE;
+}
+
+export function folderReporter(send: (message: FolderMessage) => void): FolderKeeper {
+  return {
+    stored: (name, size) => send({ type: FOLDER_MESSAGE, op: "stored", name, size }),
+    used: (name) => send({ type: FOLDER_MESSAGE, op: "used", name }),
+  };
+}
+
+/** undefined: this process keeps its own folder. */
+function clusterFolderKeeper(): FolderKeeper | undefined {
+  if (!cluster.isWorker) return undefined;
+  return folderReporter((message) => process.send?.(message));
+}
+
+export function keepImageFolder(dir: string, maxBytes: number, onError: (err: unknown) => void): (message: FolderMessage) => void {
+  const index = new DiskCache(dir, maxBytes, onError);
+  return (message) => {
+    // A message can name nothing else in the folder, nor outside it.
+    if (!isVariantFileName(message.name)) return;
+    if (message.op === "used") void index.recordUsed(message.name);
+    else if (Number.isSafeInteger(message.size) && (message.size as number) > 0)
+      void index.recordStored(message.name, message.size as number);
+  };
+}
+
 interface ImageEndpointDeps {
   settings: ImageSettings;
   /** The embedded content API's address when there is no API_BASE_URL. */
@@ -33,8 +72,6 @@ interface ImageEndpointDeps {
   mediaDir?: string;
   missBudget: MissGate;
   logger: Logger;
-  /** When another process (a cluster's primary) keeps the folder's bound. */
-  folderKeeper?: FolderKeeper;
   /** Resizes at once; default one per core. */
   resizeSlots?: number;
   now?: () => number;
@@ -55,7 +92,7 @@ const RESIZE_SOURCES_WAITING_BYTES = 256 * 1024 * 1024;
 
 const CACHE_CONTROL = `public, max-age=${FRESH_MS / 1000}, stale-while-revalidate=604800`;
 
-export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
+export function createImages(deps: ImageEndpointDeps): ImageEndpoint {
   const { settings, logger } = deps;
   const now = deps.now ?? Date.now;
   const upstreamOrigin = new URL(deps.upstreamUrl).origin;
@@ -70,7 +107,7 @@ export function createImageEndpoint(deps: ImageEndpointDeps): ImageEndpoint {
     now,
     onRefreshError: (key, err) => logger.warn({ key, err: err instanceof Error ? err.message : String(err) }, "image refresh failed"),
   });
-  const disk = new DiskCache(settings.images.cacheDir, settings.images.cacheMaxBytes, onDiskError, deps.folderKeeper);
+  const disk = new DiskCache(settings.images.cacheDir, settings.images.cacheMaxBytes, onDiskError, clusterFolderKeeper());
   const cores = availableParallelism();
   const queue = new ResizeQueue({
     slots: deps.resizeSlots ?? cores,

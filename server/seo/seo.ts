@@ -43,7 +43,7 @@ function unavailable(res: Response, what: string): void {
   sendErrorAnswer(res, answerOf(refusal, false));
 }
 
-export function createSeoRouter({ settings, reader, logger, now }: SeoDeps): Router {
+export function createSeo({ settings, reader, logger, now }: SeoDeps): Router {
   const router = Router();
   const origin = settings.publicOrigin;
   const generated = createGeneratedCache<string>(now);
