@@ -104,9 +104,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const searchDeps = { logger, inFlight: activity.inFlight, now };
   const api = createApiProxy(settings.api, {
     ...proxyDeps,
-    answersHere: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
+    localAnswers: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
   });
-  const { upstream, answersHere: search } = api;
+  const { upstream, localAnswers: search } = api;
   metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", api.cache);
   const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };

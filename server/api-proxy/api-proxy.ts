@@ -37,7 +37,8 @@ interface ApiProxyDeps<A> {
     cacheLevel(namespace: string, codec: SharedCodec<CachedAnswer>): SecondLevel<CachedAnswer> | undefined;
   };
   commonHeaders: Headers;
-  answersHere: (parts: { upstream: UpstreamClient; answerHeaders: Headers }) => A;
+  /** Calls answered here rather than upstream (the site search); they read through the proxy's upstream client. */
+  localAnswers: (parts: { upstream: UpstreamClient; answerHeaders: Headers }) => A;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   recompressor: IdleRecompressor;
   logger: Logger;
@@ -52,7 +53,7 @@ export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiRea
     onOutcome: deps.onUpstreamOutcome,
   });
   const answerHeaders = apiAnswerHeaders(deps.commonHeaders);
-  const answersHere = deps.answersHere({ upstream, answerHeaders });
+  const localAnswers = deps.localAnswers({ upstream, answerHeaders });
   const cache = createResponseCache({
     maxBytes: settings.cache.maxBytes,
     staleMs: settings.cache.staleMs,
@@ -61,7 +62,7 @@ export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiRea
     secondLevel: tier.cacheLevel("api", answerCodec(answerHeaders)),
   });
   const cachedReader = createApiReader(cache, upstream, settings.cache, answerHeaders, settings.contentLangParam);
-  const reader = answersHere.readerWith(cachedReader);
+  const reader = localAnswers.readerWith(cachedReader);
   const router = createPortalApiRouter({
     settings: { classify: settings.classify, contentLang: settings.contentLangParam !== undefined, staleMs: settings.cache.staleMs },
     reader,
@@ -74,5 +75,5 @@ export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiRea
     maxUrlLength: settings.maxUrlLength,
     recompressor: deps.recompressor,
   });
-  return { upstream, answersHere, cache, cachedReader, reader, router };
+  return { upstream, localAnswers, cache, cachedReader, reader, router };
 }
