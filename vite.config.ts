@@ -3,9 +3,24 @@ import path from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
-/** Modules the browser loads after the entry: pages, their parts and strings, and parts hydrated later. */
-const LOADED_LATER =
-  /\/client\/(pages|components|home)\/|\/client\/hooks\/(page-query|use-page-title|use-scroll-top)\.ts|\/client\/shell\/(footer|qr-codes|header-tools|top-menu|menu-tree|use-layout|language|back-to-top|menu-icons)\.tsx?|\/client\/routing\/anchor-link\.tsx|\/client\/i18n\/messages-(en|pages|home|search)\.ts|\/shared\/(dates|list-query)\.ts/;
+/** React DOM, which the entry imports lazily so that it sets itself up in a later task, but from the same file. */
+const REACT_DOM = /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/;
+
+/** Every module the entry imports statically, found once the module graph is built. */
+const startModules = new Set<string>();
+const findStartModules: Plugin = {
+  name: "find-start-modules",
+  apply: "build",
+  buildStart: () => startModules.clear(),
+  buildEnd() {
+    const visit = (id: string) => {
+      if (startModules.has(id)) return;
+      startModules.add(id);
+      for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+    };
+    for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) visit(id);
+  },
+};
 
 /**
  * Nearly all of the entry chunk runs as the page starts (React hydrating the page), so it
@@ -55,7 +70,7 @@ const plainDynamicImports: Plugin = {
  */
 export default defineConfig(({ isSsrBuild }) => ({
   base: "/portal/",
-  plugins: [react(), ...(isSsrBuild ? [] : [plainDynamicImports, compileEntryEagerly])],
+  plugins: [react(), ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
   resolve: {
     // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
@@ -77,7 +92,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             // left to itself, the bundler moves what the entry shares with a part loaded later
             // into extra shared files. Out of it stay each page's own code and what is loaded
             // later (hydration/later-part.tsx), which the bundler splits into chunks of their own.
-            codeSplitting: { groups: [{ name: "index", test: (id: string) => !LOADED_LATER.test(id) }] },
+            codeSplitting: { groups: [{ name: "index", test: (id: string) => startModules.has(id) || REACT_DOM.test(id) }] },
           },
         },
       },
