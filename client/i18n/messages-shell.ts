@@ -1,4 +1,4 @@
-/** The frame of every page: header, menu, footer, back-to-top, the error fallback. `{n}` is filled in by the shell. */
+/** The frame of every page: header, menu, back-to-top, the error fallback (the footer's are its own). */
 export const SHELL_MESSAGES = {
   "shell.skip": "跳到主要内容",
   "shell.home": "返回首页",
@@ -14,23 +14,4 @@ export const SHELL_MESSAGES = {
   "shell.backToTop": "返回顶部",
   "shell.error": "页面出现了问题",
   "shell.errorHint": "请重试；如果问题依旧，请重新加载页面。",
-  "footer.label": "网站信息",
-  "footer.offerings": "产品与服务",
-  "footer.products": "产品中心",
-  "footer.services": "服务与方案",
-  "footer.messages": "新闻公告",
-  "footer.about": "关于我们",
-  "footer.join": "加入我们",
-  "footer.contact": "联系我们",
-  "footer.phone": "电话",
-  "footer.email": "邮箱",
-  "footer.qq": "QQ",
-  "footer.wechat": "微信",
-  "footer.address": "地址",
-  "footer.qrcodes": "扫码关注",
-  "footer.qrcode": "二维码 {n}",
-  "footer.qrcodeOpen": "查看二维码 {n} 大图",
-  "footer.close": "关闭",
-  "footer.rights": "版权所有",
-  "footer.edi": "增值电信业务经营许可证：",
 };
