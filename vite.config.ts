@@ -3,9 +3,24 @@ import path from "node:path";
 import react from "@vitejs/plugin-react";
 import { defineConfig, type Plugin } from "vite";
 
-/** Modules the browser loads after the entry: pages, their parts and strings, and parts hydrated later. */
-const LOADED_LATER =
-  /\/client\/(pages|components|home)\/|\/client\/hooks\/(page-query|use-page-title|use-scroll-top)\.ts|\/client\/shell\/(footer|qr-codes|header-tools|top-menu|menu-tree|use-layout|language|back-to-top|menu-icons)\.tsx?|\/client\/routing\/anchor-link\.tsx|\/client\/i18n\/messages-(en|pages|home|search)\.ts|\/shared\/(dates|list-query)\.ts/;
+/** React DOM, which the entry imports lazily so that it sets itself up in a later task, but from the same file. */
+const REACT_DOM = /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/;
+
+/** Every module the entry imports statically, found once the module graph is built. */
+const startModules = new Set<string>();
+const findStartModules: Plugin = {
+  name: "find-start-modules",
+  apply: "build",
+  buildStart: () => startModules.clear(),
+  buildEnd() {
+    const visit = (id: string) => {
+      if (startModules.has(id)) return;
+      startModules.add(id);
+      for (const imported of this.getModuleInfo(id)?.importedIds ?? []) visit(imported);
+    };
+    for (const id of this.getModuleIds()) if (this.getModuleInfo(id)?.isEntry) visit(id);
+  },
+};
 
 /**
  * Nearly all of the entry chunk runs as the page starts (React hydrating the page), so it
@@ -27,13 +42,35 @@ const compileEntryEagerly: Plugin = {
 };
 
 /**
+ * Dynamic imports as they are written: with modulePreload off and no stylesheet in a chunk loaded
+ * later, Vite's preloading helper (0.6 kB gzip in the entry) would only pass each one through.
+ */
+const PRELOAD_HELPER = "\0vite/preload-helper.js";
+const plainDynamicImports: Plugin = {
+  name: "plain-dynamic-imports",
+  apply: "build",
+  enforce: "pre",
+  load: (id) => (id === PRELOAD_HELPER ? "export const __vitePreload = (load) => load();" : undefined),
+  generateBundle: {
+    order: "post",
+    handler(_options, bundle) {
+      // The entry's stylesheet is in the page's head; one of a chunk loaded later would need the helper.
+      for (const chunk of Object.values(bundle)) {
+        if (chunk.type === "chunk" && !chunk.isEntry && chunk.viteMetadata?.importedCss.size)
+          this.error(`${chunk.fileName} has a stylesheet`);
+      }
+    },
+  },
+};
+
+/**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
  * /portal/assets/) to dist/client; `vite build --ssr client/entry-server.tsx` writes the
  * server renderer to dist/ssr. The server loads them in production without Vite.
  */
 export default defineConfig(({ isSsrBuild }) => ({
   base: "/portal/",
-  plugins: [react(), ...(isSsrBuild ? [] : [compileEntryEagerly])],
+  plugins: [react(), ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
   resolve: {
     // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
@@ -45,7 +82,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         emptyOutDir: true,
         manifest: true,
         assetsDir: "assets",
-        // No preloading helper in the entry (half a kilobyte): the server preloads the first page's modules from
+        // No list of each lazy chunk's imports to preload (half a kilobyte): the server preloads the first page's modules from
         // its head, and a page opened later has its data requested beside its code (page-switch.tsx), so the
         // modules its chunk imports in turn are fetched while the data is on its way.
         modulePreload: false,
@@ -55,7 +92,7 @@ export default defineConfig(({ isSsrBuild }) => ({
             // left to itself, the bundler moves what the entry shares with a part loaded later
             // into extra shared files. Out of it stay each page's own code and what is loaded
             // later (hydration/later-part.tsx), which the bundler splits into chunks of their own.
-            codeSplitting: { groups: [{ name: "index", test: (id: string) => !LOADED_LATER.test(id) }] },
+            codeSplitting: { groups: [{ name: "index", test: (id: string) => startModules.has(id) || REACT_DOM.test(id) }] },
           },
         },
       },

@@ -5,7 +5,7 @@ import type { Author, SiteConfig } from "../../shared/entities.ts";
 import { PAGES, type PageId } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
-import type { MessageKey } from "../i18n/messages.ts";
+import { FOOTER_MESSAGES } from "../i18n/messages-footer.ts";
 import { useT } from "../i18n/use-t.ts";
 import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
@@ -21,7 +21,7 @@ const PAGE_GROUPS = [
   ["footer.messages", ["newsList", "noticeList"]],
   ["footer.about", ["about", "founders", "milestones"]],
   ["footer.join", ["jobSocietyList", "jobSchoolList"]],
-] as const satisfies readonly (readonly [MessageKey, readonly PageId[]])[];
+] as const satisfies readonly (readonly [keyof typeof FOOTER_MESSAGES, readonly PageId[]])[];
 
 const textOf = (value: unknown): string => (typeof value === "string" ? value.trim() : "");
 
@@ -60,7 +60,7 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
 }
 
 export function Footer({ id }: { id: string }) {
-  const t = useT();
+  const t = useT(FOOTER_MESSAGES);
   const { lang } = usePageState();
   const mode = useMenuMode();
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;

@@ -8,11 +8,12 @@ import { BASE_PATH, langPath, PAGES } from "../../shared/routes.ts";
 import { withQuery } from "../../shared/with-query.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { loadMessages } from "../i18n/messages.ts";
+import { HEADER_MESSAGES } from "../i18n/messages-header.ts";
 import { useT } from "../i18n/use-t.ts";
 import { fetchPageData } from "../page-switch.tsx";
 
 export function LanguageSwitch() {
-  const t = useT();
+  const t = useT(HEADER_MESSAGES);
   const { lang, config } = usePageState();
   const [location, navigate] = useLocation();
   const search = useSearch();

@@ -3,10 +3,11 @@ import { useRef, useState } from "react";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
 import { linkOf } from "../data/content-values.ts";
 import { fill } from "../i18n/fill.ts";
+import { FOOTER_MESSAGES } from "../i18n/messages-footer.ts";
 import { useT } from "../i18n/use-t.ts";
 
 export function QrCodes({ images, label }: { images: unknown[]; label: string }) {
-  const t = useT();
+  const t = useT(FOOTER_MESSAGES);
   const dialogRef = useRef<HTMLDialogElement>(null);
   const [shown, setShown] = useState<number | null>(null);
   const links = images.map(linkOf).filter(Boolean);

@@ -8,6 +8,7 @@ import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
 import { useHydrated } from "../hooks/use-hydrated.ts";
 import { fill } from "../i18n/fill.ts";
+import { HEADER_MESSAGES } from "../i18n/messages-header.ts";
 import { useT } from "../i18n/use-t.ts";
 import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
@@ -51,7 +52,7 @@ function itemInUse(): number | null {
 }
 
 export function TopMenu() {
-  const t = useT();
+  const t = useT(HEADER_MESSAGES);
   const hydrated = useHydrated();
   const mode = useMenuMode();
   const { config } = usePageState();
@@ -183,7 +184,7 @@ function ClassifyItem({ node, menu, control }: { node: MenuNode; menu: ClassifyM
 }
 
 function TopItem({ node, control }: { node: MenuNode; control: MenuControl }) {
-  const t = useT();
+  const t = useT(HEADER_MESSAGES);
   const count = entryCountOf(node);
   const open = control.openId === node.id;
   const grid = count > GRID_THRESHOLD;
@@ -311,7 +312,7 @@ function MenuLink({
   onClick?: MouseEventHandler<HTMLAnchorElement>;
   children: ReactNode;
 }) {
-  const t = useT();
+  const t = useT(HEADER_MESSAGES);
   const [location] = useLocation();
   switch (target.kind) {
     case "page":

@@ -1,0 +1,22 @@
+/** The footer, hydrated after the page: its strings load with its code. `{n}` is filled in by the footer. */
+export const FOOTER_MESSAGES = {
+  "footer.label": "网站信息",
+  "footer.offerings": "产品与服务",
+  "footer.products": "产品中心",
+  "footer.services": "服务与方案",
+  "footer.messages": "新闻公告",
+  "footer.about": "关于我们",
+  "footer.join": "加入我们",
+  "footer.contact": "联系我们",
+  "footer.phone": "电话",
+  "footer.email": "邮箱",
+  "footer.qq": "QQ",
+  "footer.wechat": "微信",
+  "footer.address": "地址",
+  "footer.qrcodes": "扫码关注",
+  "footer.qrcode": "二维码 {n}",
+  "footer.qrcodeOpen": "查看二维码 {n} 大图",
+  "footer.close": "关闭",
+  "footer.rights": "版权所有",
+  "footer.edi": "增值电信业务经营许可证：",
+};
