@@ -1,4 +1,5 @@
 /** The contact form's fields and rules, read by the server, which alone decides (docs/behaviour.md#enquiries). */
+import { SUBJECT_LIMIT } from "./subject-limit.ts";
 
 const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
 export type TextField = (typeof TEXT_FIELDS)[number];
@@ -10,7 +11,7 @@ export const FIELD_LIMITS: Record<TextField, number> = {
   email: 254,
   phone: 40,
   company: 200,
-  subject: 200,
+  subject: SUBJECT_LIMIT,
   message: 5000,
 };
 

@@ -1,12 +1,10 @@
 /** Site search as both sides see it: the call's and the page's parameters, parsed one way (docs/behaviour.md#search). */
 import { listPagingOf } from "./list-query.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, parseIntegerParam } from "./params.ts";
+import { isSearchType, lengthOf, MAX_QUERY_LENGTH, SEARCH_PATH, SEARCH_TYPES, type SearchType, tidyQuery } from "./search-query.ts";
 
-export const SEARCH_TYPES = ["news", "notice", "product", "service", "job"] as const;
-export type SearchType = (typeof SEARCH_TYPES)[number];
+export { isSearchType, MAX_QUERY_LENGTH, SEARCH_PATH, SEARCH_TYPES, type SearchType } from "./search-query.ts";
 
-export const SEARCH_PATH = "/search";
-export const MAX_QUERY_LENGTH = 100;
 /** Private-use characters, never in content. */
 export const MARK_START = "\uE000";
 export const MARK_END = "\uE001";
@@ -33,13 +31,6 @@ export interface SearchQuery {
   pageIndex: number;
   pageMaxCount: number;
 }
-
-export const isSearchType = (value: unknown): value is SearchType => (SEARCH_TYPES as readonly unknown[]).includes(value);
-
-const tidyQuery = (raw: string): string => raw.replace(/\s+/gu, " ").trim();
-
-/** Characters, not UTF-16 units: 100 Chinese characters or emoji count as 100. */
-const lengthOf = (text: string) => [...text].length;
 
 function parseQ(query: URLSearchParams): { ok: true; q: string } | { ok: false; error: string } {
   const all = query.getAll("q");

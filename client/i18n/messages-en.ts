@@ -40,7 +40,6 @@ export const ENGLISH: Record<Key, Message> = {
   "shell.backToTop": "Back to top",
   "shell.error": "Something went wrong on this page",
   "shell.errorHint": "Please try again; if the problem persists, reload the page.",
-  "footer.label": "Site information",
   "footer.offerings": "Products & Services",
   "footer.products": "Products",
   "footer.services": "Services",

@@ -1,6 +1,5 @@
 /** The footer, hydrated after the page: its strings load with its code. `{n}` is filled in by the footer. */
 export const FOOTER_MESSAGES = {
-  "footer.label": "网站信息",
   "footer.offerings": "产品与服务",
   "footer.products": "产品中心",
   "footer.services": "服务与方案",

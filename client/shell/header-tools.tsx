@@ -1,6 +1,6 @@
 /** The header's tools: the top menu, the language switch and the search form, hydrated when first used. */
 import { PAGES } from "../../shared/routes.ts";
-import { MAX_QUERY_LENGTH } from "../../shared/search.ts";
+import { MAX_QUERY_LENGTH } from "../../shared/search-query.ts";
 import { useFormAction } from "../hooks/page-query.ts";
 import { SEARCH_MESSAGES } from "../i18n/messages-search.ts";
 import { useT } from "../i18n/use-t.ts";

@@ -1,6 +1,6 @@
 /** The contact form (CONTRACT 12): rendered for each request, since each form carries a token of its own. */
-import { FIELD_LIMITS } from "../enquiry.ts";
 import { definePage } from "../page-route.ts";
+import { SUBJECT_LIMIT } from "../subject-limit.ts";
 
 export const contact = definePage({
   id: "contact",
@@ -8,7 +8,7 @@ export const contact = definePage({
   title: { "zh-CN": "联系我们", en: "Contact us" },
   // `?subject=` fills in the subject (from a product, service or job page); `?sent=1` is the thank-you.
   query: (query) => ({
-    subject: query.get("subject")?.trim().slice(0, FIELD_LIMITS.subject) || undefined,
+    subject: query.get("subject")?.trim().slice(0, SUBJECT_LIMIT) || undefined,
     sent: query.get("sent") === "1" ? 1 : undefined,
   }),
   canonicalWithoutQuery: true,

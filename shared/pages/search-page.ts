@@ -1,25 +1,18 @@
 /** The site search page: results of `?q=` over news, notices, products, services and jobs, never in the sitemap. */
 import { definePage } from "../page-route.ts";
-import { parseSearchPage, searchKey } from "../search.ts";
+import { DEFAULT_PAGE_SIZE } from "../params.ts";
+import { SEARCH_PATH, searchPageQuery } from "../search-query.ts";
 
 export const search = definePage({
   id: "search",
   path: "/search.html",
   title: { "zh-CN": "站内搜索", en: "Search" },
-  query: (query) => {
-    const parsed = parseSearchPage(query);
-    if (!parsed.ok) return { q: query.get("q") ?? undefined };
-    const { q, type, pageIndex, pageMaxCount } = parsed.value;
-    return {
-      q: q || undefined,
-      type,
-      page: pageIndex > 0 ? pageIndex + 1 : undefined,
-      size: pageMaxCount !== 20 ? pageMaxCount : undefined,
-    };
-  },
+  query: (query) => searchPageQuery(query) ?? { q: query.get("q") ?? undefined },
+  // shared/search.ts's searchKey, from the page's values.
   dataKeys: (_id, query) => {
-    const parsed = parseSearchPage(query);
-    return parsed.ok && parsed.value.q !== "" ? [searchKey(parsed.value)] : [];
+    const { q, type, page = 1, size = DEFAULT_PAGE_SIZE } = searchPageQuery(query) ?? {};
+    if (!q) return [];
+    return [`${SEARCH_PATH}?${new URLSearchParams({ pageIndex: String(page - 1), pageMaxCount: String(size), q, ...(type && { type }) })}`];
   },
   unlisted: true,
 });
