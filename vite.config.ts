@@ -43,7 +43,7 @@ const compileEntryEagerly: Plugin = {
 
 /**
  * Dynamic imports as they are written: with modulePreload off and no stylesheet in a chunk loaded
- * later, Vite's preloading helper (0.6 kB gzip in the entry) would only pass each one through.
+ * later, Vite's preloading helper would only pass each one through.
  */
 const PRELOAD_HELPER = "\0vite/preload-helper.js";
 const plainDynamicImports: Plugin = {
