@@ -74,12 +74,12 @@ describeInBrowser("the first use of a control before its part has hydrated", () 
       await withoutScript(async (page) => {
         // The toggle is a checkbox: Space ticks it, as it does any checkbox.
         await use(page, "label.nav-toggle", input, "Space");
-        expect(await page.locator("#site-menu").isVisible()).toBe(true);
+        // A tap's click comes from the browser's gesture after the touch events: wait for what it does.
+        await page.locator("#site-menu").waitFor({ state: "visible", ...SETTLED });
       });
       await withoutScript(async (page) => {
         await use(page, ".footer-summary", input);
-        const opened = await page.$eval(".footer-group", (details) => (details as HTMLDetailsElement).open);
-        expect(opened).toBe(true);
+        await page.waitForFunction(() => document.querySelector<HTMLDetailsElement>(".footer-group")?.open === true, null, SETTLED);
       });
       await withoutScript(async (page) => {
         await Promise.all([page.waitForURL(/\/portal\/en\//, { waitUntil: "domcontentloaded" }), use(page, ".lang-switch", input)]);
