@@ -1,7 +1,7 @@
 /** Site search as both sides see it: the call's and the page's parameters, parsed one way (docs/behaviour.md#search). */
 import { listPagingOf } from "./list-query.ts";
 import { DEFAULT_PAGE_SIZE, MAX_PAGE_INDEX, MAX_PAGE_SIZE, parseIntegerParam } from "./params.ts";
-import { isSearchType, lengthOf, MAX_QUERY_LENGTH, SEARCH_PATH, SEARCH_TYPES, type SearchType, tidyQuery } from "./search-query.ts";
+import { isSearchType, parseQ, SEARCH_PATH, SEARCH_TYPES, type SearchType } from "./search-query.ts";
 
 export { isSearchType, MAX_QUERY_LENGTH, SEARCH_PATH, SEARCH_TYPES, type SearchType } from "./search-query.ts";
 
@@ -30,14 +30,6 @@ export interface SearchQuery {
   type?: SearchType;
   pageIndex: number;
   pageMaxCount: number;
-}
-
-function parseQ(query: URLSearchParams): { ok: true; q: string } | { ok: false; error: string } {
-  const all = query.getAll("q");
-  if (all.length > 1) return { ok: false, error: "q is given more than once" };
-  const q = tidyQuery(all[0] ?? "");
-  if (lengthOf(q) > MAX_QUERY_LENGTH) return { ok: false, error: `q must be at most ${MAX_QUERY_LENGTH} characters` };
-  return { ok: true, q };
 }
 
 export function parseSearchCall(query: URLSearchParams): { ok: true; value: SearchQuery } | { ok: false; error: string } {

@@ -32,6 +32,12 @@ const QUERIES = [
   "q=x&page=3&size=10&type=service",
   "type=job&page=2",
   "q=a%26b%3Dc%2Bd&type=notice",
+  "q[]=x&q[]=y",
+  "q[0]=x&type[]=job",
+  "q=%E4%BA%91%2C%E6%96%B0%3Bx",
+  "q=%00%0D%0A",
+  "q=x&page=-1&size=abc",
+  "q=x&page=1e3&size=0x10",
 ];
 
 /** As the route module read the query with the full parser. */
