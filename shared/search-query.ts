@@ -9,7 +9,7 @@ export const MAX_QUERY_LENGTH = 100;
 
 export const isSearchType = (value: unknown): value is SearchType => (SEARCH_TYPES as readonly unknown[]).includes(value);
 
-export const tidyQuery = (raw: string): string => raw.replace(/\s+/gu, " ").trim();
+const tidyQuery = (raw: string): string => raw.replace(/\s+/gu, " ").trim();
 
 /** Characters, not UTF-16 units: 100 Chinese characters or emoji count as 100. */
 export const lengthOf = (text: string) => [...text].length;
