@@ -63,9 +63,10 @@ export function createIntake({ config, store, deliverer, metrics, logger, limit,
       const at = now();
       const token = keys.check(read.token, at);
       if (!token.ok) return refuse("token", { kind: "token", read });
+      // A form with mistakes is told so however fast it came: a visitor who sends it empty at once must not be thanked.
+      if (Object.keys(read.errors).length > 0) return refuse("invalid", { kind: "invalid", read });
       if (read.trap !== "") return refuse("honeypot", { kind: "spam", reason: "honeypot" });
       if (at - token.issuedAt < MIN_FILL_MS) return refuse("too_fast", { kind: "spam", reason: "too_fast" });
-      if (Object.keys(read.errors).length > 0) return refuse("invalid", { kind: "invalid", read });
       const clientKey = clientKeyOf(client.address);
       const retryAfterS = await retryAfterOf(clientKey);
       if (retryAfterS > 0) return refuse("rate", { kind: "tooMany", read, retryAfterS });

@@ -215,6 +215,18 @@ describeEachDatabase("enquiries", (databases) => {
     expect(metrics).toMatch(/portal_enquiries_refused_total\{reason="too_fast"\} 1/);
   });
 
+  it("tells a visitor who sends the form empty at once what is missing, not that it was received", async () => {
+    const app = start();
+    const before = (await app.portal.enquiries.store.list()).length;
+    const empty = { name: "", email: "", phone: "", company: "", subject: "", message: "", token: token(200), website: "" };
+    const page = await request(app).post("/portal/contact.html").type("form").send(form(empty)).expect(400);
+    expect(page.text).toContain("enquiry-summary");
+    expect(page.text).toContain('aria-invalid="true"');
+    const api = await request(app).post("/api/portal/enquiry").send(empty).expect(400);
+    expect(Object.keys(api.body.data.errors)).toEqual(expect.arrayContaining(["name", "message", "consent"]));
+    expect(await app.portal.enquiries.store.list()).toHaveLength(before);
+  });
+
   it("refuses a token used before, forged or older than 24 hours with 400 and the form again", async () => {
     const app = start();
     const once = valid();
