@@ -24,7 +24,14 @@ function HeaderSearch() {
   const formAction = useFormAction();
   return (
     // biome-ignore lint/a11y/useSemanticElements: the contract names a search form, which <search> would only wrap
-    <form role="search" aria-label={t("search.header")} className="header-search" method="get" action={formAction(PAGES.search.path)}>
+    <form
+      role="search"
+      aria-label={t("search.header")}
+      className="header-search"
+      method="get"
+      action={formAction(PAGES.search.path)}
+      onSubmit={openFieldWhenEmpty}
+    >
       <label htmlFor="header-search-q" className="visually-hidden">
         {t("search.headerLabel")}
       </label>
@@ -42,4 +49,15 @@ function HeaderSearch() {
       </button>
     </form>
   );
+}
+
+/**
+ * A pointer's press on the button gives the folded field no chance to be typed in: an empty search
+ * opens it instead. Where the field is not shown at all (narrow), the button opens the search page.
+ */
+function openFieldWhenEmpty(event: React.FormEvent<HTMLFormElement>) {
+  const field = event.currentTarget.elements.namedItem("q");
+  if (!(field instanceof HTMLInputElement) || field.value.trim() !== "" || field.getClientRects().length === 0) return;
+  event.preventDefault();
+  field.focus();
 }

@@ -70,6 +70,20 @@ describeInBrowser("site search in Chromium", () => {
     }
   }
 
+  it("opens the header's search field for typing when its button is clicked at 1280 px", async () => {
+    const { page, problems } = await openWatchedPage(env.browser, 1280, 800);
+    await page.goto(`${env.site.origin}/portal/index.html`);
+    await hydrated(page);
+    await page.locator("header .header-search-button").click();
+    await page.waitForFunction(() => document.activeElement?.id === "header-search-q");
+    expect(new URL(page.url()).pathname).toBe("/portal/index.html");
+    await page.keyboard.type("robo");
+    await page.keyboard.press("Enter");
+    await page.waitForURL(/\/portal\/search\.html\?q=robo/);
+    expect(problems).toEqual([]);
+    await page.context().close();
+  });
+
   it("opens a result's detail page from the list", async () => {
     const { page, problems } = await searchFromHeader(1280, "robo");
     await page.locator(".search-hit a").first().click();
