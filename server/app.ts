@@ -18,7 +18,14 @@ import { redirectHome } from "./http/redirects.ts";
 import { securityHeaderList } from "./http/security-headers.ts";
 import { createImages, type ImageEndpoint } from "./images/images.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { type AppMetrics, createOperations, type Phase, type Readiness } from "./operations/operations.ts";
+import {
+  type AppMetrics,
+  countAsMissing,
+  createOperations,
+  type MissingPagesLog,
+  type Phase,
+  type Readiness,
+} from "./operations/operations.ts";
 import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
@@ -55,6 +62,8 @@ interface PortalServices {
   sharedTier: SharedTier | undefined;
   metrics: AppMetrics;
   search: SiteSearch;
+  /** The missing-pages log the internal listener's `/not-found` reads. */
+  missingPages: MissingPagesLog;
   readiness: () => Promise<Readiness>;
   enquiries: Enquiries;
   close(): Promise<void>;
@@ -98,7 +107,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const activity = trackActivity(now);
   const recompressor = new IdleRecompressor({ inFlight: activity.inFlight, lastActivityMs: activity.lastMs, now });
   const { app, clientAddressOf } = createBaseApp(config.trustProxy, commonHeaders);
-  const { metrics, health, requestLog } = createOperations({ registry, counts: tier.counts, logger, clientAddressOf });
+  const operationsDeps = { registry, counts: tier.counts, logger, clientAddressOf, sharedTier: tier.connection, now };
+  const { metrics, health, requestLog, missingPages } = createOperations(operationsDeps);
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
   const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
   const searchDeps = { logger, inFlight: activity.inFlight, now };
@@ -138,7 +148,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   app.get(search.pageGuard.path, search.pageGuard.handler);
   app.use("/portal", pages.router);
-  app.use(redirectHome(config.lang));
+  app.use(countAsMissing(missingPages), redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
   const handle = fastPathsFirst([api.router.fastPath, pages.fastPath], app, (req, res) => {
@@ -149,9 +159,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     search.close();
     upstream.close();
     images.close();
+    await missingPages.close();
     await enquiries.close();
     tier.close();
   };
-  const services = { cache: api.cache, pageCache, recompressor, upstream, images, logger, purger, sharedPurges, metrics, search };
+  const services = { cache: api.cache, pageCache, recompressor, upstream, images, logger, purger, sharedPurges, metrics, search, missingPages };
   return Object.assign(handle, { portal: { ...services, sharedTier: tier.connection, readiness, enquiries, close } });
 }

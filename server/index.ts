@@ -86,6 +86,7 @@ async function listenInternally(internal: { host: string; port: number }, logger
     endpoints: {
       metrics: async () => ({ contentType: life.metricsRegistry.contentType, body: await life.metricsRegistry.metrics() }),
       health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000) }),
+      notFound: async () => (life.app ? life.app.portal.missingPages.top() : []),
       readiness: async () => {
         if (!life.app || life.phase === "starting") return { ready: false, status: "starting" };
         const { cache, pageCache, upstream, readiness } = life.app.portal;

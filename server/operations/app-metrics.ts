@@ -34,6 +34,7 @@ export interface AppMetrics {
   registerShared(source: string, read: () => number): void;
   observeRenderStage(stage: RenderStage, seconds: number): void;
   registerSearch(read: () => SearchFigures): void;
+  registerMissingPages(read: () => Record<string, number>): void;
 }
 
 export const RENDER_STAGES = ["data", "render", "compress"] as const;
@@ -197,6 +198,18 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
   );
   searchGauge("portal_search_index_build_duration_seconds", "How long the last search index build took", (f) => f.buildSeconds);
 
+  let missingPages: (() => Record<string, number>) | undefined;
+  new Counter({
+    name: "portal_missing_pages_total",
+    help: "Missing pages answered, by status: not-found pages (404), gone (410), and catch-all redirects to the home page (302)",
+    labelNames: ["status"],
+    registers,
+    collect() {
+      this.reset();
+      for (const [status, n] of Object.entries(missingPages?.() ?? {})) this.inc({ status }, n);
+    },
+  });
+
   return {
     registry,
     observeRequest(url, status, seconds) {
@@ -218,6 +231,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     registerSearch(read) {
       searchFigures = read;
+    },
+    registerMissingPages(read) {
+      missingPages = read;
     },
   };
 }

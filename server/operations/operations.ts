@@ -5,30 +5,42 @@ import type { AddressInfo } from "node:net";
 import type { Registry } from "prom-client";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { Logger } from "../logger.ts";
+import type { SharedTier } from "../redis/redis-connection.ts";
 import { type AppMetrics, createAppMetrics } from "./app-metrics.ts";
 import { createHealthRouter, createReadiness, type Phase, type Readiness } from "./health.ts";
+import { countAsMissing, createMissingPages, type MissingPage, type MissingPagesLog } from "./missing-pages.ts";
+import { missingPagesCsv } from "./missing-pages-csv.ts";
 import { createRequestLog } from "./request-log.ts";
 
-export type { AppMetrics, Phase, Readiness };
+export type { AppMetrics, MissingPage, MissingPagesLog, Phase, Readiness };
+export { countAsMissing };
 
 interface OperationsDeps {
   registry: Registry;
   counts: Parameters<typeof createAppMetrics>[1];
   logger: Logger;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
+  /** Redis, where the missing-pages log is shared; undefined: this instance's own. */
+  sharedTier: SharedTier | undefined;
+  now?: () => number;
 }
 
-export function createOperations({ registry, counts, logger, clientAddressOf }: OperationsDeps) {
+export function createOperations({ registry, counts, logger, clientAddressOf, sharedTier, now }: OperationsDeps) {
   const metrics = createAppMetrics(registry, counts);
+  const missingPages = createMissingPages({ tier: sharedTier, now });
+  metrics.registerMissingPages(() => missingPages.totals());
   const health = (deps: Parameters<typeof createReadiness>[0] & { missBudget: MissGate }) => {
     const readiness = createReadiness(deps);
     return { readiness, router: createHealthRouter({ readiness, missBudget: deps.missBudget }) };
   };
-  return { metrics, health, requestLog: createRequestLog({ logger, metrics, clientAddressOf }) };
+  const afterAnswer = missingPages.observe;
+  return { metrics, health, missingPages, requestLog: createRequestLog({ logger, metrics, clientAddressOf, afterAnswer }) };
 }
 
 interface InternalEndpoints {
   metrics(): Promise<{ contentType: string; body: string }>;
+  /** The missing-pages log; absent: nothing to list yet (an empty one). */
+  notFound?(): Promise<MissingPage[]>;
   health(): Record<string, unknown>;
   readiness(): Promise<{ ready: boolean; status?: string } & Record<string, unknown>>;
 }
@@ -45,6 +57,26 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
   res.end(JSON.stringify(body));
 };
 
+/** `GET /not-found`: JSON, or `?format=csv` a redirects file to fill in. */
+async function sendNotFound(req: IncomingMessage, res: ServerResponse, endpoints: InternalEndpoints): Promise<void> {
+  const format = new URL(req.url ?? "/", "http://internal").searchParams.getAll("format");
+  if (format.length > 1 || (format.length === 1 && format[0] !== "json" && format[0] !== "csv")) {
+    sendJson(res, 400, { error: "format must be json or csv" });
+    return;
+  }
+  const pages = (await endpoints.notFound?.()) ?? [];
+  if (format[0] !== "csv") {
+    sendJson(res, 200, pages);
+    return;
+  }
+  res.writeHead(200, {
+    "Content-Type": "text/csv; charset=utf-8",
+    "Content-Disposition": 'attachment; filename="not-found.csv"',
+    "Cache-Control": "no-store",
+  });
+  res.end(missingPagesCsv(pages));
+}
+
 export function startInternalListener({ host, port, logger, endpoints }: InternalListenerOptions): Promise<Server> {
   const server = createServer((req, res) => {
     const path = (req.url ?? "").split("?")[0];
@@ -56,6 +88,8 @@ export function startInternalListener({ host, port, logger, endpoints }: Interna
       if (path === "/metrics") {
         const { contentType, body } = await endpoints.metrics();
         res.writeHead(200, { "Content-Type": contentType, "Cache-Control": "no-store" }).end(body);
+      } else if (path === "/not-found") {
+        await sendNotFound(req, res, endpoints);
       } else if (path === "/healthz") {
         sendJson(res, 200, endpoints.health());
       } else if (path === "/readyz") {

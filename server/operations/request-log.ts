@@ -9,6 +9,8 @@ interface RequestLogDeps {
   logger: Logger;
   metrics: AppMetrics;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
+  /** Told of every answer as it ends, with the URL as it arrived (Express may have rewritten req.url since). */
+  afterAnswer?: (url: string, req: IncomingMessage, res: ServerResponse) => void;
 }
 
 interface RequestRecord {
@@ -25,7 +27,7 @@ const isQuiet = (status: number, cache: unknown, url: string) => {
   return routeKindOf(url, status) === "static";
 };
 
-export function createRequestLog({ logger, metrics, clientAddressOf }: RequestLogDeps) {
+export function createRequestLog({ logger, metrics, clientAddressOf, afterAnswer }: RequestLogDeps) {
   return (req: IncomingMessage, res: ServerResponse): RequestRecord => {
     const record: RequestRecord = {};
     const url = req.url ?? "";
@@ -35,6 +37,7 @@ export function createRequestLog({ logger, metrics, clientAddressOf }: RequestLo
       const ms = performance.now() - started;
       const status = res.statusCode;
       metrics.observeRequest(url, status, ms / 1000);
+      afterAnswer?.(url, req, res);
       const cache = record.cache ?? res.getHeader("x-cache") ?? res.getHeader("x-page-cache");
       const level = isQuiet(status, cache, url) ? "debug" : status >= 500 ? "error" : "info";
       if (!logger.isLevelEnabled(level)) return;

@@ -1,0 +1,37 @@
+// Where missing pages are counted: this instance's heavy-hitters sketch, or Redis beside it (shared-missing-pages.ts).
+import { type HeavyHitter, HeavyHitters } from "./heavy-hitters.ts";
+
+/** What is kept beside a path's count; times in epoch milliseconds. */
+export interface Sighting {
+  firstSeen: number;
+  lastSeen: number;
+  /** The origin of the last Referer seen. */
+  referrer: string | null;
+}
+
+export interface MissingPagesStore {
+  note(path: string, sighting: Sighting): void;
+  /** The `n` most counted, most first. */
+  top(n: number): Promise<HeavyHitter<Sighting>[]>;
+  close(): Promise<void>;
+}
+
+/** Earliest first sighting, latest last one, and the referrer of the latest that had one. */
+export function mergeSightings(previous: Sighting | undefined, added: Sighting): Sighting {
+  if (!previous) return { ...added };
+  const addedIsLater = added.lastSeen >= previous.lastSeen;
+  return {
+    firstSeen: Math.min(previous.firstSeen, added.firstSeen),
+    lastSeen: Math.max(previous.lastSeen, added.lastSeen),
+    referrer: addedIsLater ? (added.referrer ?? previous.referrer) : (previous.referrer ?? added.referrer),
+  };
+}
+
+export function localMissingPagesStore(capacity: number): MissingPagesStore {
+  const counts = new HeavyHitters<Sighting>(capacity, mergeSightings);
+  return {
+    note: (path, sighting) => counts.add(path, sighting),
+    top: async (n) => counts.top(n),
+    close: async () => {},
+  };
+}

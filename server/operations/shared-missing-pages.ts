@@ -1,0 +1,100 @@
+// The missing-pages log shared by all instances in Redis (README.md#several-instances-redis_url): each instance
+// gathers its sightings for a second and adds them in one script run, Space-Saving in a sorted set of fixed size;
+// while Redis is away its own counts answer, and what it gathered meanwhile is added once Redis is back.
+import type { SharedTier } from "../redis/redis-connection.ts";
+import { type HeavyHitter, HeavyHitters } from "./heavy-hitters.ts";
+import { type MissingPagesStore, mergeSightings, type Sighting } from "./missing-pages-store.ts";
+
+const FLUSH_EVERY_MS = 1000;
+/** Distinct paths gathered between two flushes: a flood is gathered in this many counters too. */
+const PENDING_CAPACITY = 256;
+
+/**
+ * KEYS: counts (sorted set), first seen, last seen, referrer (hashes by path). ARGV: capacity, then per path: path,
+ * count, first seen, last seen, referrer ("" for none). A new path past the capacity takes the least one's place
+ * and count (Space-Saving), so the set and the hashes never hold more than `capacity` paths.
+ */
+const ADD_SCRIPT = `
+local capacity = tonumber(ARGV[1])
+for i = 2, #ARGV, 5 do
+  local path, count, first, last, referrer = ARGV[i], tonumber(ARGV[i + 1]), ARGV[i + 2], ARGV[i + 3], ARGV[i + 4]
+  if redis.call('ZSCORE', KEYS[1], path) then
+    redis.call('ZINCRBY', KEYS[1], count, path)
+  elseif redis.call('ZCARD', KEYS[1]) < capacity then
+    redis.call('ZADD', KEYS[1], count, path)
+  else
+    local least = redis.call('ZRANGE', KEYS[1], 0, 0, 'WITHSCORES')
+    redis.call('ZREM', KEYS[1], least[1])
+    for k = 2, 4 do redis.call('HDEL', KEYS[k], least[1]) end
+    redis.call('ZADD', KEYS[1], tonumber(least[2]) + count, path)
+  end
+  local seen = tonumber(redis.call('HGET', KEYS[2], path))
+  if not seen or tonumber(first) < seen then redis.call('HSET', KEYS[2], path, first) end
+  seen = tonumber(redis.call('HGET', KEYS[3], path))
+  if not seen or tonumber(last) >= seen then
+    redis.call('HSET', KEYS[3], path, last)
+    if referrer ~= '' then redis.call('HSET', KEYS[4], path, referrer) end
+  end
+end
+return 1
+`;
+
+interface SharedOptions {
+  capacity: number;
+  flushEveryMs?: number;
+}
+
+export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesStore, options: SharedOptions): MissingPagesStore {
+  const keys = ["counts", "first", "last", "referrer"].map((part) => tier.key("missing", part));
+  const pending = new HeavyHitters<Sighting>(PENDING_CAPACITY, mergeSightings);
+  let flushing: Promise<void> = Promise.resolve();
+
+  const flushOnce = async () => {
+    if (pending.size === 0) return;
+    const batch = pending.drain();
+    const args = batch.flatMap(({ key, count, meta }) => [key, count, meta.firstSeen, meta.lastSeen, meta.referrer ?? ""]);
+    const added = await tier.run((redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args).then(() => true), false);
+    // Kept for the next flush: an outage delays the counts, it does not lose them.
+    if (!added) for (const { key, count, meta } of batch) pending.add(key, meta, count);
+  };
+  const flush = () => {
+    flushing = flushing.then(flushOnce);
+    return flushing;
+  };
+  const timer = setInterval(flush, options.flushEveryMs ?? FLUSH_EVERY_MS).unref();
+
+  const read = (n: number) =>
+    tier.run(async (redis): Promise<HeavyHitter<Sighting>[]> => {
+      const flat = await redis.zrevrange(keys[0] as string, 0, n - 1, "WITHSCORES");
+      const paths = flat.filter((_, i) => i % 2 === 0);
+      if (paths.length === 0) return [];
+      const [firsts, lasts, referrers] = await Promise.all(keys.slice(1).map((key) => redis.hmget(key, ...paths)));
+      const entries: HeavyHitter<Sighting>[] = [];
+      paths.forEach((path, i) => {
+        const count = Number(flat[2 * i + 1]);
+        const firstSeen = Number(firsts?.[i]);
+        const lastSeen = Number(lasts?.[i]);
+        if (![count, firstSeen, lastSeen].every(Number.isFinite)) {
+          tier.malformed("a missing page's count or times", { path });
+          return;
+        }
+        entries.push({ key: path, count, meta: { firstSeen, lastSeen, referrer: referrers?.[i] ?? null } });
+      });
+      return entries;
+    }, undefined);
+
+  return {
+    note(path, sighting) {
+      local.note(path, sighting);
+      pending.add(path, sighting);
+    },
+    async top(n) {
+      await flush();
+      return (await read(n)) ?? local.top(n);
+    },
+    async close() {
+      clearInterval(timer);
+      await flush();
+    },
+  };
+}
