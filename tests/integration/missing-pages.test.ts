@@ -1,0 +1,101 @@
+/**
+ * The missing-pages log on the built site (CONTRACT 14): not-found pages and catch-all redirects counted by path,
+ * fast path included, listed by the internal listener's /not-found as JSON and as a redirects file to fill in.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+
+let site: BuiltSite;
+let internal: string;
+
+const get = (path: string, headers: Record<string, string> = {}) => fetch(site.origin + path, { headers, redirect: "manual" });
+
+interface Listed {
+  path: string;
+  count: number;
+  firstSeen: string;
+  lastSeen: string;
+  referrer: string | null;
+}
+
+const listed = async (): Promise<Listed[]> => {
+  const res = await fetch(`${internal}/not-found`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Listed[];
+};
+
+beforeAll(async () => {
+  site = await startBuiltSite({ MISS_RATE_PER_MIN: "0", METRICS_PORT: "0" });
+  const port = site.logs
+    .map((line) => JSON.parse(line) as { msg?: string; port?: number })
+    .find((entry) => entry.msg === "internal listener")?.port;
+  internal = `http://127.0.0.1:${port}`;
+});
+
+afterAll(async () => {
+  await site?.close();
+});
+
+describe("the missing-pages log", () => {
+  it("counts not-found pages (the cached ones too) and catch-all redirects by path, and nothing else", async () => {
+    const before = Date.now();
+    expect(await listed()).toEqual([]);
+    const referer = { Referer: "https://old.example.com/list.php?secret=1" };
+    // Until the page cache answers it before Express (its store runs after the first answer).
+    let notFound = 0;
+    for (let cache: string | null = null; cache !== "HIT"; notFound++) {
+      expect(notFound).toBeLessThan(50);
+      const res = await get("/portal/message/news/424242", referer);
+      expect(res.status).toBe(404);
+      cache = res.headers.get("x-page-cache");
+    }
+    for (const path of ["/portal/message/news/424242?utm_source=x", "/portal/message/news/4242%34%32"]) {
+      expect((await get(path, referer)).status, path).toBe(404);
+      notFound++;
+    }
+    for (const path of ["/index.php?aid=12", "/index.php?aid=13", "/%69ndex.php", "/news/a,b.html", "/=HYPERLINK(1)"]) {
+      expect((await get(path)).status, path).toBe(302);
+    }
+    // Not missing pages: the home redirect, the API's 404, images, files, a method that is not GET.
+    const others = [
+      ["/", 302],
+      ["/portal/", 302],
+      ["/api/portal/message/news/424242", 404],
+      ["/portal/media/no-such.jpg", 404],
+      ["/portal/_img?url=%2Fportal%2Fmedia%2Fno-such.jpg&w=640&q=75", 404],
+      ["/favicon.ico", 302],
+      ["/old/logo.png", 302],
+    ] as const;
+    for (const [path, status] of others) expect((await get(path)).status, path).toBe(status);
+    expect((await fetch(`${site.origin}/wp-login.php`, { method: "POST" })).status).toBe(405);
+
+    const pages = await listed();
+    expect(pages.map(({ path, count, referrer }) => ({ path, count, referrer }))).toEqual([
+      { path: "/portal/message/news/424242", count: notFound, referrer: "https://old.example.com" },
+      { path: "/index.php", count: 3, referrer: null },
+      { path: "/=HYPERLINK(1)", count: 1, referrer: null },
+      { path: "/news/a,b.html", count: 1, referrer: null },
+    ]);
+    for (const page of pages) {
+      expect(Date.parse(page.firstSeen)).toBeGreaterThanOrEqual(before - 1000);
+      expect(Date.parse(page.lastSeen)).toBeGreaterThanOrEqual(Date.parse(page.firstSeen));
+      expect(page.lastSeen).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/);
+    }
+
+    const csv = await fetch(`${internal}/not-found?format=csv`);
+    expect(csv.headers.get("content-type")).toBe("text/csv; charset=utf-8");
+    expect(await csv.text()).toBe(
+      ["from,to,status", "/portal/message/news/424242,,", "/index.php,,", "/=HYPERLINK(1),,", '"/news/a,b.html",,', ""].join("\n"),
+    );
+
+    const metrics = await (await fetch(`${internal}/metrics`)).text();
+    expect(metrics).toContain(`portal_missing_pages_total{status="404"} ${notFound}`);
+    expect(metrics).toContain('portal_missing_pages_total{status="302"} 5');
+  });
+
+  it("refuses a format it does not know with 400", async () => {
+    const res = await fetch(`${internal}/not-found?format=xml`);
+    expect(res.status).toBe(400);
+    expect(await res.json()).toEqual({ error: "format must be json or csv" });
+  });
+});
