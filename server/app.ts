@@ -163,6 +163,18 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     await enquiries.close();
     tier.close();
   };
-  const services = { cache: api.cache, pageCache, recompressor, upstream, images, logger, purger, sharedPurges, metrics, search, missingPages };
+  const services = {
+    cache: api.cache,
+    pageCache,
+    recompressor,
+    upstream,
+    images,
+    logger,
+    purger,
+    sharedPurges,
+    metrics,
+    search,
+    missingPages,
+  };
   return Object.assign(handle, { portal: { ...services, sharedTier: tier.connection, readiness, enquiries, close } });
 }

@@ -3,8 +3,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import type { RequestHandler } from "express";
 import type { SharedTier } from "../redis/redis-connection.ts";
-import { isPagePath, missingPathOf, referrerOriginOf } from "./missing-path.ts";
 import { localMissingPagesStore } from "./missing-pages-store.ts";
+import { isPagePath, missingPathOf, referrerOriginOf } from "./missing-path.ts";
 import { sharedMissingPagesStore } from "./shared-missing-pages.ts";
 
 /** Paths counted at once: a path seen more often than the least of them is never pushed out (see heavy-hitters.ts). */

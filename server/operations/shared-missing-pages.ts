@@ -53,7 +53,10 @@ export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesSto
     if (pending.size === 0) return;
     const batch = pending.drain();
     const args = batch.flatMap(({ key, count, meta }) => [key, count, meta.firstSeen, meta.lastSeen, meta.referrer ?? ""]);
-    const added = await tier.run((redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args).then(() => true), false);
+    const added = await tier.run(
+      (redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args).then(() => true),
+      false,
+    );
     // Kept for the next flush: an outage delays the counts, it does not lose them.
     if (!added) for (const { key, count, meta } of batch) pending.add(key, meta, count);
   };

@@ -38,8 +38,18 @@ describe("the missing-pages sketch", () => {
 
   it("lists the most counted first, ties by path", () => {
     const counts = sketch(10);
-    for (const [path, n] of [["/b", 2], ["/a", 2], ["/c", 5], ["/d", 1]] as const) for (let i = 0; i < n; i++) counts.add(path, at(i));
-    expect(counts.top(3).map((e) => [e.key, e.count])).toEqual([["/c", 5], ["/a", 2], ["/b", 2]]);
+    for (const [path, n] of [
+      ["/b", 2],
+      ["/a", 2],
+      ["/c", 5],
+      ["/d", 1],
+    ] as const)
+      for (let i = 0; i < n; i++) counts.add(path, at(i));
+    expect(counts.top(3).map((e) => [e.key, e.count])).toEqual([
+      ["/c", 5],
+      ["/a", 2],
+      ["/b", 2],
+    ]);
   });
 
   it("keeps the earliest first sighting, the latest last one, and the last referrer seen", () => {
@@ -77,9 +87,18 @@ describe("a missing path", () => {
   });
 
   it("is no page for the API, images, files and icons", () => {
-    for (const path of ["/api/portal/x", "/api/portal", "/portal/_img", "/portal/media/a.jpg", "/portal/assets/x.js", "/favicon.ico", "/uploads/a.PNG"])
+    for (const path of [
+      "/api/portal/x",
+      "/api/portal",
+      "/portal/_img",
+      "/portal/media/a.jpg",
+      "/portal/assets/x.js",
+      "/favicon.ico",
+      "/uploads/a.PNG",
+    ])
       expect(isPagePath(path), path).toBe(false);
-    for (const path of ["/news/12.html", "/index.php", "/portal/message/news/999", "/api/portalx"]) expect(isPagePath(path), path).toBe(true);
+    for (const path of ["/news/12.html", "/index.php", "/portal/message/news/999", "/api/portalx"])
+      expect(isPagePath(path), path).toBe(true);
   });
 
   it("keeps only the origin of a referrer", () => {
@@ -101,8 +120,11 @@ describe("the redirects file to fill in", () => {
 
   it("has the rules file's header and leaves `to` and `status` empty", () => {
     const page = { count: 3, firstSeen: "", lastSeen: "", referrer: null };
-    expect(missingPagesCsv([{ ...page, path: "/old,page" }, { ...page, path: "/news/1.html" }])).toBe(
-      'from,to,status\n"/old,page",,\n/news/1.html,,\n',
-    );
+    expect(
+      missingPagesCsv([
+        { ...page, path: "/old,page" },
+        { ...page, path: "/news/1.html" },
+      ]),
+    ).toBe('from,to,status\n"/old,page",,\n/news/1.html,,\n');
   });
 });

@@ -1,0 +1,135 @@
+/**
+ * The missing-pages log with REDIS_URL: two app instances on one real Redis count into one log, each answering
+ * with both instances' counts; with Redis stopped each answers with its own and logs it once, and once Redis is
+ * back what was counted meanwhile reaches the shared log.
+ */
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { pino } from "pino";
+import { afterEach, beforeEach, expect, it } from "vitest";
+import { createApp, type PortalApp } from "../../server/app.ts";
+import { testConfig } from "../support/config.ts";
+import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+interface Instance {
+  app: PortalApp;
+  origin: string;
+  server: http.Server;
+  logs: { level: string; msg: string }[];
+}
+
+let upstream: StandInUpstream;
+const instances: Instance[] = [];
+
+async function startInstance(redisUrl: string): Promise<Instance> {
+  const logs: Instance["logs"] = [];
+  const logger = pino(
+    { level: "info", formatters: { level: (label) => ({ level: label }) } },
+    { write: (line: string) => logs.push(JSON.parse(line)) },
+  );
+  const app = createApp(testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, MISS_RATE_PER_MIN: "0" }), { logger });
+  await app.portal.sharedTier?.connected();
+  const server = http.createServer(app).listen(0, "127.0.0.1");
+  await once(server, "listening");
+  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
+  instances.push(instance);
+  return instance;
+}
+
+async function visit(instance: Instance, path: string, referer?: string): Promise<void> {
+  const res = await fetch(instance.origin + path, { redirect: "manual", headers: referer ? { Referer: referer } : {} });
+  expect(res.status, path).toBe(302);
+}
+
+const counts = async (instance: Instance) =>
+  (await instance.app.portal.missingPages.top()).map(({ path, count, referrer }) => ({ path, count, referrer }));
+
+beforeEach(async () => {
+  upstream = await startStandInUpstream({ "/api/portal/sys/syscfg": { themePortal: "1,1" } });
+});
+
+afterEach(async () => {
+  for (const instance of instances.splice(0)) {
+    await instance.app.portal.close();
+    instance.server.close();
+  }
+  await upstream.close();
+});
+
+describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
+  beforeEach(() => emptyDatabase(url));
+
+  it("merges every instance's counts, first and last sightings, and the latest referrer", async () => {
+    const [a, b] = [await startInstance(url), await startInstance(url)];
+    for (let i = 0; i < 3; i++) await visit(a, `/old/page.html?i=${i}`, "https://first.example/x");
+    await visit(b, "/old/page.html", "https://second.example/y");
+    await visit(b, "/old/page.html");
+    await visit(b, "/other.php");
+    const expected = [
+      { path: "/old/page.html", count: 5, referrer: "https://second.example" },
+      { path: "/other.php", count: 1, referrer: null },
+    ];
+    // Each instance adds what it gathered at least once a second, and at once when its log is read.
+    await counts(b);
+    expect(await counts(a)).toEqual(expected);
+    expect(await counts(b)).toEqual(expected);
+    const [shared] = await a.app.portal.missingPages.top();
+    expect(Date.parse(shared?.firstSeen ?? "")).toBeLessThanOrEqual(Date.parse(shared?.lastSeen ?? ""));
+  });
+
+  it("keeps a path asked for often through a flood of paths asked for once, in a bounded set", async () => {
+    const a = await startInstance(url);
+    for (let i = 0; i < 6; i++) await visit(a, "/often.html");
+    // Far more distinct paths than one flush gathers, in several flushes.
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(Array.from({ length: 400 }, (_, i) => visit(a, `/flood/${round}/${i}`)));
+      await a.app.portal.missingPages.top();
+    }
+    const listed = await counts(a);
+    expect(listed).toHaveLength(100);
+    expect(listed[0]).toEqual({ path: "/often.html", count: 6, referrer: null });
+    const redis = a.app.portal.sharedTier?.redis;
+    const keys = (await redis?.keys("*missing*")) ?? [];
+    expect(keys.length).toBeGreaterThanOrEqual(3);
+    for (const key of keys) {
+      const size = key.endsWith(":counts") ? await redis?.zcard(key) : await redis?.hlen(key);
+      expect(size, key).toBeLessThanOrEqual(1024);
+    }
+  });
+});
+
+describeWithRedis("the missing-pages log when Redis stops", 0, () => {
+  let redis: RedisServer;
+  beforeEach(async () => {
+    redis = await startRedisServer();
+    return () => redis.stop();
+  });
+
+  it("answers with this instance's counts, logs it once, and shares what it counted once Redis is back", async () => {
+    const [a, b] = [await startInstance(redis.url), await startInstance(redis.url)];
+    await visit(a, "/before.html");
+    await visit(b, "/before.html");
+    await counts(b);
+    expect(await counts(a)).toEqual([{ path: "/before.html", count: 2, referrer: null }]);
+
+    await redis.stop();
+    await visit(a, "/during.html");
+    await visit(a, "/during.html");
+    // Its own counts: what it saw, before and during.
+    expect(await counts(a)).toEqual([
+      { path: "/during.html", count: 2, referrer: null },
+      { path: "/before.html", count: 1, referrer: null },
+    ]);
+    expect(await counts(a)).toHaveLength(2);
+    expect(a.logs.filter((line) => line.level === "warn" && /^Redis unavailable/.test(line.msg))).toHaveLength(1);
+
+    // Started again empty: the counts gathered while it was away are added once it answers.
+    await redis.start();
+    while (a.app.portal.sharedTier?.state() !== "connected") await new Promise((resolve) => setTimeout(resolve, 50));
+    await visit(b, "/during.html");
+    await counts(b);
+    expect(await counts(a)).toEqual([{ path: "/during.html", count: 3, referrer: null }]);
+  });
+});
