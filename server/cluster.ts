@@ -6,7 +6,7 @@ import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
 import { isFolderMessage, keepImageFolder } from "./images/images.ts";
 import type { Logger } from "./logger.ts";
-import { startInternalListener } from "./operations/operations.ts";
+import { createWorkerAsker, startInternalListener } from "./operations/operations.ts";
 import { isPurgeMessage } from "./purge/purge.ts";
 
 interface PrimaryOptions {
@@ -54,6 +54,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
   const listening = new Set<Worker>();
   let stopping = false;
   let failed = false;
+  const missingPages = createWorkerAsker();
 
   const fork = (slot: Slot) => {
     slot.timer = undefined;
@@ -71,6 +72,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
         keepFolder?.(message);
         return;
       }
+      if (missingPages.receive(message)) return;
       if (!isListeningMessage(message) || listening.has(worker)) return;
       everListened = true;
       listening.add(worker);
@@ -141,6 +143,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       endpoints: {
         metrics: async () => ({ contentType: aggregator.contentType, body: await aggregator.clusterMetrics() }),
         health: () => ({ status: "ok", pid: process.pid, uptimeS: Math.round((Date.now() - started) / 1000), workers: alive() }),
+        notFound: () => missingPages.ask(slots.flatMap((slot) => (slot.worker ? [slot.worker] : []))),
         readiness: async () => {
           const status = stopping ? "draining" : listening.size === workers ? "ready" : "starting";
           return { ready: status === "ready", status, workers, listening: listening.size };

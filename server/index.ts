@@ -13,7 +13,7 @@ import { announceListening, runPrimary } from "./cluster.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
-import { type Phase, startInternalListener } from "./operations/operations.ts";
+import { answerPrimary, type Phase, startInternalListener } from "./operations/operations.ts";
 import { createRenderer } from "./render/render.ts";
 
 /** Keeps the peak memory within its target (docs/decisions/0006-heap-growing-percent.md). */
@@ -147,6 +147,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
     },
   );
   life.app = app;
+  if (cluster.isWorker) answerPrimary(app.portal.missingPages);
   app.portal.enquiries.start();
   app.portal.search.start();
   // Shares from the first request when Redis is there; without it the instance starts on its own state.

@@ -11,8 +11,8 @@ export interface Sighting {
 
 export interface MissingPagesStore {
   note(path: string, sighting: Sighting): void;
-  /** The `n` most counted, most first. */
-  top(n: number): Promise<HeavyHitter<Sighting>[]>;
+  /** The `n` most counted, most first; `shared`: all instances' counts (Redis answered), else this one's. */
+  top(n: number): Promise<{ entries: HeavyHitter<Sighting>[]; shared: boolean }>;
   close(): Promise<void>;
 }
 
@@ -31,7 +31,7 @@ export function localMissingPagesStore(capacity: number): MissingPagesStore {
   const counts = new HeavyHitters<Sighting>(capacity, mergeSightings);
   return {
     note: (path, sighting) => counts.add(path, sighting),
-    top: async (n) => counts.top(n),
+    top: async (n) => ({ entries: counts.top(n), shared: false }),
     close: async () => {},
   };
 }

@@ -27,14 +27,16 @@ export interface MissingPagesLog {
   markCatchAll(res: ServerResponse): void;
   /** Called as every answer ends, fast path included, with the URL as it arrived. */
   observe(url: string, req: IncomingMessage, res: ServerResponse): void;
-  /** The most requested, most first. */
+  /** The most requested, most first (`GET /not-found`'s). */
   top(): Promise<MissingPage[]>;
+  /** The `n` most requested, and whether they are all instances' counts (Redis answered) or this one's. */
+  list(n: number): Promise<{ pages: MissingPage[]; shared: boolean }>;
   /** This instance's answers counted, by status (the metric). */
   totals(): Record<MissingStatus, number>;
   close(): Promise<void>;
 }
 
-function statusOf(url: string, req: IncomingMessage, res: ServerResponse, catchAll: WeakSet<ServerResponse>): MissingStatus | undefined {
+function statusOf(req: IncomingMessage, res: ServerResponse, catchAll: WeakSet<ServerResponse>): MissingStatus | undefined {
   if (req.method !== "GET" && req.method !== "HEAD") return undefined;
   const status = res.statusCode;
   if (status === 302) return catchAll.has(res) ? "302" : undefined;
@@ -60,7 +62,7 @@ export function createMissingPages({ tier, now = Date.now, capacity = MISSING_PA
   return {
     markCatchAll: (res) => catchAll.add(res),
     observe(url, req, res) {
-      const status = statusOf(url, req, res, catchAll);
+      const status = statusOf(req, res, catchAll);
       if (!status) return;
       const path = missingPathOf(url);
       if (path === undefined || !isPagePath(path)) return;
@@ -68,15 +70,19 @@ export function createMissingPages({ tier, now = Date.now, capacity = MISSING_PA
       const at = now();
       store.note(path, { firstSeen: at, lastSeen: at, referrer: referrerOriginOf(req.headers.referer) });
     },
-    async top() {
-      const entries = await store.top(MISSING_PAGES_LISTED);
-      return entries.map(({ key, count, meta }) => ({
+    async list(n) {
+      const { entries, shared } = await store.top(n);
+      const pages = entries.map(({ key, count, meta }) => ({
         path: key,
         count,
         firstSeen: new Date(meta.firstSeen).toISOString(),
         lastSeen: new Date(meta.lastSeen).toISOString(),
         referrer: meta.referrer,
       }));
+      return { pages, shared };
+    },
+    async top() {
+      return (await this.list(MISSING_PAGES_LISTED)).pages;
     },
     totals: () => ({ ...totals }),
     close: () => store.close(),

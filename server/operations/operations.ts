@@ -12,6 +12,7 @@ import { countAsMissing, createMissingPages, type MissingPage, type MissingPages
 import { missingPagesCsv } from "./missing-pages-csv.ts";
 import { createRequestLog } from "./request-log.ts";
 
+export { answerPrimary, createWorkerAsker } from "./cluster-missing-pages.ts";
 export type { AppMetrics, MissingPage, MissingPagesLog, Phase, Readiness };
 export { countAsMissing };
 

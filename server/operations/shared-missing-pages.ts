@@ -93,7 +93,8 @@ export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesSto
     },
     async top(n) {
       await flush();
-      return (await read(n)) ?? local.top(n);
+      const shared = await read(n);
+      return shared ? { entries: shared, shared: true } : local.top(n);
     },
     async close() {
       clearInterval(timer);

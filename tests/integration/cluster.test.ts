@@ -182,6 +182,26 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
     expect((await getOnNewConnection(`http://127.0.0.1:${internal?.port}/readyz`)).status).toBe(200);
   });
 
+  it("lists on the primary's /not-found the missing pages both workers counted, added together", async () => {
+    const answers = await Promise.all(Array.from({ length: 6 }, (_, i) => getOnNewConnection(`${server.origin}/old/cluster.html?i=${i}`)));
+    expect(answers.map((answer) => answer.status)).toEqual(Array(6).fill(302));
+    // Both workers answered some of them.
+    await vi.waitFor(
+      () => {
+        const lines = entries(server).filter((e) => e.msg === "request" && (e as { url?: string }).url?.startsWith("/old/cluster.html"));
+        expect(lines).toHaveLength(6);
+        expect(new Set(lines.map((line) => line.pid)).size).toBe(2);
+      },
+      { timeout: 5000, interval: 20 },
+    );
+    const internal = entries(server).find((e) => e.msg === "internal listener");
+    const listed = JSON.parse((await getOnNewConnection(`http://127.0.0.1:${internal?.port}/not-found`)).body) as {
+      path: string;
+      count: number;
+    }[];
+    expect(listed.find((page) => page.path === "/old/cluster.html")?.count).toBe(6);
+  });
+
   it("replaces a worker that dies", async () => {
     const before = await answeringPids(server);
     const [victim] = [...before];
