@@ -2,7 +2,11 @@
  * The missing-pages log on the built site (CONTRACT 14): not-found pages and catch-all redirects counted by path,
  * fast path included, listed by the internal listener's /not-found as JSON and as a redirects file to fill in.
  */
+import { once } from "node:events";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createMissingPages } from "../../server/operations/missing-pages.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 
 let site: BuiltSite;
@@ -97,5 +101,35 @@ describe("the missing-pages log", () => {
     const res = await fetch(`${internal}/not-found?format=xml`);
     expect(res.status).toBe(400);
     expect(await res.json()).toEqual({ error: "format must be json or csv" });
+  });
+});
+
+describe("which answers are missing pages, whoever sends them", () => {
+  it("counts an HTML 410 or 404 (a cached one, whose headers cannot be read back, too) and no error answer", async () => {
+    const log = createMissingPages({ tier: undefined });
+    const server = http.createServer((req, res) => {
+      const url = req.url ?? "";
+      res.once("finish", () => log.observe(url, req, res));
+      if (url.startsWith("/gone")) res.writeHead(410, { "Content-Type": "text/html; charset=utf-8" }).end("<p>gone</p>");
+      else if (url.startsWith("/cached")) res.writeHead(404, ["Content-Type", "text/html; charset=utf-8"]).end("<p>none</p>");
+      else {
+        // As the error handler sends one (http/errors.ts): headers set, then the answer.
+        res.setHeader("Content-Type", "text/plain; charset=utf-8");
+        res.writeHead(404).end("404 not found\n");
+      }
+    });
+    server.listen(0, "127.0.0.1");
+    await once(server, "listening");
+    const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ["/gone/a", "/gone/a", "/cached/b", "/error/c"]) await (await fetch(origin + path)).text();
+      expect((await log.top()).map(({ path, count }) => ({ path, count }))).toEqual([
+        { path: "/gone/a", count: 2 },
+        { path: "/cached/b", count: 1 },
+      ]);
+      expect(log.totals()).toEqual({ "404": 1, "410": 2, "302": 0 });
+    } finally {
+      server.close();
+    }
   });
 });
