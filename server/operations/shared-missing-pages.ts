@@ -1,9 +1,11 @@
 // The missing-pages log shared by all instances in Redis (README.md#several-instances-redis_url): each instance
 // gathers its sightings for a second and adds them in one script run, Space-Saving in a sorted set of fixed size;
 // while Redis is away its own counts answer, and what it gathered meanwhile is added once Redis is back.
+import { type Redis, ReplyError } from "ioredis";
 import type { SharedTier } from "../redis/redis-connection.ts";
 import { type HeavyHitter, HeavyHitters } from "./heavy-hitters.ts";
 import { type MissingPagesStore, mergeSightings, type Sighting } from "./missing-pages-store.ts";
+import { missingPathOf, referrerOriginOf } from "./missing-path.ts";
 
 const FLUSH_EVERY_MS = 1000;
 /** Distinct paths gathered between two flushes: a flood is gathered in this many counters too. */
@@ -53,10 +55,19 @@ export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesSto
     if (pending.size === 0) return;
     const batch = pending.drain();
     const args = batch.flatMap(({ key, count, meta }) => [key, count, meta.firstSeen, meta.lastSeen, meta.referrer ?? ""]);
-    const added = await tier.run(
-      (redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args).then(() => true),
-      false,
-    );
+    const add = (redis: Redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args);
+    const added = await tier.run(async (redis) => {
+      try {
+        await add(redis);
+      } catch (err) {
+        // A key of another type, written by something else: Redis answers, so the log starts again empty.
+        if (!(err instanceof ReplyError)) throw err;
+        tier.malformed("the missing-pages log", { err: (err as Error).message });
+        await redis.del(...keys);
+        await add(redis);
+      }
+      return true;
+    }, false);
     // Kept for the next flush: an outage delays the counts, it does not lose them.
     if (!added) for (const { key, count, meta } of batch) pending.add(key, meta, count);
   };
@@ -68,7 +79,11 @@ export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesSto
 
   const read = (n: number) =>
     tier.run(async (redis): Promise<HeavyHitter<Sighting>[]> => {
-      const flat = await redis.zrevrange(keys[0] as string, 0, n - 1, "WITHSCORES");
+      const flat = await redis.zrevrange(keys[0] as string, 0, n - 1, "WITHSCORES").catch((err: unknown) => {
+        if (!(err instanceof ReplyError)) throw err;
+        tier.malformed("the missing-pages log", { err: (err as Error).message });
+        return [];
+      });
       const paths = flat.filter((_, i) => i % 2 === 0);
       if (paths.length === 0) return [];
       const [firsts, lasts, referrers] = await Promise.all(keys.slice(1).map((key) => redis.hmget(key, ...paths)));
@@ -77,13 +92,15 @@ export function sharedMissingPagesStore(tier: SharedTier, local: MissingPagesSto
         const count = Number(flat[2 * i + 1]);
         const firstSeen = Number(firsts?.[i]);
         const lastSeen = Number(lasts?.[i]);
-        if (![count, firstSeen, lastSeen].every(Number.isFinite)) {
-          tier.malformed("a missing page's count or times", { path });
+        const referrer = referrers?.[i] ?? null;
+        const wellFormed = missingPathOf(path) === path && [count, firstSeen, lastSeen].every(Number.isFinite);
+        if (!wellFormed || (referrer !== null && referrerOriginOf(referrer) !== referrer)) {
+          tier.malformed("a missing page's path, count, times or referrer", { path: path.slice(0, 100) });
           return;
         }
-        entries.push({ key: path, count, meta: { firstSeen, lastSeen, referrer: referrers?.[i] ?? null } });
+        entries.push({ key: path, count, meta: { firstSeen, lastSeen, referrer } });
       });
-      return entries;
+      return entries.sort((a, b) => b.count - a.count || (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
     }, undefined);
 
   return {

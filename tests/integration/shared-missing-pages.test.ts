@@ -100,6 +100,29 @@ describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
   });
 });
 
+describeWithRedis("the missing-pages log read back from Redis", 15, (url) => {
+  beforeEach(() => emptyDatabase(url));
+
+  it("starts again a log someone else overwrote, and leaves out entries it would never write", async () => {
+    const a = await startInstance(url);
+    const tier = a.app.portal.sharedTier;
+    if (!tier) throw new Error("no Redis");
+    await tier.redis.set(tier.key("missing", "counts"), "not a sorted set");
+    await visit(a, "/after.html");
+    expect(await counts(a)).toEqual([{ path: "/after.html", count: 1, referrer: null }]);
+
+    const now = String(Date.now());
+    await tier.redis.zadd(tier.key("missing", "counts"), 50, "javascript:alert(1)", 40, "/forged-referrer.html");
+    await tier.redis.hset(tier.key("missing", "first"), "javascript:alert(1)", now, "/forged-referrer.html", now);
+    await tier.redis.hset(tier.key("missing", "last"), "javascript:alert(1)", now, "/forged-referrer.html", now);
+    await tier.redis.hset(tier.key("missing", "referrer"), "/forged-referrer.html", "https://x.example/path?q=1");
+    expect(await counts(a)).toEqual([{ path: "/after.html", count: 1, referrer: null }]);
+    // The instance's Redis stayed in use throughout.
+    expect(tier.state()).toBe("connected");
+    expect(a.logs.filter((line) => line.level === "warn" && /^Redis unavailable/.test(line.msg))).toEqual([]);
+  });
+});
+
 describeWithRedis("the missing-pages log when Redis stops", 0, () => {
   let redis: RedisServer;
   beforeEach(async () => {
