@@ -12,13 +12,17 @@ const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("run with node --expose-gc");
 const collect = gc;
 
-function heapAfterFilling(pathOf: (i: number) => string): { entries: number; bytes: number } {
+/** The longest origin kept: scheme, a 239-character host and a port. */
+const longestOrigin = (i: number) => `https://${String(i).padStart(6, "0")}${"r".repeat(233)}.com:8443`;
+const usualOrigin = (i: number) => `https://referrer-${i % 500}.example.com`;
+
+function heapAfterFilling(pathOf: (i: number) => string, referrerOf: (i: number) => string): { entries: number; bytes: number } {
   collect();
   const before = process.memoryUsage().heapUsed;
   const sketch = new HeavyHitters<Sighting>(MISSING_PAGES_CAPACITY, mergeSightings);
   for (let i = 0; i < 100_000; i++) {
     const at = Date.now();
-    sketch.add(pathOf(i), { firstSeen: at, lastSeen: at, referrer: `https://referrer-${i % 500}.example.com` });
+    sketch.add(pathOf(i), { firstSeen: at, lastSeen: at, referrer: referrerOf(i) });
   }
   collect();
   const bytes = process.memoryUsage().heapUsed - before;
@@ -26,11 +30,14 @@ function heapAfterFilling(pathOf: (i: number) => string): { entries: number; byt
   return { entries: sketch.size, bytes };
 }
 
-const rows = {
-  "usual paths (about 40 characters)": (i: number) => `/index.php/news/show/${i}.html?x`.slice(0, 40),
-  [`longest paths (${MAX_PATH_CHARS} characters)`]: (i: number) => `/${String(i).padStart(8, "0")}`.padEnd(MAX_PATH_CHARS, "x"),
-};
-for (const [name, pathOf] of Object.entries(rows)) {
-  const { entries, bytes } = heapAfterFilling(pathOf);
+const usualPath = (i: number) => `/index.php/news/show/${i}.html?x`.slice(0, 40);
+const longestPath = (i: number) => `/${String(i).padStart(8, "0")}`.padEnd(MAX_PATH_CHARS, "x");
+const rows: [string, (i: number) => string, (i: number) => string][] = [
+  ["usual paths (about 40 characters) and referrers", usualPath, usualOrigin],
+  [`longest paths (${MAX_PATH_CHARS} characters), usual referrers`, longestPath, usualOrigin],
+  [`longest paths and referrers (${longestOrigin(0).length} characters)`, longestPath, longestOrigin],
+];
+for (const [name, pathOf, referrerOf] of rows) {
+  const { entries, bytes } = heapAfterFilling(pathOf, referrerOf);
   console.log(`${name}: ${entries} entries, heap ${(bytes / 1024).toFixed(0)} KiB (${Math.round(bytes / entries)} B an entry)`);
 }
