@@ -163,18 +163,6 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     await enquiries.close();
     tier.close();
   };
-  const services = {
-    cache: api.cache,
-    pageCache,
-    recompressor,
-    upstream,
-    images,
-    logger,
-    purger,
-    sharedPurges,
-    metrics,
-    search,
-    missingPages,
-  };
-  return Object.assign(handle, { portal: { ...services, sharedTier: tier.connection, readiness, enquiries, close } });
+  const services = { cache: api.cache, pageCache, recompressor, upstream, images, logger, purger, sharedPurges, metrics, search };
+  return Object.assign(handle, { portal: { ...services, sharedTier: tier.connection, readiness, enquiries, missingPages, close } });
 }

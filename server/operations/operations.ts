@@ -60,7 +60,8 @@ const sendJson = (res: ServerResponse, status: number, body: unknown) => {
 
 /** `GET /not-found`: JSON, or `?format=csv` a redirects file to fill in. */
 async function sendNotFound(req: IncomingMessage, res: ServerResponse, endpoints: InternalEndpoints): Promise<void> {
-  const format = new URL(req.url ?? "/", "http://internal").searchParams.getAll("format");
+  const url = req.url ?? "";
+  const format = new URLSearchParams(url.includes("?") ? url.slice(url.indexOf("?") + 1) : "").getAll("format");
   if (format.length > 1 || (format.length === 1 && format[0] !== "json" && format[0] !== "csv")) {
     sendJson(res, 400, { error: "format must be json or csv" });
     return;
