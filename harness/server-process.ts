@@ -12,12 +12,23 @@ import { track } from "./children.ts";
 
 export const SERVER_ENTRY = path.join(PROJECT_ROOT, "dist/server/index.js");
 
+/**
+ * The command package.json's start script runs, word by word: `node`, its flags, the entry. The script's
+ * `exec` is left out: it only has npm's shell become node, so signals reach the server and npm exits after it.
+ */
+export function startCommand(): string[] {
+  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
+  const words = pkg.scripts.start.split(/\s+/).filter(Boolean);
+  const command = words[0] === "exec" ? words.slice(1) : words;
+  if (command[0] !== "node") throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
+  return command;
+}
+
 /** The flags `npm start` gives node (package.json's start script): the production server is measured as operators run it. */
 export function startFlags(): string[] {
-  const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
-  const [command, ...rest] = pkg.scripts.start.split(/\s+/);
-  if (command !== "node") throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
-  return rest.filter((word) => word.startsWith("--"));
+  return startCommand()
+    .slice(1)
+    .filter((word) => word.startsWith("--"));
 }
 
 export interface ServerProcess {

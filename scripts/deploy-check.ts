@@ -4,21 +4,21 @@
  * Deployment's probes are asked of the built server started with the ConfigMap's settings
  * (each must answer 200 on the port its probe names), its ports are the ones those settings
  * give, its memory limit is above the measured peak (deploy/measured.json), and every stop
- * timeout (Kubernetes, compose, systemd) exceeds preStop + drain + grace. Exits 0 when
- * all hold, 1 listing what failed.
+ * timeout (Kubernetes, compose, systemd) exceeds preStop + drain + grace, and the data
+ * volume's sizeLimit holds the image cache and the search index (scripts/data-volume.ts).
+ * Exits 0 when all hold, 1 listing what failed.
  */
-import { readdirSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { parseAllDocuments, parse as parseYaml } from "yaml";
+import { parse as parseYaml } from "yaml";
 import { freePort } from "../harness/free-port.ts";
 import { startFlags, startServer } from "../harness/server-process.ts";
 import { parseConfig } from "../server/config.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
-
-// biome-ignore lint/suspicious/noExplicitAny: manifests are untyped documents, checked field by field below.
-type Doc = any;
+import { dataVolumeChecks } from "./data-volume.ts";
+import { bytesOf, type Doc, kubernetesDocs, podEnv } from "./kubernetes-manifests.ts";
 
 const failures: string[] = [];
 const passed: string[] = [];
@@ -30,16 +30,9 @@ const check = (name: string, ok: boolean, detail = "") => {
 const measured = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "deploy/measured.json"), "utf8")) as {
   peakRssMb: number;
   cacheMaxMb: number;
+  searchIndex: { bytesPerItem: number };
 };
 const PEAK_BYTES = measured.peakRssMb * 1024 * 1024;
-
-/** A Kubernetes quantity of memory (`320Mi`, `256M`, `1Gi`) in bytes. */
-function bytesOf(quantity: string): number {
-  const match = /^(\d+(?:\.\d+)?)(Ki|Mi|Gi|K|M|G)?$/.exec(String(quantity));
-  if (!match) return Number.NaN;
-  const unit = { Ki: 1024, Mi: 1024 ** 2, Gi: 1024 ** 3, K: 1e3, M: 1e6, G: 1e9 }[match[2] ?? ""] ?? 1;
-  return Number(match[1]) * unit;
-}
 
 /** Seconds in a compose or systemd duration (`20s`, `1m30s`, `30`). */
 function secondsOf(duration: string): number {
@@ -51,20 +44,8 @@ function secondsOf(duration: string): number {
   return total;
 }
 
-function kubernetesDocs(): Doc[] {
-  const dir = path.join(PROJECT_ROOT, "deploy/kubernetes");
-  return readdirSync(dir)
-    .filter((file) => file.endsWith(".yaml"))
-    .flatMap((file) =>
-      parseAllDocuments(readFileSync(path.join(dir, file), "utf8")).map((doc) => {
-        if (doc.errors.length > 0) throw new Error(`${file}: ${doc.errors[0]?.message}`);
-        return doc.toJS() as Doc;
-      }),
-    );
-}
-
 async function checkKubernetes(): Promise<{ drainMs: number; graceMs: number }> {
-  const docs = kubernetesDocs();
+  const docs = kubernetesDocs(path.join(PROJECT_ROOT, "deploy/kubernetes"));
   const byKind = (kind: string) => docs.filter((d) => d?.kind === kind);
   for (const kind of ["Deployment", "Service", "PodDisruptionBudget", "HorizontalPodAutoscaler", "ConfigMap", "Secret"])
     check(`kubernetes: a ${kind}`, byKind(kind).length === 1);
@@ -72,15 +53,12 @@ async function checkKubernetes(): Promise<{ drainMs: number; graceMs: number }> 
   const pod = deployment.spec.template;
   const container = pod.spec.containers[0];
   const configMap = byKind("ConfigMap")[0].data as Record<string, string>;
-  const secret = byKind("Secret")[0].stringData as Record<string, string>;
-  const env: Record<string, string> = { ...configMap };
-  for (const entry of container.env ?? []) env[entry.name] = String(entry.value);
   check(
     "kubernetes: the container takes the ConfigMap and the Secret",
     JSON.stringify(container.envFrom?.map((e: Doc) => Object.keys(e)[0]).sort()) === '["configMapRef","secretRef"]',
   );
   // The settings are the server's to accept: a value it would refuse stops the pod at start.
-  const config = parseConfig({ ...env, ...secret });
+  const config = parseConfig(podEnv(docs));
   const drainMs = config.shutdown.drainMs;
   const graceMs = config.shutdown.graceMs;
 
@@ -132,6 +110,8 @@ async function checkKubernetes(): Promise<{ drainMs: number; graceMs: number }> 
     config.cache.maxBytes <= measured.cacheMaxMb * 1024 * 1024,
     String(config.cache.maxBytes / 1024 / 1024),
   );
+
+  for (const { name, ok, detail } of dataVolumeChecks(docs, config, measured.searchIndex)) check(name, ok, detail);
 
   const preStop = container.lifecycle?.preStop;
   const preStopS = preStop?.sleep?.seconds ?? (preStop?.exec?.command?.[0] === "sleep" ? Number(preStop.exec.command[1]) : Number.NaN);

@@ -1,7 +1,7 @@
 /** A page URL reduced to what its page renders from: the server renders and caches by it (docs/behaviour.md#page-cache). */
 import type { PageRoute } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
-import { matchPage, PAGE_ROUTES, type RouteMatch, splitLangPath } from "./routes.ts";
+import { matchPath, PAGE_ROUTES, type RouteMatch, splitLangPath } from "./routes.ts";
 import type { QueryValues } from "./with-query.ts";
 
 export interface PageAddress {
@@ -18,7 +18,7 @@ export function pageQueryOf(match: RouteMatch, query: URLSearchParams): QueryVal
 /** A detail keeps the form it was asked in (`/x/12` or `/x?id=12`), as the router's location does. */
 export function pageAddressOf(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): PageAddress | null {
   const { lang, path } = splitLangPath(pathInLang);
-  const match = matchPage(path, query, routes);
+  const match = matchPath(path, query, routes);
   if (!match) return null;
   const { route, id } = match;
   if (!route.detail) return { match, lang, path, query: pageQueryOf(match, query) };

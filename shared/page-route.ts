@@ -11,9 +11,21 @@ export const BASE_PATH = "/portal";
 /** Chinese, the content's own language, unprefixed; English under `/en` (docs/behaviour.md#languages). */
 export const LANG_PREFIX: Readonly<Record<Lang, string>> = { "zh-CN": "", en: "/en" };
 
+/** The one reading of an address's language: its prefix, taken off once. What follows is the page's path. */
 export function splitLangPath(path: string): { lang: Lang; path: string } {
   if (path === "/en" || path.startsWith("/en/")) return { lang: "en", path: path.slice(LANG_PREFIX.en.length) || "/" };
   return { lang: "zh-CN", path };
+}
+
+/**
+ * An address whose language prefix comes again (`/en/en/index.html`: a relative link followed on an English
+ * page) with that prefix once, for a 301; undefined for any other (docs/behaviour.md#languages).
+ */
+export function singleLangPath(pathInLang: string): string | undefined {
+  const { lang, path } = splitLangPath(pathInLang);
+  let rest = path;
+  for (let next = splitLangPath(rest); LANG_PREFIX[next.lang] !== ""; next = splitLangPath(rest)) rest = next.path;
+  return rest === path ? undefined : langPath(rest, lang);
 }
 
 export const langPath = (path: string, lang: Lang): string => LANG_PREFIX[lang] + path;

@@ -10,7 +10,7 @@ import { productDetail, serviceDetail } from "./pages/offering-pages.ts";
 import { search } from "./pages/search-page.ts";
 import { parseId } from "./params.ts";
 
-export { BASE_PATH, LANG_PREFIX, langPath, type PageRoute, type RouteMatch, splitLangPath } from "./page-route.ts";
+export { BASE_PATH, LANG_PREFIX, langPath, type PageRoute, type RouteMatch, singleLangPath, splitLangPath } from "./page-route.ts";
 
 export const HOME_PATH = home.path;
 
@@ -50,7 +50,11 @@ export function parentHref(route: PageRoute): string {
 
 /** A detail page with a missing or malformed id still matches: it renders not-found. */
 export function matchPage(pathInLang: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
-  const { path } = splitLangPath(pathInLang);
+  return matchPath(splitLangPath(pathInLang).path, query, routes);
+}
+
+/** The page at a path whose language prefix is off already: a second prefix (`/en/...`) is no page's. */
+export function matchPath(path: string, query: URLSearchParams, routes: readonly PageRoute[] = PAGE_ROUTES): RouteMatch | null {
   for (const route of routes) {
     if (path === route.path) {
       if (!route.detail) return { route };

@@ -3,7 +3,7 @@
 // own path: a page is only served at a path the pages router answered (Express sends some elsewhere first).
 import { type PageAddress, pageAddressOf } from "../../shared/page-address.ts";
 import { isLang, type Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, LANG_PREFIX, langPath, PAGE_ROUTES, type PageRoute, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, langPath, PAGE_ROUTES, type PageRoute, type RouteMatch, singleLangPath, splitLangPath } from "../../shared/routes.ts";
 import { searchOf } from "../../shared/with-query.ts";
 import { memoByUrl } from "../cache/memo-by-url.ts";
 import { routerTextOf } from "./router-text.ts";
@@ -34,8 +34,8 @@ function urlPartOf(url: string, routes: readonly PageRoute[] = PAGE_ROUTES): Url
   const address = pageAddressOf(routerTextOf(path), query, routes);
   if (!address) return null;
   const search = searchOf(address.query);
-  const prefix = LANG_PREFIX[address.lang];
-  const rest = prefix && path.startsWith(prefix) ? path.slice(prefix.length) : path;
+  // The request's own text keeps its key apart (an encoded prefix is not taken off), read as the address is.
+  const rest = splitLangPath(path).path;
   const named = query.get("lang");
   const redirect = isLang(named) ? BASE_PATH + langPath(address.path, named) + (search ? `?${search}` : "") : undefined;
   // The path holds no "?", so the key reads back one way only.
@@ -58,6 +58,13 @@ function pageRequestFrom(part: UrlPart): PageRequest {
 export function pageRequestOf(url: string, routes: readonly PageRoute[] = PAGE_ROUTES): PageRequest | null {
   const part = urlPartOf(url, routes);
   return part && pageRequestFrom(part);
+}
+
+/** A URL whose language prefix comes twice or more: where its 301 leads, the prefix once and the query as it came. */
+export function singlePrefixRedirectOf(url: string): string | undefined {
+  const q = url.indexOf("?");
+  const single = singleLangPath(routerTextOf(q === -1 ? url : url.slice(0, q)));
+  return single === undefined ? undefined : BASE_PATH + single + (q === -1 ? "" : url.slice(q));
 }
 
 /** For the hot path, worked out once per URL; undefined for a URL that names no page or is redirected. */

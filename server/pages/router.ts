@@ -21,7 +21,7 @@ import type { PageRenderer } from "../render/page-renderer.ts";
 import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore, weakEtagOf } from "./page-cache.ts";
-import { createPageKeyReader, type PageRequest, pageRequestOf } from "./page-cache-key.ts";
+import { createPageKeyReader, type PageRequest, pageRequestOf, singlePrefixRedirectOf } from "./page-cache-key.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
 
@@ -211,14 +211,16 @@ export function createPagesRouter({
 
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url);
-    if (!page) {
-      next();
+    // `?lang=` from before languages had addresses of their own: the page's address in that language. A
+    // prefix repeated (`/en/en/`): the address with it once, never a page or a cache entry of its own.
+    const redirect = page ? page.redirect : singlePrefixRedirectOf(req.url);
+    if (redirect) {
+      res.setHeader("Cache-Control", `public, max-age=${REDIRECT_MAX_AGE_S}`);
+      res.redirect(301, redirect);
       return;
     }
-    if (page.redirect) {
-      // `?lang=` from before languages had addresses of their own: the page's address in that language.
-      res.setHeader("Cache-Control", `public, max-age=${REDIRECT_MAX_AGE_S}`);
-      res.redirect(301, page.redirect);
+    if (!page) {
+      next();
       return;
     }
     if (page.match.route.perRequest) {

@@ -4,17 +4,11 @@
  * starts it (`built`, see built-site.ts).
  */
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import path from "node:path";
+import { startCommand } from "../../harness/server-process.ts";
 
 export const PROJECT_DIR = path.resolve(import.meta.dirname, "../..");
 const TSX = path.join(PROJECT_DIR, "node_modules/.bin/tsx");
-
-/** `npm start`'s command, word by word (its V8 flags included), from package.json. */
-function startCommand(): string[] {
-  const { scripts } = JSON.parse(readFileSync(path.join(PROJECT_DIR, "package.json"), "utf8")) as { scripts: { start: string } };
-  return scripts.start.split(/\s+/).filter(Boolean);
-}
 
 export interface ProcessOptions {
   /** The production build in dist/, started as `npm start` starts it; else the source under tsx. */

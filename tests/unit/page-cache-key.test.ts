@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { Router, useLocation, useSearch } from "wouter";
-import { createPageKeyReader, pageRequestOf } from "../../server/pages/page-cache-key.ts";
+import { createPageKeyReader, pageRequestOf, singlePrefixRedirectOf } from "../../server/pages/page-cache-key.ts";
 import { routerTextOf } from "../../server/pages/router-text.ts";
 
 const URLS = [
@@ -46,6 +46,29 @@ describe("page cache key on the hot path", () => {
     expect(pageRequestOf("/message/news?id=12&lang=en")?.redirect).toBe("/portal/en/message/news?id=12");
     expect(pageRequestOf("/index.html?lang=en")?.redirect).toBe("/portal/en/index.html");
     expect(pageRequestOf("/index.html?lang=fr")?.redirect).toBeUndefined();
+  });
+
+  it("names no page, and no key, at an address whose language prefix comes again: a 301 to it once", () => {
+    const keyOf = createPageKeyReader();
+    const cases: [string, string][] = [
+      ["/en/en/index.html", "/portal/en/index.html"],
+      ["/en/en/message/news/1?utm=x", "/portal/en/message/news/1?utm=x"],
+      ["/en/en/en/", "/portal/en/"],
+      ["/en/en/", "/portal/en/"],
+      ["/en/en", "/portal/en/"],
+      ["/%65n/en/index.html", "/portal/en/index.html"],
+      ["/en/%65n/about/index.html", "/portal/en/about/index.html"],
+    ];
+    for (const [url, location] of cases) {
+      expect(pageRequestOf(url), url).toBeNull();
+      expect(keyOf(url), url).toBeUndefined();
+      expect(singlePrefixRedirectOf(url), url).toBe(location);
+    }
+    // An encoded separator is no separator, here as in the browser's router: no prefix, no page, nothing to fix.
+    for (const url of ["/en%2Fen/index.html", "/en/en%2Findex.html", "/index.html", "/en/index.html", "/message/en/1"]) {
+      expect(singlePrefixRedirectOf(url), url).toBeUndefined();
+    }
+    expect(pageRequestOf("/en/index.html")?.key).toBe("en /index.html");
   });
 
   it("is the same whatever cookie or header comes with the request: it is worked out from the URL alone", () => {
