@@ -49,19 +49,20 @@ describeInBrowser("enquiries in Chromium", () => {
     await Promise.all([webhook?.close(), smtp?.close()]);
   });
 
-  /** Every token the site serves is replaced by one issued 10 s ago. */
+  /** Every token the site serves is replaced by one issued 10 s ago, bound as the site binds its own. */
   async function withSeasonedTokens(page: Page): Promise<void> {
+    const seasoned = () => keys.issue(Date.now() - 10_000, { lang: "zh-CN", site: `//${new URL(site.origin).host}` });
     await page.route("**/portal/contact.html*", async (route) => {
       // The form given back after a mistake (a POST's answer) carries a fresh token too.
       const response = await route.fetch({ maxRedirects: 0 });
       const html = await response.text();
       const served = /name="token" value="([^"]+)"/.exec(html)?.[1];
-      await route.fulfill({ response, body: served ? html.replaceAll(served, keys.issue(Date.now() - 10_000)) : html });
+      await route.fulfill({ response, body: served ? html.replaceAll(served, seasoned()) : html });
     });
-    await page.route("**/api/portal/enquiry/token", (route) =>
+    await page.route("**/api/portal/enquiry/token?lang=zh-CN", (route) =>
       route.fulfill({
         contentType: "application/json",
-        body: JSON.stringify({ code: 0, msg: "ok", data: { token: keys.issue(Date.now() - 10_000) } }),
+        body: JSON.stringify({ code: 0, msg: "ok", data: { token: seasoned() } }),
       }),
     );
   }
