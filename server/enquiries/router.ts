@@ -117,8 +117,9 @@ export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudg
   router.all(ENQUIRY_API_PATH, (_req, _res, next) => next(new HttpError(405, "POST an enquiry as JSON")));
 
   router.get(`${ENQUIRY_API_PATH}/token`, ourOwn, async (req, res, next) => {
-    const asked = req.query.lang ?? "zh-CN";
-    if (typeof asked !== "string" || !LANGS.includes(asked as Lang)) {
+    const given = new URL(req.originalUrl, "http://portal.invalid").searchParams.getAll("lang");
+    const asked = given[0] ?? "zh-CN";
+    if (given.length > 1 || !LANGS.includes(asked as Lang)) {
       next(new HttpError(400, `lang must be one of ${LANGS.join(", ")}`));
       return;
     }
