@@ -19,16 +19,7 @@ export const FIELD_LIMITS: Record<TextField, number> = {
 /** Change it when the consent text changes. */
 export const CONSENT_VERSION = "2025-01";
 
-export type FieldError =
-  | "required"
-  | "tooLong"
-  | "email"
-  | "phone"
-  | "contact"
-  | "singleLine"
-  | "addressSigns"
-  | "consent"
-  | "invalid";
+export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "addressSigns" | "consent" | "invalid";
 
 export interface EnquiryValues {
   name: string;

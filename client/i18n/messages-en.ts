@@ -130,7 +130,8 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.contact.problem.token": "The form has expired or was sent already. Please send it again.",
   "pages.contact.problem.tooMany": "Too many enquiries from your address. Please try again later.",
   "pages.contact.problem.unavailable": "Your enquiry could not be saved just now. Please try again in a moment; what you wrote is kept.",
-  "pages.contact.problem.crossSite": "This form was sent from another website and was not accepted. To contact us, fill it in and send it here.",
+  "pages.contact.problem.crossSite":
+    "This form was sent from another website and was not accepted. To contact us, fill it in and send it here.",
   "pages.contact.sentTitle": "Thank you: your enquiry has arrived",
   "pages.contact.sentBody": "We will be in touch soon.",
   "pages.contact.again": "Write another enquiry",

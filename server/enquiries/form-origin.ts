@@ -34,7 +34,8 @@ function sameOrigin(origin: string, req: Request, publicOrigin: string | undefin
 
 /** Undefined when the request may be from our pages; else why not, as the client is told. */
 export function crossSiteRefusal(req: Request, publicOrigin: string | undefined): string | undefined {
-  if (req.get("sec-fetch-site") === "cross-site") return "enquiries are taken only from this site's own pages: this one was sent from another site";
+  if (req.get("sec-fetch-site") === "cross-site")
+    return "enquiries are taken only from this site's own pages: this one was sent from another site";
   const origin = req.get("origin");
   // No Origin (curl, an old browser): allowed; the token, the hourly limit and the miss budget still apply.
   if (origin === undefined || sameOrigin(origin, req, publicOrigin)) return undefined;

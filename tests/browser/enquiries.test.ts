@@ -109,6 +109,28 @@ describeInBrowser("enquiries in Chromium", () => {
     await context.close();
   });
 
+  it("refuses a form another site's page posts to it, and tells the visitor why on the contact page", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    // The other site got a token as its server can (and waited out the 3 seconds); its page posts the form here.
+    const token = keys.issue(Date.now() - 10_000, { lang: "zh-CN", site: `//${new URL(site.origin).host}` });
+    const fields = { name: "Someone", email: "someone@example.com", message: "text of another site", consent: "on", token, website: "" };
+    const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`);
+    await page.route("http://other-site.test/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><form method="post" action="${site.origin}/portal/contact.html">${inputs.join("")}<button>Go</button></form>`,
+      }),
+    );
+    await page.goto("http://other-site.test/");
+    const posted = page.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${site.origin}/portal/contact.html`);
+    await page.getByRole("button", { name: "Go" }).click();
+    expect((await posted).status()).toBe(403);
+    await page.getByRole("heading", { name: "这份表单是从其他网站提交的，未被接收。如需联系我们，请在本页填写并提交。" }).waitFor();
+    expect(await page.locator("#enquiry-message").inputValue()).toBe("");
+    await context.close();
+  });
+
   it("sends an enquiry from a product page with JavaScript, without a reload, focus on the result", async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();

@@ -45,10 +45,11 @@ describe("enquiries from other sites", () => {
   /** Each app its own database: a test sees only the enquiries it sent. */
   const start = (env: Record<string, string> = {}) => {
     const database = `sqlite:${path.join(dir, `portal-${++databases}.db`)}`;
-    const app = createApp(
-      testConfig({ DATABASE_URL: database, FORM_SECRET, PUBLIC_ORIGIN, PAGE_CACHE: "off", ...env }),
-      { upstreamUrl: api.url, renderer, now: () => clock },
-    );
+    const app = createApp(testConfig({ DATABASE_URL: database, FORM_SECRET, PUBLIC_ORIGIN, PAGE_CACHE: "off", ...env }), {
+      upstreamUrl: api.url,
+      renderer,
+      now: () => clock,
+    });
     apps.push(app);
     return app;
   };
@@ -191,20 +192,18 @@ describe("enquiries from other sites", () => {
     const app = start();
     const english = servedToken((await request(app).get("/portal/en/contact.html").expect(200)).text);
     clock += 10_000;
-    const chinese = await request(app).post("/portal/contact.html").type("form").send(form(fields(english, "wrong language"))).expect(400);
-    expect(chinese.text).toContain("表单已过期或已提交过");
-    await request(app)
-      .post("/api/portal/enquiry")
-      .send(fields(english, "wrong language"))
+    const chinese = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form(fields(english, "wrong language")))
       .expect(400);
+    expect(chinese.text).toContain("表单已过期或已提交过");
+    await request(app).post("/api/portal/enquiry").send(fields(english, "wrong language")).expect(400);
     // Another site on the same FORM_SECRET: its tokens are not this one's.
     const elsewhere = start({ PUBLIC_ORIGIN: "https://shop.example.com" });
     const theirs = servedToken((await request(elsewhere).get("/portal/contact.html").expect(200)).text);
     clock += 10_000;
-    await request(app)
-      .post("/api/portal/enquiry")
-      .send(fields(theirs, "another site's token"))
-      .expect(400);
+    await request(app).post("/api/portal/enquiry").send(fields(theirs, "another site's token")).expect(400);
     await request(app)
       .post("/api/portal/enquiry")
       .send({ ...fields(english, "its own language"), lang: "en" })

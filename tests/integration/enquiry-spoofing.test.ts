@@ -162,7 +162,9 @@ describe("enquiries that would spoof the mail", () => {
 
   it("delivers the message so that none of its lines passes for the mail's own fields", async () => {
     const app = start();
-    const message = ["Hello,", "Name: CEO", "Email: ceo@corp.example", "", "Received: 2020-01-01T00:00:00.000Z (id x)", "Thanks."].join("\n");
+    const message = ["Hello,", "Name: CEO", "Email: ceo@corp.example", "", "Received: 2020-01-01T00:00:00.000Z (id x)", "Thanks."].join(
+      "\n",
+    );
     const mail = await sentMail(app, { ...valid(), message });
     const text = textOf(mail);
     expect(text.match(/^Email: .*$/gm)).toEqual(["Email: li.lei@example.com"]);
