@@ -89,7 +89,7 @@ export function createEnquiries(
     store,
     intake,
     deliverer,
-    router: (pageSender) => createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, now }),
+    router: (pageSender) => createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, metrics, now }),
     formState(req) {
       const lang = splitLangPath(new URL(req.originalUrl, "http://portal.invalid").pathname.slice(BASE_PATH.length)).lang;
       return { form: { token: intake.keys.issue(now(), { lang, site: siteOf(req, publicOrigin) }) } };

@@ -11,6 +11,7 @@ import { HttpError } from "../http/errors.ts";
 import type { SendOwnPage } from "../pages/router.ts";
 import { crossSiteRefusal, siteOf } from "./form-origin.ts";
 import type { Intake, Outcome } from "./intake.ts";
+import type { EnquiryMetrics } from "./metrics.ts";
 
 const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
 const ENQUIRY_API_PATH = "/api/portal/enquiry";
@@ -24,6 +25,7 @@ interface EnquiryRouterDeps {
   publicOrigin: string | undefined;
   /** Charged for each token given out, as a page render is: tokens cannot be farmed faster than pages. */
   missBudget: MissGate;
+  metrics: Pick<EnquiryMetrics, "refused">;
   now?: () => number;
 }
 
@@ -34,17 +36,22 @@ const STATUS_OF: Record<Exclude<Outcome["kind"], "accepted" | "spam">, number> =
   unavailable: 503,
 };
 
-export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, now = Date.now }: EnquiryRouterDeps): Router {
+export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, metrics, now = Date.now }: EnquiryRouterDeps): Router {
   const router = Router();
   const pageOf = (req: Request) => {
     const path = req.path.slice(BASE_PATH.length);
     return { path, lang: splitLangPath(path).lang };
   };
   const issue = (req: Request, lang: Lang) => intake.keys.issue(now(), { lang, site: siteOf(req, publicOrigin) });
+  const refusalOf = (req: Request) => {
+    const refusal = crossSiteRefusal(req, publicOrigin);
+    if (refusal && req.method === "POST") metrics.refused("cross_site");
+    return refusal;
+  };
 
   /** A form post from another site gets the form, empty (its text is the other site's), and why. */
   router.post(CONTACT_PATHS, async (req: Request, res: Response, next: NextFunction) => {
-    const refusal = crossSiteRefusal(req, publicOrigin);
+    const refusal = refusalOf(req);
     if (!refusal) {
       next();
       return;
@@ -90,7 +97,7 @@ export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudg
   });
 
   const ourOwn = (req: Request, _res: Response, next: NextFunction) => {
-    const refusal = crossSiteRefusal(req, publicOrigin);
+    const refusal = refusalOf(req);
     next(refusal ? new HttpError(403, refusal) : undefined);
   };
   const parseJson = express.json({ limit: BODY_LIMIT, strict: false, type: () => true });

@@ -125,6 +125,7 @@ describe("enquiries from other sites", () => {
     const token = await request(app).get("/api/portal/enquiry/token").set("Sec-Fetch-Site", "cross-site").expect(403);
     expect(token.body.msg).toMatch(REFUSED);
     expect(await stored(app)).toEqual([]);
+    expect(await app.portal.metrics.registry.metrics()).toMatch(/portal_enquiries_refused_total\{reason="cross_site"\} 5$/m);
   });
 
   it("takes enquiries from its own pages, and from a client that sends neither Origin nor Sec-Fetch-Site", async () => {
