@@ -56,7 +56,6 @@ export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudg
       next();
       return;
     }
-    req.resume();
     res.setHeader("Cache-Control", "no-store");
     const sendOwnPage = pageSender();
     if (!sendOwnPage) {
