@@ -56,7 +56,8 @@ function PageInItsLang({ state }: { state: PageState }) {
   const [location] = useLocation();
   const { lang } = splitLangPath(location);
   const pageState = useMemo(
-    () => (lang === state.lang ? state : { ...state, lang, translated: false, fallback: {}, failures: {} }),
+    // The served form's token is bound to the first page's language too.
+    () => (lang === state.lang ? state : { ...state, lang, translated: false, fallback: {}, failures: {}, form: undefined }),
     [state, lang],
   );
   useEffect(() => {

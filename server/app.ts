@@ -122,9 +122,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };
   const images = createImages({ ...imageDeps, settings: settings.images, missBudget: tier.missBudget, logger });
   metrics.registerCache("image", images.memory);
-  const enquiryDeps = { logger, registry, limit: tier.clientLimit, now, ...deps.enquiryDelivery };
-  const enquiries = createEnquiries(config.enquiries, config.databaseUrl, enquiryDeps);
-  const perRequestState = () => ({ form: { token: enquiries.intake.keys.issue((now ?? Date.now)()) } });
+  const enquiryDeps = { logger, registry, limit: tier.clientLimit, missBudget: tier.missBudget, publicOrigin: config.publicOrigin };
+  const enquiries = createEnquiries(config.enquiries, config.databaseUrl, { ...enquiryDeps, now, ...deps.enquiryDelivery });
+  const perRequestState = enquiries.formState;
   const pages = createPages(settings.pages, { ...common, renderer, reader: api.reader, metrics, perRequestState });
   const { pageCache } = pages;
   const purgeDeps = { cache: api.cache, pageCache, channel: tier.purgeChannel, logger, now };

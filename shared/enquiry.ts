@@ -1,4 +1,5 @@
 /** The contact form's fields and rules, read by the server, which alone decides (docs/behaviour.md#enquiries). */
+import { isPlainEmail } from "./email-address.ts";
 import { SUBJECT_LIMIT } from "./subject-limit.ts";
 
 const TEXT_FIELDS = ["name", "email", "phone", "company", "subject", "message"] as const;
@@ -18,7 +19,7 @@ export const FIELD_LIMITS: Record<TextField, number> = {
 /** Change it when the consent text changes. */
 export const CONSENT_VERSION = "2025-01";
 
-export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "consent" | "invalid";
+export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "addressSigns" | "consent" | "invalid";
 
 export interface EnquiryValues {
   name: string;
@@ -30,7 +31,7 @@ export interface EnquiryValues {
   consent: boolean;
 }
 
-export type FormProblem = "token" | "tooMany" | "unavailable";
+export type FormProblem = "token" | "tooMany" | "unavailable" | "crossSite";
 
 export interface EnquiryFormState {
   token: string;
@@ -46,11 +47,14 @@ export interface ReadEnquiry {
   trap: string;
 }
 
-const EMAIL = /^[^\s@<>()",;:\\]+@[^\s@<>()",;:\\]+\.[^\s@<>()",;:\\]{2,}$/;
 const PHONE = /^[0-9+()\-. ]{5,40}$/;
 /** A line break in a one-line field could start a mail header. */
 const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 const MESSAGE_CONTROL = /(?![\n\t])\p{Cc}/gu;
+/** Direction marks, embeddings, overrides and isolates: invisible, and able to show text in another order than it is. */
+const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
+/** What would make a name read as an address where it is shown before one (a mail's Reply-To). */
+const ADDRESS_SIGNS = /[<>@]/;
 
 const SINGLE_LINE: readonly TextField[] = ["name", "email", "phone", "company", "subject"];
 
@@ -78,7 +82,9 @@ export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
       errors[field] = "invalid";
       continue;
     }
-    let value = field === "message" ? raw.replace(/\r\n?/g, "\n").replace(MESSAGE_CONTROL, "").trim() : raw.trim();
+    // An address is taken exactly as typed or refused; elsewhere bidi controls are dropped.
+    const text = field === "email" ? raw : raw.replace(BIDI, "");
+    let value = field === "message" ? text.replace(/\r\n?/g, "\n").replace(MESSAGE_CONTROL, "").trim() : text.trim();
     if (value.length > FIELD_LIMITS[field]) errors[field] = "tooLong";
     else if (SINGLE_LINE.includes(field) && CONTROL.test(value)) errors[field] = "singleLine";
     if (value.length > FIELD_LIMITS[field] * 2) value = value.slice(0, FIELD_LIMITS[field] * 2);
@@ -86,7 +92,8 @@ export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
   }
   if (!errors.name && !values.name) errors.name = "required";
   if (!errors.message && !values.message) errors.message = "required";
-  if (!errors.email && values.email && !EMAIL.test(values.email)) errors.email = "email";
+  if (!errors.name && ADDRESS_SIGNS.test(values.name)) errors.name = "addressSigns";
+  if (!errors.email && values.email && !isPlainEmail(values.email)) errors.email = "email";
   if (!errors.phone && values.phone && !PHONE.test(values.phone)) errors.phone = "phone";
   if (!values.email && !values.phone && !errors.email && !errors.phone) errors.email = "contact";
   const consent = consentOf(body.consent);

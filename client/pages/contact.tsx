@@ -61,10 +61,18 @@ export default function ContactPage({ match, query }: PageProps) {
   const summary = useRef<HTMLDivElement>(null);
   const thanks = useRef<HTMLHeadingElement>(null);
 
+  // A token is bound to its form's language: one for the other language is dropped.
+  const tokenLang = useRef(lang);
+  useEffect(() => {
+    if (tokenLang.current === lang) return;
+    tokenLang.current = lang;
+    setToken("");
+  }, [lang]);
+
   useEffect(() => {
     if (token || sent) return;
     let live = true;
-    fetch(`${ENQUIRY_API}/token`, { cache: "no-store" })
+    fetch(`${ENQUIRY_API}/token?lang=${encodeURIComponent(lang)}`, { cache: "no-store" })
       .then((response) => response.json())
       .then((body: { data?: { token?: string } }) => {
         if (live && typeof body.data?.token === "string") setToken(body.data.token);
@@ -73,7 +81,7 @@ export default function ContactPage({ match, query }: PageProps) {
     return () => {
       live = false;
     };
-  }, [token, sent]);
+  }, [token, sent, lang]);
 
   useEffect(() => {
     if (answered === 0) return;
@@ -105,6 +113,7 @@ export default function ContactPage({ match, query }: PageProps) {
       else if (response.status === 400 && answer.data?.errors) outcome = { errors: answer.data.errors };
       else if (response.status === 400) outcome = { errors: {}, problem: "token" };
       else if (response.status === 429) outcome = { errors: {}, problem: "tooMany" };
+      else if (response.status === 403) outcome = { errors: {}, problem: "crossSite" };
       else outcome = { errors: {}, problem: "unavailable" };
     } catch {
       outcome = { errors: {}, problem: "unavailable" };

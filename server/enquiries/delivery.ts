@@ -7,6 +7,7 @@ import type { Transporter } from "nodemailer";
 import { type EnquiryConfig, type PurgeSecret, withoutCredentials } from "../config.ts";
 import type { ChannelState } from "../content/schema.ts";
 import type { Logger } from "../logger.ts";
+import { mailOf } from "./mail-message.ts";
 import type { Channel, Enquiry, EnquiryStore } from "./store.ts";
 
 const DELIVERY_HORIZON_MS = 24 * 3600_000;
@@ -74,20 +75,6 @@ function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[
   return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }
 
-const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1);
-
-function mailText(enquiry: Enquiry): string {
-  const head = [
-    `Name: ${enquiry.name}`,
-    enquiry.company && `Company: ${enquiry.company}`,
-    enquiry.email && `Email: ${enquiry.email}`,
-    enquiry.phone && `Phone: ${enquiry.phone}`,
-    enquiry.subject && `Subject: ${enquiry.subject}`,
-    `Received: ${new Date(enquiry.created_at).toISOString()} (id ${enquiry.id})`,
-  ];
-  return `${head.filter(Boolean).join("\n")}\n\n${enquiry.message}\n`;
-}
-
 export function createDeliverer({
   store,
   config,
@@ -128,17 +115,7 @@ export function createDeliverer({
   async function sendMail(enquiry: Enquiry): Promise<void> {
     const mail = config.mail;
     if (!mail) throw new Error("no mail configured");
-    const subject = enquiry.subject ? `[Enquiry] ${enquiry.subject}` : `[Enquiry] ${enquiry.name}`;
-    await (await mailer()).sendMail({
-      from: mail.from,
-      to: mail.to,
-      // As values: nodemailer encodes them, and the form let no line break into any.
-      replyTo: enquiry.email ? { name: enquiry.name, address: enquiry.email } : undefined,
-      subject,
-      text: mailText(enquiry),
-      messageId: `<${enquiry.id}@${domainOf(mail.from)}>`,
-      date: new Date(enquiry.created_at),
-    });
+    await (await mailer()).sendMail(mailOf(enquiry, mail));
   }
 
   const senders: Record<Channel, (enquiry: Enquiry) => Promise<void>> = { webhook: sendWebhook, mail: sendMail };

@@ -1,11 +1,15 @@
 /** The contact form's enquiries put together: store, intake, delivery, retention sweep, metrics and routes (docs/behaviour.md#enquiries). */
-import type { Router } from "express";
+import type { Request, Router } from "express";
 import type { Registry } from "prom-client";
+import type { EnquiryFormState } from "../../shared/enquiry.ts";
+import { BASE_PATH, splitLangPath } from "../../shared/routes.ts";
+import type { MissGate } from "../admission/miss-budget.ts";
 import type { ClientLimit, LimitSpec } from "../admission/shared-limit.ts";
 import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { SendOwnPage } from "../pages/router.ts";
 import { createDeliverer, type Deliverer } from "./delivery.ts";
+import { siteOf } from "./form-origin.ts";
 import { createIntake, type Intake } from "./intake.ts";
 import { createEnquiryMetrics } from "./metrics.ts";
 import { createEnquiryRouter } from "./router.ts";
@@ -20,6 +24,8 @@ export interface Enquiries {
   intake: Intake;
   deliverer: Deliverer | undefined;
   router(pageSender: () => SendOwnPage | undefined): Router;
+  /** The form of the contact page asked for by `req`: a token bound to that page. */
+  formState(req: Request): { form: EnquiryFormState };
   start(): void;
   /** The number of enquiries deleted. */
   sweep(): Promise<number>;
@@ -31,6 +37,10 @@ interface EnquiryDeps {
   registry: Registry;
   /** The per-client limit of `spec`: this instance's own, or counted across instances. */
   limit: (spec: LimitSpec) => ClientLimit;
+  /** Charged for each token the API gives out. */
+  missBudget: MissGate;
+  /** PUBLIC_ORIGIN: the origin forms must come from (unset: the host they are sent to). */
+  publicOrigin: string | undefined;
   now?: () => number;
   backoffBaseMs?: number;
   pollMs?: number;
@@ -39,7 +49,7 @@ interface EnquiryDeps {
 export function createEnquiries(
   settings: EnquiryConfig,
   databaseUrl: string,
-  { logger, registry, limit, now = Date.now, backoffBaseMs, pollMs }: EnquiryDeps,
+  { logger, registry, limit, missBudget, publicOrigin, now = Date.now, backoffBaseMs, pollMs }: EnquiryDeps,
 ): Enquiries {
   const store = createEnquiryStore(databaseUrl);
   const metrics = createEnquiryMetrics(registry, async () => (store.isOpen() ? store.oldestPending() : undefined), now);
@@ -79,7 +89,11 @@ export function createEnquiries(
     store,
     intake,
     deliverer,
-    router: (pageSender) => createEnquiryRouter({ intake, pageSender, now }),
+    router: (pageSender) => createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, metrics, now }),
+    formState(req) {
+      const lang = splitLangPath(new URL(req.originalUrl, "http://portal.invalid").pathname.slice(BASE_PATH.length)).lang;
+      return { form: { token: intake.keys.issue(now(), { lang, site: siteOf(req, publicOrigin) }) } };
+    },
     sweep,
     async close() {
       clearTimeout(first);

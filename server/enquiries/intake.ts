@@ -25,7 +25,8 @@ export type Outcome =
 export interface Intake {
   keys: FormKeys;
   /** `body` is any JSON value, or a parsed form. */
-  submit(body: unknown, client: { address: string | undefined; lang: Lang }): Promise<Outcome>;
+  /** `site`: what the token must be bound to, with `lang` (form-keys.ts). */
+  submit(body: unknown, client: { address: string | undefined; lang: Lang; site: string }): Promise<Outcome>;
 }
 
 interface IntakeOptions {
@@ -61,7 +62,7 @@ export function createIntake({ config, store, deliverer, metrics, logger, limit,
       const object = typeof body === "object" && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : {};
       const read = readEnquiry(object);
       const at = now();
-      const token = keys.check(read.token, at);
+      const token = keys.check(read.token, at, { lang: client.lang, site: client.site });
       if (!token.ok) return refuse("token", { kind: "token", read });
       // A form with mistakes is told so however fast it came: a visitor who sends it empty at once must not be thanked.
       if (Object.keys(read.errors).length > 0) return refuse("invalid", { kind: "invalid", read });

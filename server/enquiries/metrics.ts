@@ -3,7 +3,7 @@ import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import type { DeliveryEvents } from "./delivery.ts";
 import type { Channel } from "./store.ts";
 
-export type RefusalReason = "invalid" | "token" | "replayed" | "honeypot" | "too_fast" | "rate" | "unavailable";
+export type RefusalReason = "invalid" | "token" | "replayed" | "honeypot" | "too_fast" | "rate" | "unavailable" | "cross_site";
 
 export interface EnquiryMetrics extends DeliveryEvents {
   received(): void;

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import type { Product } from "../../shared/entities.ts";
+import type { Lang } from "../../shared/page-state.ts";
 import { describeInBrowser, launchChromium } from "../support/browser/chromium.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import {
@@ -49,19 +50,24 @@ describeInBrowser("enquiries in Chromium", () => {
     await Promise.all([webhook?.close(), smtp?.close()]);
   });
 
-  /** Every token the site serves is replaced by one issued 10 s ago. */
+  /** Every token the site serves is replaced by one issued 10 s ago, bound as the site binds its own. */
   async function withSeasonedTokens(page: Page): Promise<void> {
+    const seasoned = (lang: Lang = "zh-CN") => keys.issue(Date.now() - 10_000, { lang, site: `//${new URL(site.origin).host}` });
     await page.route("**/portal/contact.html*", async (route) => {
       // The form given back after a mistake (a POST's answer) carries a fresh token too.
       const response = await route.fetch({ maxRedirects: 0 });
       const html = await response.text();
       const served = /name="token" value="([^"]+)"/.exec(html)?.[1];
-      await route.fulfill({ response, body: served ? html.replaceAll(served, keys.issue(Date.now() - 10_000)) : html });
+      await route.fulfill({ response, body: served ? html.replaceAll(served, seasoned()) : html });
     });
-    await page.route("**/api/portal/enquiry/token", (route) =>
+    await page.route("**/api/portal/enquiry/token?lang=*", (route) =>
       route.fulfill({
         contentType: "application/json",
-        body: JSON.stringify({ code: 0, msg: "ok", data: { token: keys.issue(Date.now() - 10_000) } }),
+        body: JSON.stringify({
+          code: 0,
+          msg: "ok",
+          data: { token: seasoned(new URL(route.request().url()).searchParams.get("lang") as Lang) },
+        }),
       }),
     );
   }
@@ -108,6 +114,28 @@ describeInBrowser("enquiries in Chromium", () => {
     await context.close();
   });
 
+  it("refuses a form another site's page posts to it, and tells the visitor why on the contact page", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    // The other site got a token as its server can (and waited out the 3 seconds); its page posts the form here.
+    const token = keys.issue(Date.now() - 10_000, { lang: "zh-CN", site: `//${new URL(site.origin).host}` });
+    const fields = { name: "Someone", email: "someone@example.com", message: "text of another site", consent: "on", token, website: "" };
+    const inputs = Object.entries(fields).map(([name, value]) => `<input type="hidden" name="${name}" value="${value}">`);
+    await page.route("http://other-site.test/**", (route) =>
+      route.fulfill({
+        contentType: "text/html",
+        body: `<!doctype html><form method="post" action="${site.origin}/portal/contact.html">${inputs.join("")}<button>Go</button></form>`,
+      }),
+    );
+    await page.goto("http://other-site.test/");
+    const posted = page.waitForResponse((r) => r.request().method() === "POST" && r.url() === `${site.origin}/portal/contact.html`);
+    await page.getByRole("button", { name: "Go" }).click();
+    expect((await posted).status()).toBe(403);
+    await page.getByRole("heading", { name: "这份表单是从其他网站提交的，未被接收。如需联系我们，请在本页填写并提交。" }).waitFor();
+    expect(await page.locator("#enquiry-message").inputValue()).toBe("");
+    await context.close();
+  });
+
   it("sends an enquiry from a product page with JavaScript, without a reload, focus on the result", async () => {
     const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
     const page = await context.newPage();
@@ -126,6 +154,27 @@ describeInBrowser("enquiries in Chromium", () => {
     expect(await page.evaluate(() => (window as unknown as { sameDocument?: boolean }).sameDocument)).toBe(true);
     expect(await fitsWidth(page)).toBe(true);
     await arrivedOnce("sent with JavaScript");
+    await context.close();
+  });
+
+  it("sends the form in English after switching language on the page, with a token for the English form", async () => {
+    const context = await browser.newContext({ viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await withSeasonedTokens(page);
+    await page.goto(`${site.origin}/portal/contact.html`);
+    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    const served = await page.locator("input[name=token]").inputValue();
+    await page.locator("a.lang-switch").click();
+    await page.waitForURL(/\/portal\/en\/contact\.html$/);
+    await page.waitForFunction((old) => {
+      const token = (document.querySelector("input[name=token]") as HTMLInputElement | null)?.value;
+      return token && token !== old;
+    }, served);
+    await fill(page, "sent in English after switching");
+    await page.getByRole("button", { name: "Send" }).click();
+    await page.waitForFunction(() => document.activeElement?.textContent === "Thank you: your enquiry has arrived");
+    await webhook.waitFor((calls) => calls.some((c) => c.accepted && c.body.data.message === "sent in English after switching"));
+    expect(webhook.accepted().find((c) => c.body.data.message === "sent in English after switching")?.body.data.lang).toBe("en");
     await context.close();
   });
 });

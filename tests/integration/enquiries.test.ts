@@ -14,6 +14,7 @@ import { openContentDb } from "../../server/content/db.ts";
 import { importSite } from "../../server/content/site-io.ts";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { createProdRenderer } from "../../server/render/prod-renderer.ts";
+import type { Lang } from "../../shared/page-state.ts";
 import { testConfig } from "../support/config.ts";
 import { describeEachDatabase } from "../support/databases.ts";
 import {
@@ -27,8 +28,10 @@ import { buildFixtureSite } from "../support/fixture-site.ts";
 
 const FORM_SECRET = "a-test-form-secret-of-enough-length";
 const keys = createFormKeys(FORM_SECRET);
+/** Where the site says it is: tokens are bound to it. */
+const PUBLIC_ORIGIN = "https://www.example.com";
 /** A token served 10 seconds ago: past the 3-second minimum without waiting for it. */
-const token = (ageMs = 10_000) => keys.issue(Date.now() - ageMs);
+const token = (ageMs = 10_000, lang: Lang = "zh-CN") => keys.issue(Date.now() - ageMs, { lang, site: PUBLIC_ORIGIN });
 
 const valid = () => ({
   name: "Li Lei",
@@ -58,6 +61,7 @@ describeEachDatabase("enquiries", (databases) => {
       testConfig({
         DATABASE_URL: databaseUrl,
         FORM_SECRET,
+        PUBLIC_ORIGIN,
         TRUST_PROXY: "loopback",
         ENQUIRY_WEBHOOK_URL: webhook.url,
         ENQUIRY_WEBHOOK_SECRET: WEBHOOK_SECRET_TEXT,
@@ -116,7 +120,7 @@ describeEachDatabase("enquiries", (databases) => {
     }
     expect(page.text).toContain('value="Robot arm &lt;R1&gt;"');
     const served = /name="token" value="([^"]+)"/.exec(page.text)?.[1] ?? "";
-    expect(keys.check(served, Date.now()).ok).toBe(true);
+    expect(keys.check(served, Date.now(), { lang: "zh-CN", site: PUBLIC_ORIGIN }).ok).toBe(true);
     const again = await request(app).get("/portal/contact.html").expect(200);
     expect(/name="token" value="([^"]+)"/.exec(again.text)?.[1]).not.toBe(served);
   });
@@ -145,13 +149,14 @@ describeEachDatabase("enquiries", (databases) => {
     const page = await request(app).get("/portal/en/contact.html").expect(200);
     expect(page.text).toContain('<html lang="en"');
     expect(page.text).toContain('action="/portal/en/contact.html"');
-    const sent = await request(app).post("/portal/en/contact.html").type("form").send(form(valid())).expect(303);
+    const english = () => ({ ...valid(), token: token(10_000, "en") });
+    const sent = await request(app).post("/portal/en/contact.html").type("form").send(form(english())).expect(303);
     expect(sent.headers.location).toBe("/portal/en/contact.html?sent=1");
     expect(await newest(app)).toMatchObject({ lang: "en" });
     const mistake = await request(app)
       .post("/portal/en/contact.html")
       .type("form")
-      .send(form({ ...valid(), name: "" }))
+      .send(form({ ...english(), name: "" }))
       .expect(400);
     expect(mistake.text).toContain('<html lang="en"');
     expect(mistake.text).toContain('aria-invalid="true"');
@@ -240,7 +245,7 @@ describeEachDatabase("enquiries", (databases) => {
       .post("/api/portal/enquiry")
       .send({ ...valid(), token: forged })
       .expect(400);
-    const other = createFormKeys("another-secret-another-secret").issue(Date.now() - 10_000);
+    const other = createFormKeys("another-secret-another-secret").issue(Date.now() - 10_000, { lang: "zh-CN", site: PUBLIC_ORIGIN });
     await request(app)
       .post("/api/portal/enquiry")
       .send({ ...valid(), token: other })
@@ -371,7 +376,7 @@ describe("enquiries with the database away", () => {
     await importSite(content, buildFixtureSite());
     const api = await startContentApi(content);
     // A database under a file, not a folder: it cannot be opened.
-    const app = createApp(testConfig({ DATABASE_URL: "sqlite:/dev/null/portal.db", FORM_SECRET, PAGE_CACHE: "off" }), {
+    const app = createApp(testConfig({ DATABASE_URL: "sqlite:/dev/null/portal.db", FORM_SECRET, PUBLIC_ORIGIN, PAGE_CACHE: "off" }), {
       upstreamUrl: api.url,
       renderer,
     });
@@ -400,6 +405,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL)("the hourly limit across instances"
     const env = {
       DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
       FORM_SECRET,
+      PUBLIC_ORIGIN,
       ENQUIRY_RATE_PER_HOUR: "2",
       REDIS_URL: process.env.TEST_REDIS_URL ?? "",
     };

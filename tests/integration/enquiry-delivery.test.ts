@@ -25,6 +25,8 @@ import { exitOf, type ServerProcess, startServerProcess } from "../support/serve
 
 const FORM_SECRET = "delivery-test-form-secret-0123456789";
 const keys = createFormKeys(FORM_SECRET);
+/** Where the site says it is: tokens are bound to it. */
+const PUBLIC_ORIGIN = "https://www.example.com";
 
 const enquiry = (message: string) => ({
   name: "Han Meimei",
@@ -32,7 +34,7 @@ const enquiry = (message: string) => ({
   subject: "Service S2",
   message,
   consent: true,
-  token: keys.issue(Date.now() - 10_000),
+  token: keys.issue(Date.now() - 10_000, { lang: "zh-CN", site: PUBLIC_ORIGIN }),
   website: "",
 });
 
@@ -48,6 +50,7 @@ afterAll(async () => {
 
 const deliveryEnv = () => ({
   FORM_SECRET,
+  PUBLIC_ORIGIN,
   ENQUIRY_WEBHOOK_URL: webhook.url,
   ENQUIRY_WEBHOOK_SECRET: WEBHOOK_SECRET_TEXT,
   SMTP_URL: smtp.url,
