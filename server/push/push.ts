@@ -1,0 +1,180 @@
+/**
+ * Telling search engines which public addresses changed (docs/behaviour.md#telling-search-engines):
+ * purges, imports and the search index's refresh name items, the items become their canonical page
+ * addresses, and the addresses wait in the database's queue until an instance sends them.
+ */
+import type { Router } from "express";
+import type { Registry } from "prom-client";
+import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
+import type { PushConfig } from "../config.ts";
+import type { Logger } from "../logger.ts";
+import type { PurgeRequest } from "../purge/purge-request.ts";
+import { BAIDU_BATCH, sendToBaidu } from "./baidu.ts";
+import { INDEXNOW_BATCH, sendToIndexNow } from "./indexnow.ts";
+import { readItemVersions } from "./item-versions.ts";
+import { keyFileRouter } from "./key-file.ts";
+import { addressesOf, addressesOfGone, type ItemRef, itemOfPath, itemOfTag } from "./page-addresses.ts";
+import { createPushMetrics } from "./push-metrics.ts";
+import { createPushSender, type EngineLink } from "./push-sender.ts";
+import { createPushStore } from "./push-store.ts";
+import { enginesOf, queuePaths } from "./queue-paths.ts";
+
+export { queueAddressesByHand, queueImportChanges } from "./queue-from-cli.ts";
+
+/** What the search index's refresh found of an item. */
+export type ItemChange = "new" | "changed" | "gone";
+
+export interface Push {
+  /** Undefined without INDEXNOW_KEY. */
+  keyFile: Router | undefined;
+  /** A purge received by this instance (not one passed on by another): its items' addresses. */
+  onPurge(request: PurgeRequest): void;
+  /** The search index's refresh found an item new, changed or gone. */
+  onItemChange(item: ItemRef, change: ItemChange): void;
+  /** Settles once the items named so far are queued. */
+  settled(): Promise<void>;
+  start(): void;
+  close(): Promise<void>;
+}
+
+interface PushDeps {
+  upstream: UpstreamClient;
+  contentLangParam: string | undefined;
+  /** How long the search index's refresh waits between reads: an address it sent lately is not sent again. */
+  refreshMs: number;
+  logger: Logger;
+  registry: Registry;
+  now?: () => number;
+  backoffBaseMs?: number;
+  pollMs?: number;
+}
+
+/** Items waiting to be read: a purge names at most a few hundred, a refresh what changed. */
+const MAX_PENDING_ITEMS = 10_000;
+const READS_AT_ONCE = 4;
+const PRUNE_EVERY_MS = 3600_000;
+/** Sent rows kept that long: longer than any SEARCH_REFRESH_MS, so refreshes on other instances see them. */
+const KEEP_SENT_MS = 2 * 86_400_000;
+
+export function createPush(config: PushConfig, databaseUrl: string, deps: PushDeps): Push {
+  const { upstream, contentLangParam, logger, now = Date.now } = deps;
+  const engines = enginesOf(config);
+  const origin = config.publicOrigin;
+  const keyFile = config.indexNow ? keyFileRouter(config.indexNow.key) : undefined;
+  if (engines.length === 0 || origin === undefined) {
+    const idle = () => {};
+    return { keyFile, onPurge: idle, onItemChange: idle, settled: async () => {}, start: idle, close: async () => {} };
+  }
+  const store = createPushStore(databaseUrl);
+  const events = createPushMetrics(deps.registry, engines, async () => (store.isOpen() ? store.oldestWaiting(engines) : undefined), now);
+  const links: EngineLink[] = [];
+  if (config.indexNow) {
+    const settings = { ...config.indexNow, publicOrigin: origin };
+    links.push({ engine: "indexnow", batch: INDEXNOW_BATCH, send: (urls) => sendToIndexNow(settings, urls) });
+  }
+  if (config.baidu) {
+    const settings = { ...config.baidu, publicOrigin: origin };
+    links.push({ engine: "baidu", batch: BAIDU_BATCH, send: (urls) => sendToBaidu(settings, urls) });
+  }
+  const sender = createPushSender({
+    store,
+    links,
+    publicOrigin: origin,
+    gatherMs: config.gatherMs,
+    logger,
+    events,
+    now,
+    backoffBaseMs: deps.backoffBaseMs,
+    pollMs: deps.pollMs,
+  });
+
+  /** By `type:id`: an item named twice before it is read is read once; `fromRefresh` only if every naming was. */
+  const pending = new Map<string, { item: ItemRef; fromRefresh: boolean; gone: boolean }>();
+  let overflowLogged = false;
+  let working: Promise<void> | undefined;
+
+  function name(item: ItemRef, fromRefresh: boolean, gone = false): void {
+    const key = `${item.type}:${item.id}`;
+    const before = pending.get(key);
+    if (before) {
+      before.fromRefresh &&= fromRefresh;
+      return;
+    }
+    if (pending.size >= MAX_PENDING_ITEMS) {
+      if (!overflowLogged) logger.warn({ max: MAX_PENDING_ITEMS }, "too many changed items waiting to be read: some are not sent");
+      overflowLogged = true;
+      return;
+    }
+    pending.set(key, { item, fromRefresh, gone });
+    working ??= work().finally(() => {
+      working = undefined;
+    });
+  }
+
+  async function queueItem(item: ItemRef, fromRefresh: boolean, knownGone: boolean): Promise<void> {
+    const at = now();
+    const unlessSentSince = fromRefresh ? at - deps.refreshMs : undefined;
+    const state = knownGone ? ({ kind: "gone" } as const) : await readItemVersions(upstream, contentLangParam, item);
+    if (state.kind === "gone") {
+      await queuePaths(store, config, addressesOfGone(item), { now: at, gone: true, unlessSentSince });
+      return;
+    }
+    await queuePaths(store, config, addressesOf(state.versions), { now: at, unlessSentSince });
+  }
+
+  async function work(): Promise<void> {
+    while (pending.size > 0) {
+      const batch = [...pending.values()].slice(0, READS_AT_ONCE);
+      for (const { item } of batch) pending.delete(`${item.type}:${item.id}`);
+      await Promise.all(
+        batch.map(({ item, fromRefresh, gone }) =>
+          queueItem(item, fromRefresh, gone).catch((error: unknown) =>
+            logger.warn(
+              { type: item.type, id: item.id, err: error instanceof Error ? error.message : String(error) },
+              "a changed item could not be queued for search engines",
+            ),
+          ),
+        ),
+      );
+      if (pending.size === 0) overflowLogged = false;
+    }
+    if (config.gatherMs === 0) sender.kick();
+  }
+
+  let pruner: NodeJS.Timeout | undefined;
+  const prune = () => {
+    store.prune(now() - KEEP_SENT_MS).catch(() => {});
+  };
+  return {
+    keyFile,
+    onPurge(request) {
+      // A purge of everything names no item: an import's changes come from the import itself.
+      for (const tag of request.tags) {
+        const item = itemOfTag(tag);
+        if (item) name(item, false);
+      }
+      for (const path of request.paths) {
+        const item = itemOfPath(path);
+        if (item) name(item, false);
+      }
+    },
+    onItemChange(item, change) {
+      name(item, true, change === "gone");
+    },
+    async settled() {
+      while (working) await working;
+    },
+    start() {
+      if (pruner) return;
+      sender.start();
+      prune();
+      pruner = setInterval(prune, PRUNE_EVERY_MS).unref();
+    },
+    async close() {
+      clearInterval(pruner);
+      await sender.stop();
+      await working?.catch(() => {});
+      await store.close();
+    },
+  };
+}
