@@ -5,8 +5,8 @@
 import { readFile, writeFile } from "node:fs/promises";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { openContentDb } from "./content/db.ts";
-import { exportSite, hasSite, importSite } from "./content/site-io.ts";
 import type { SiteFile } from "./content/site-file.ts";
+import { exportSite, hasSite, importSite } from "./content/site-io.ts";
 import { parseSiteText, serialiseSite } from "./content/site-text.ts";
 import { backupSqlite } from "./content/sqlite-backup.ts";
 import { createEnquiryStore, type Enquiry } from "./enquiries/store.ts";

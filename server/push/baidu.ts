@@ -2,7 +2,7 @@
  * One request to Baidu's 普通收录 (ordinary inclusion) API: a text/plain POST of up to 2,000
  * addresses, one a line, answered `{ "success": n, "remain": m }` or `{ "error": code, "message": text }`.
  */
-import { type EngineAnswer, ENGINE_TIMEOUT_MS, answerText, errorText } from "./engine-answer.ts";
+import { answerText, ENGINE_TIMEOUT_MS, type EngineAnswer, errorText } from "./engine-answer.ts";
 
 export const BAIDU_BATCH = 2000;
 

@@ -1,5 +1,5 @@
 /** One IndexNow request (https://www.indexnow.org/documentation): a JSON POST of up to 10,000 addresses. */
-import { type EngineAnswer, ENGINE_TIMEOUT_MS, answerText, errorText, retryAfterMs } from "./engine-answer.ts";
+import { answerText, ENGINE_TIMEOUT_MS, type EngineAnswer, errorText, retryAfterMs } from "./engine-answer.ts";
 
 export const INDEXNOW_BATCH = 10_000;
 

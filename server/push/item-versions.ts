@@ -2,12 +2,11 @@
  * Whether an item still exists and in which languages, read from the content API as it now
  * stands (never from a cache, which a purge has just made stale).
  */
-import { keyInLang } from "../../shared/data-keys.ts";
+import { keyInLang, keys } from "../../shared/data-keys.ts";
 import { isUntranslated } from "../../shared/page-state.ts";
 import { upstreamPathOf } from "../api-proxy/api-reader.ts";
 import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
 import type { ItemRef, ItemVersions } from "./page-addresses.ts";
-import { keys } from "../../shared/data-keys.ts";
 
 export type ItemState = { kind: "exists"; versions: ItemVersions } | { kind: "gone" };
 
@@ -20,7 +19,11 @@ const DETAIL_KEY: Record<ItemRef["type"], (id: number) => string> = {
 };
 
 /** The item's data; null: no such item. Throws when the content API could not tell. */
-async function readItem(upstream: UpstreamClient, key: string, contentLangParam: string | undefined): Promise<Record<string, unknown> | null> {
+async function readItem(
+  upstream: UpstreamClient,
+  key: string,
+  contentLangParam: string | undefined,
+): Promise<Record<string, unknown> | null> {
   const res = await upstream.request("GET", `/api/portal${upstreamPathOf(key, contentLangParam)}`);
   if (res.status === 404) return null;
   if (res.status < 200 || res.status > 299) throw new Error(`the content API answered ${res.status}`);
@@ -32,11 +35,7 @@ async function readItem(upstream: UpstreamClient, key: string, contentLangParam:
 }
 
 /** `contentLangParam` undefined: content is Chinese only, so no English page is canonical. */
-export async function readItemVersions(
-  upstream: UpstreamClient,
-  contentLangParam: string | undefined,
-  ref: ItemRef,
-): Promise<ItemState> {
+export async function readItemVersions(upstream: UpstreamClient, contentLangParam: string | undefined, ref: ItemRef): Promise<ItemState> {
   const key = DETAIL_KEY[ref.type](ref.id);
   const item = await readItem(upstream, key, contentLangParam);
   if (!item) return { kind: "gone" };

@@ -78,7 +78,10 @@ export function createPushSender(options: SenderOptions): PushSender {
     const until = nextChinaMidnight(now());
     await store.writeState(BAIDU_PAUSE_KEY, String(until));
     events.remain(0);
-    logger.warn({ engine: "baidu", until: new Date(until).toISOString(), reason }, "Baidu's daily quota is spent: nothing more is sent to it today");
+    logger.warn(
+      { engine: "baidu", until: new Date(until).toISOString(), reason },
+      "Baidu's daily quota is spent: nothing more is sent to it today",
+    );
     return until;
   }
 
@@ -110,7 +113,10 @@ export function createPushSender(options: SenderOptions): PushSender {
     if (answer.kind === "drop" || next - claim.queuedAt > HORIZON_MS) {
       await store.finish(engine, claim.owner, at, false);
       events.dropped(engine, n);
-      logger.error({ engine, addresses: n, err: answer.reason }, "addresses dropped: the search engine refused them, or kept failing for 24 hours");
+      logger.error(
+        { engine, addresses: n, err: answer.reason },
+        "addresses dropped: the search engine refused them, or kept failing for 24 hours",
+      );
       return;
     }
     await store.retry(engine, claim.owner, next, true);

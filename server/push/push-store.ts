@@ -114,7 +114,12 @@ export function createPushStore(databaseUrl: string): PushStore {
 
     async claim(engine, now, gatherMs, leaseUntil, limit) {
       const { db, dialect } = await open();
-      const due = await db.selectFrom("push_queue").select("path").where(claimable(engine, now, now)).limit(1).executeTakeFirst();
+      const due = await db
+        .selectFrom("push_queue")
+        .select("path")
+        .where(claimable(engine, now, now))
+        .limit(1)
+        .executeTakeFirst();
       if (!due) return undefined;
       const owner = randomBytes(12).toString("base64url");
       const cutoff = now + gatherMs;

@@ -8,7 +8,7 @@ import { changedItemsOf } from "./site-changes.ts";
 
 const MAX_URL_LENGTH = 2048;
 
-/** The addresses queued; 0 with no engine configured. */
+/** The number of page addresses queued (each for every engine configured); 0 with none configured. */
 export async function queueImportChanges(
   config: PushConfig,
   databaseUrl: string,
@@ -20,8 +20,11 @@ export async function queueImportChanges(
   const { changed, gone } = changedItemsOf(before, after);
   const store = createPushStore(databaseUrl);
   try {
-    const queued = await queuePaths(store, config, changed.flatMap(addressesOf), { now });
-    return queued + (await queuePaths(store, config, gone.flatMap(addressesOfGone), { now, gone: true }));
+    const changedPaths = changed.flatMap(addressesOf);
+    const gonePaths = gone.flatMap(addressesOfGone);
+    await queuePaths(store, config, changedPaths, { now });
+    await queuePaths(store, config, gonePaths, { now, gone: true });
+    return changedPaths.length + gonePaths.length;
   } finally {
     await store.close();
   }
