@@ -115,7 +115,7 @@ describe("telling search engines of purged and imported items (built server)", (
     expect(toIndexNow).toMatchObject({ method: "POST", path: "/indexnow" });
     expect(toIndexNow.contentType).toMatch(/^application\/json/);
     expect(toIndexNow.json).toMatchObject({ host: HOST, key: KEY, keyLocation: `${ORIGIN}/${KEY}.txt` });
-    expect([...(toIndexNow.json?.urlList as string[])].sort()).toEqual([...pages].sort());
+    expect([...((toIndexNow.json?.urlList ?? []) as string[])].sort()).toEqual([...pages].sort());
 
     const toBaidu = engines.baidu.calls.find((call) => call.urls.includes(pages[0] as string)) as EngineCall;
     expect(toBaidu).toMatchObject({ method: "POST", path: "/urls", query: { site: HOST, token: TOKEN } });
