@@ -6,6 +6,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { Registry } from "prom-client";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { openContentDb } from "../../server/content/db.ts";
@@ -68,6 +69,68 @@ describeEachDatabase("search engine queue", (databases) => {
       const counts = new Map<string, number>();
       for (const url of receiver.calls.flatMap((call) => call.urls)) counts.set(url, (counts.get(url) ?? 0) + 1);
       expect(urls.filter((url) => counts.get(url) !== 1)).toEqual([]);
+    }
+  });
+});
+
+describe("the search engines' metrics", () => {
+  it("count addresses sent, failed and dropped per engine, Baidu's remaining quota and the oldest address waiting", async () => {
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-push-metrics-"));
+    const databaseUrl = `sqlite:${path.join(dir, "portal.db")}`;
+    const registry = new Registry();
+    const env = pushEnv(databaseUrl);
+    const app = createApp(testConfig(env), {
+      upstreamUrl: "http://127.0.0.1:9",
+      metricsRegistry: registry,
+      push: { pollMs: 5, backoffBaseMs: 20 },
+    });
+    apps.push(app);
+    const value = async (name: string, labels: Record<string, string> = {}) => {
+      const metric = (await registry.getMetricsAsJSON()).find((m) => m.name === name);
+      const found = (metric?.values as { labels: Record<string, string>; value: number }[] | undefined)?.find((v) =>
+        Object.entries(labels).every(([k, l]) => v.labels[k] === l),
+      );
+      return found?.value;
+    };
+    const queue = (urls: string[]) => queueAddressesByHand(testConfig(env).push, databaseUrl, urls);
+    const page = (n: number) => `${ORIGIN}/portal/product/${n}?metrics=${Date.now()}`;
+    try {
+      baidu.quota = 5;
+      const sent = [page(1), page(2), page(3)];
+      await queue(sent);
+      app.portal.push.start();
+      await Promise.all([arrivedAt(indexNow, sent), arrivedAt(baidu, sent)]);
+      await app.portal.push.settled();
+
+      indexNow.refuseWith = 422;
+      const refused = page(4);
+      await queue([refused]);
+      await indexNow.waitFor((calls) => calls.some((call) => call.status === 422 && call.urls.includes(refused)));
+      indexNow.refuseWith = undefined;
+      indexNow.up = false;
+      const failing = page(5);
+      await queue([failing]);
+      await indexNow.waitFor((calls) => calls.some((call) => call.status === 503 && call.urls.includes(failing)));
+
+      // Wait on the counters themselves: each is written once its answer is recorded.
+      const counted = async () =>
+        (await value("portal_push_addresses_total", { engine: "indexnow", outcome: "dropped" })) === 1 &&
+        (await value("portal_push_addresses_total", { engine: "indexnow", outcome: "failed" })) === 1;
+      while (!(await counted())) await new Promise((resolve) => setImmediate(resolve));
+      expect(await value("portal_push_addresses_total", { engine: "indexnow", outcome: "sent" })).toBe(3);
+      expect(await value("portal_push_addresses_total", { engine: "baidu", outcome: "sent" })).toBe(5);
+      expect(await value("portal_push_baidu_remaining")).toBe(0);
+      // The failed address waits, and its age shows; once it is sent, nothing waits.
+      while (!((await value("portal_push_oldest_waiting_seconds")) ?? 0)) await new Promise((resolve) => setImmediate(resolve));
+      indexNow.up = true;
+      await arrivedAt(indexNow, [failing]);
+      await app.portal.push.settled();
+      while ((await value("portal_push_oldest_waiting_seconds")) !== 0) await new Promise((resolve) => setImmediate(resolve));
+    } finally {
+      indexNow.up = true;
+      indexNow.refuseWith = undefined;
+      baidu.quota = 1_000_000;
+      await rm(dir, { recursive: true, force: true });
     }
   });
 });

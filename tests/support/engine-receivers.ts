@@ -25,6 +25,8 @@ export interface EngineReceiver {
   calls: EngineCall[];
   /** false: answers 503 (IndexNow) or 500 (Baidu), as an engine that is down does. */
   up: boolean;
+  /** Set: IndexNow answers every well-formed request with this status (422: addresses not on the key's host). */
+  refuseWith?: number;
   /** Every URL in a call it accepted. */
   accepted(): string[];
   /** Resolves once `until` holds of the calls received (checked at each call). */
@@ -100,6 +102,7 @@ export function startIndexNowReceiver(): Promise<EngineReceiver> {
     }
     call.urls = Array.isArray(call.json.urlList) ? (call.json.urlList as string[]) : [];
     if (call.urls.length === 0 || call.urls.length > 10_000) return { status: 400, body: "bad request" };
+    if (self.refuseWith) return { status: self.refuseWith, body: "refused" };
     return self.up ? { status: 200, body: "" } : { status: 503, body: "unavailable" };
   });
 }
