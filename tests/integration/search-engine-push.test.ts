@@ -19,7 +19,7 @@ import {
   startIndexNowReceiver,
 } from "../support/engine-receivers.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
-import { PROJECT_DIR, type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { PROJECT_DIR, refusedStart, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
 const ORIGIN = "https://www.example.com";
 const HOST = "www.example.com";
@@ -183,12 +183,26 @@ describe("telling search engines of purged and imported items (built server)", (
       expect(run.code).toBe(1);
       expect(run.stderr).toContain(message);
     }
+    const unconfigured = await runContentCli(["push", `${ORIGIN}/portal/product/1`], {
+      ...cliEnv,
+      INDEXNOW_KEY: "",
+      BAIDU_PUSH_TOKEN: "",
+    });
+    expect(unconfigured).toMatchObject({ code: 1, stderr: expect.stringContaining("no search engine is configured") });
     const pages = [`${ORIGIN}/portal/about/index.html`, `${ORIGIN}/portal/en/product/2`];
     const run = await runContentCli(["push", ...pages], cliEnv);
     expect(run).toMatchObject({ code: 0, stderr: expect.stringContaining("queued 2 addresses for indexnow and baidu") });
     await Promise.all([accepted(engines.indexNow, pages), accepted(engines.baidu, pages)]);
     // The refused runs queued nothing, not even their good address.
     expect(engines.indexNow.calls.some((call) => call.urls.includes(`${ORIGIN}/portal/product/1`))).toBe(false);
+  }, 120_000);
+});
+
+describe("starting without PUBLIC_ORIGIN", () => {
+  it("is refused with one line when a search engine is configured", async () => {
+    const { code, lines } = await refusedStart({ INDEXNOW_KEY: KEY, LOG_LEVEL: "silent" });
+    expect(code).toBe(1);
+    expect(lines).toEqual(["INDEXNOW_KEY needs PUBLIC_ORIGIN as well"]);
   });
 });
 
