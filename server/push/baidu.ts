@@ -33,7 +33,7 @@ export function baiduUrlOf(settings: BaiduSettings): string {
   return url.href;
 }
 
-export async function sendToBaidu(settings: BaiduSettings, urls: readonly string[]): Promise<EngineAnswer> {
+export async function sendToBaidu(settings: BaiduSettings, urls: readonly string[], stop?: AbortSignal): Promise<EngineAnswer> {
   let response: Response;
   try {
     response = await fetch(baiduUrlOf(settings), {
@@ -41,7 +41,7 @@ export async function sendToBaidu(settings: BaiduSettings, urls: readonly string
       headers: { "content-type": "text/plain" },
       body: urls.join("\n"),
       redirect: "error",
-      signal: AbortSignal.timeout(ENGINE_TIMEOUT_MS),
+      signal: stop ? AbortSignal.any([stop, AbortSignal.timeout(ENGINE_TIMEOUT_MS)]) : AbortSignal.timeout(ENGINE_TIMEOUT_MS),
     });
   } catch (error) {
     // The message may hold the URL, and so the token.

@@ -12,7 +12,7 @@ export interface IndexNowSettings {
 /** Where the key file is served: at the origin's root, so it covers every address on the host. */
 export const keyLocationOf = (settings: Pick<IndexNowSettings, "key" | "publicOrigin">) => `${settings.publicOrigin}/${settings.key}.txt`;
 
-export async function sendToIndexNow(settings: IndexNowSettings, urls: readonly string[]): Promise<EngineAnswer> {
+export async function sendToIndexNow(settings: IndexNowSettings, urls: readonly string[], stop?: AbortSignal): Promise<EngineAnswer> {
   const body = JSON.stringify({
     host: new URL(settings.publicOrigin).host,
     key: settings.key,
@@ -26,7 +26,7 @@ export async function sendToIndexNow(settings: IndexNowSettings, urls: readonly 
       headers: { "content-type": "application/json; charset=utf-8" },
       body,
       redirect: "error",
-      signal: AbortSignal.timeout(ENGINE_TIMEOUT_MS),
+      signal: stop ? AbortSignal.any([stop, AbortSignal.timeout(ENGINE_TIMEOUT_MS)]) : AbortSignal.timeout(ENGINE_TIMEOUT_MS),
     });
   } catch (error) {
     return { kind: "retry", reason: `IndexNow could not be reached: ${errorText(error)}` };

@@ -19,7 +19,8 @@ export interface EngineLink {
   engine: PushEngine;
   /** Addresses a request may carry. */
   batch: number;
-  send(urls: readonly string[]): Promise<EngineAnswer>;
+  /** `stop` aborts a request under way when the process stops. */
+  send(urls: readonly string[], stop: AbortSignal): Promise<EngineAnswer>;
 }
 
 interface SenderOptions {
@@ -131,7 +132,10 @@ export function createPushSender(options: SenderOptions): PushSender {
       if ((await pausedUntil(link.engine)) > at) return;
       const claim = await store.claim(link.engine, at, gatherMs, at + LEASE_MS, link.batch);
       if (!claim) return;
-      const answer = await link.send(claim.paths.map((path) => publicOrigin + path));
+      const answer = await link.send(
+        claim.paths.map((path) => publicOrigin + path),
+        stopping.signal,
+      );
       await settle(link, claim, answer);
     }
   }
@@ -139,6 +143,8 @@ export function createPushSender(options: SenderOptions): PushSender {
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
+  // A stop does not wait out an engine's deadline: the request is retried from the database after the restart.
+  const stopping = new AbortController();
   let unreachableLogged = false;
 
   const run = () => {
@@ -177,6 +183,7 @@ export function createPushSender(options: SenderOptions): PushSender {
     async stop() {
       stopped = true;
       clearInterval(timer);
+      stopping.abort();
       await running;
     },
   };

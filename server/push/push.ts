@@ -70,11 +70,11 @@ export function createPush(config: PushConfig, databaseUrl: string, deps: PushDe
   const links: EngineLink[] = [];
   if (config.indexNow) {
     const settings = { ...config.indexNow, publicOrigin: origin };
-    links.push({ engine: "indexnow", batch: INDEXNOW_BATCH, send: (urls) => sendToIndexNow(settings, urls) });
+    links.push({ engine: "indexnow", batch: INDEXNOW_BATCH, send: (urls, stop) => sendToIndexNow(settings, urls, stop) });
   }
   if (config.baidu) {
     const settings = { ...config.baidu, publicOrigin: origin };
-    links.push({ engine: "baidu", batch: BAIDU_BATCH, send: (urls) => sendToBaidu(settings, urls) });
+    links.push({ engine: "baidu", batch: BAIDU_BATCH, send: (urls, stop) => sendToBaidu(settings, urls, stop) });
   }
   const sender = createPushSender({
     store,
