@@ -6,7 +6,7 @@ export type EngineAnswer =
   /** Never asked again: the engine refused these addresses for good. */
   | { kind: "drop"; reason: string }
   /** Baidu's daily quota is spent: nothing more until its next day. */
-  | { kind: "quota"; reason: string; sent?: number };
+  | { kind: "quota"; reason: string };
 
 /** Longer than any engine takes to answer, shorter than a claim's lease. */
 export const ENGINE_TIMEOUT_MS = 30_000;

@@ -10,10 +10,11 @@ import type { PushConfig } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import type { PurgeRequest } from "../purge/purge-request.ts";
 import { BAIDU_BATCH, sendToBaidu } from "./baidu.ts";
+import { createChangedItems } from "./changed-items.ts";
 import { INDEXNOW_BATCH, sendToIndexNow } from "./indexnow.ts";
 import { readItemVersions } from "./item-versions.ts";
 import { keyFileRouter } from "./key-file.ts";
-import { addressesOf, addressesOfGone, type ItemRef, itemOfPath, itemOfTag } from "./page-addresses.ts";
+import { type ItemRef, itemOfPath, itemOfTag } from "./page-addresses.ts";
 import { createPushMetrics } from "./push-metrics.ts";
 import { createPushSender, type EngineLink } from "./push-sender.ts";
 import { createPushStore } from "./push-store.ts";
@@ -49,9 +50,6 @@ interface PushDeps {
   pollMs?: number;
 }
 
-/** Items waiting to be read: a purge names at most a few hundred, a refresh what changed. */
-const MAX_PENDING_ITEMS = 10_000;
-const READS_AT_ONCE = 4;
 const PRUNE_EVERY_MS = 3600_000;
 /** Sent rows kept that long: longer than any SEARCH_REFRESH_MS, so refreshes on other instances see them. */
 const KEEP_SENT_MS = 2 * 86_400_000;
@@ -88,58 +86,18 @@ export function createPush(config: PushConfig, databaseUrl: string, deps: PushDe
     pollMs: deps.pollMs,
   });
 
-  /** By `type:id`: an item named twice before it is read is read once; `fromRefresh` only if every naming was. */
-  const pending = new Map<string, { item: ItemRef; fromRefresh: boolean; gone: boolean }>();
-  let overflowLogged = false;
-  let working: Promise<void> | undefined;
-
-  function name(item: ItemRef, fromRefresh: boolean, gone = false): void {
-    const key = `${item.type}:${item.id}`;
-    const before = pending.get(key);
-    if (before) {
-      before.fromRefresh &&= fromRefresh;
-      return;
-    }
-    if (pending.size >= MAX_PENDING_ITEMS) {
-      if (!overflowLogged) logger.warn({ max: MAX_PENDING_ITEMS }, "too many changed items waiting to be read: some are not sent");
-      overflowLogged = true;
-      return;
-    }
-    pending.set(key, { item, fromRefresh, gone });
-    working ??= work().finally(() => {
-      working = undefined;
-    });
-  }
-
-  async function queueItem(item: ItemRef, fromRefresh: boolean, knownGone: boolean): Promise<void> {
-    const at = now();
-    const unlessSentSince = fromRefresh ? at - deps.refreshMs : undefined;
-    const state = knownGone ? ({ kind: "gone" } as const) : await readItemVersions(upstream, contentLangParam, item);
-    if (state.kind === "gone") {
-      await queuePaths(store, config, addressesOfGone(item), { now: at, gone: true, unlessSentSince });
-      return;
-    }
-    await queuePaths(store, config, addressesOf(state.versions), { now: at, unlessSentSince });
-  }
-
-  async function work(): Promise<void> {
-    while (pending.size > 0) {
-      const batch = [...pending.values()].slice(0, READS_AT_ONCE);
-      for (const { item } of batch) pending.delete(`${item.type}:${item.id}`);
-      await Promise.all(
-        batch.map(({ item, fromRefresh, gone }) =>
-          queueItem(item, fromRefresh, gone).catch((error: unknown) =>
-            logger.warn(
-              { type: item.type, id: item.id, err: error instanceof Error ? error.message : String(error) },
-              "a changed item could not be queued for search engines",
-            ),
-          ),
-        ),
-      );
-      if (pending.size === 0) overflowLogged = false;
-    }
-    if (config.gatherMs === 0) sender.kick();
-  }
+  const items = createChangedItems({
+    read: (item) => readItemVersions(upstream, contentLangParam, item),
+    queue: async (paths, gone, fromRefresh) => {
+      const at = now();
+      // A refresh on each instance finds the same change: what one of them sent lately is not queued again.
+      await queuePaths(store, config, paths, { now: at, gone, unlessSentSince: fromRefresh ? at - deps.refreshMs : undefined });
+    },
+    whenQueued: () => {
+      if (config.gatherMs === 0) sender.kick();
+    },
+    logger,
+  });
 
   let pruner: NodeJS.Timeout | undefined;
   const prune = () => {
@@ -151,19 +109,17 @@ export function createPush(config: PushConfig, databaseUrl: string, deps: PushDe
       // A purge of everything names no item: an import's changes come from the import itself.
       for (const tag of request.tags) {
         const item = itemOfTag(tag);
-        if (item) name(item, false);
+        if (item) items.name(item, "purge");
       }
       for (const path of request.paths) {
         const item = itemOfPath(path);
-        if (item) name(item, false);
+        if (item) items.name(item, "purge");
       }
     },
     onItemChange(item, change) {
-      name(item, true, change === "gone");
+      items.name(item, change === "gone" ? "refresh-gone" : "refresh");
     },
-    async settled() {
-      while (working) await working;
-    },
+    settled: items.settled,
     start() {
       if (pruner) return;
       sender.start();
@@ -172,8 +128,8 @@ export function createPush(config: PushConfig, databaseUrl: string, deps: PushDe
     },
     async close() {
       clearInterval(pruner);
+      await items.close();
       await sender.stop();
-      await working?.catch(() => {});
       await store.close();
     },
   };
