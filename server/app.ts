@@ -29,9 +29,10 @@ import {
 import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
+import { createPush, type Push } from "./push/push.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/render.ts";
-import { createSearch, type SiteSearch } from "./search/search.ts";
+import { createSearch, type ItemChangeHook, type SiteSearch } from "./search/search.ts";
 import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
@@ -47,6 +48,7 @@ interface AppDeps {
   metricsRegistry?: Registry;
   phase?: () => Phase;
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
+  push?: { backoffBaseMs?: number; pollMs?: number };
 }
 
 interface PortalServices {
@@ -66,6 +68,7 @@ interface PortalServices {
   missingPages: MissingPagesLog;
   readiness: () => Promise<Readiness>;
   enquiries: Enquiries;
+  push: Push;
   close(): Promise<void>;
 }
 
@@ -111,12 +114,17 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const { metrics, health, requestLog, missingPages } = createOperations(operationsDeps);
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
   const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
-  const searchDeps = { logger, inFlight: activity.inFlight, now };
+  // Bound late: the engines' part reads items through the upstream client made below.
+  const onItemChange: ItemChangeHook = (item, change) => push.onItemChange(item, change);
+  const searchDeps = { logger, inFlight: activity.inFlight, now, onItemChange };
   const api = createApiProxy(settings.api, {
     ...proxyDeps,
     localAnswers: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
   });
   const { upstream, localAnswers: search } = api;
+  const { contentLangParam } = config;
+  const pushDeps = { upstream, contentLangParam, refreshMs: config.search.refreshMs, logger, registry, now, ...deps.push };
+  const push = createPush(config.push, config.databaseUrl, pushDeps);
   metrics.registerSearch(() => search.figures());
   metrics.registerCache("api", api.cache);
   const imageDeps = { upstreamUrl, mediaDir, resizeSlots: deps.imageResizeSlots, now };
@@ -130,6 +138,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const purgeDeps = { cache: api.cache, pageCache, channel: tier.purgeChannel, logger, now };
   const purge = createPurge(settings.purge, { ...purgeDeps, onPurge: (request) => search.onPurge(request) });
   const { purger, sharedPurges } = purge;
+  // Only where the purge arrived: the instances it is passed on to would tell the engines again.
+  purger.onPurge((request, origin) => {
+    if (origin === "local") push.onPurge(request);
+  });
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
   const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
   const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
@@ -148,6 +160,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   if (renderer?.assets) app.use(renderer.assets.path, renderer.assets.handler);
   app.get(search.pageGuard.path, search.pageGuard.handler);
   app.use("/portal", pages.router);
+  if (push.keyFile) app.use(push.keyFile);
   app.use(countAsMissing(missingPages), redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
@@ -161,8 +174,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     images.close();
     await missingPages.close();
     await enquiries.close();
+    await push.close();
     tier.close();
   };
   const services = { cache: api.cache, pageCache, recompressor, upstream, images, logger, purger, sharedPurges, metrics, search };
-  return Object.assign(handle, { portal: { ...services, sharedTier: tier.connection, readiness, enquiries, missingPages, close } });
+  const portal = { ...services, sharedTier: tier.connection, readiness, enquiries, missingPages, push, close };
+  return Object.assign(handle, { portal });
 }

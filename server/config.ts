@@ -232,6 +232,12 @@ const mailboxes = z
     return list;
   });
 
+/** IndexNow's own rule for a key (https://www.indexnow.org/documentation). */
+const indexNowKey = z
+  .string()
+  .trim()
+  .regex(/^[A-Za-z0-9-]{8,128}$/, "must be 8 to 128 characters of a-z, A-Z, 0-9 and -");
+
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
   HOST: z.string().trim().min(1, "must be a host name or address").default("0.0.0.0"),
@@ -279,6 +285,15 @@ const envSchema = z.object({
   SMTP_URL: smtpUrl.optional(),
   ENQUIRY_TO: mailboxes.optional(),
   ENQUIRY_FROM: mailbox.optional(),
+  INDEXNOW_KEY: indexNowKey.optional(),
+  INDEXNOW_ENDPOINT: postUrl.default("https://api.indexnow.org/indexnow"),
+  BAIDU_PUSH_TOKEN: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,128}$/, "must be the token Baidu's webmaster tools show (letters, digits, _ and -)")
+    .optional(),
+  BAIDU_PUSH_ENDPOINT: postUrl.default("http://data.zz.baidu.com/urls"),
+  PUSH_GATHER_MS: integer(0, 600_000, "a whole number of milliseconds from 0 to 600000").default(3000),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -339,6 +354,17 @@ export interface Config {
   /** docs/behaviour.md#stopping */
   shutdown: { drainMs: number; graceMs: number };
   enquiries: EnquiryConfig;
+  push: PushConfig;
+}
+
+/** Telling search engines of changed pages (docs/behaviour.md#telling-search-engines); neither set: nothing is sent. */
+export interface PushConfig {
+  /** Set whenever an engine is. */
+  publicOrigin?: string;
+  indexNow?: { key: string; endpoint: string };
+  baidu?: { token: string; endpoint: string };
+  /** How long addresses are gathered into one request. */
+  gatherMs: number;
 }
 
 export interface EnquiryConfig {
@@ -396,6 +422,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.ENQUIRY_WEBHOOK_URL && !e.ENQUIRY_WEBHOOK_SECRET) needs("ENQUIRY_WEBHOOK_URL", "ENQUIRY_WEBHOOK_SECRET");
   if (e.SMTP_URL && !e.ENQUIRY_TO) needs("SMTP_URL", "ENQUIRY_TO");
   if (e.SMTP_URL && !e.ENQUIRY_FROM) needs("SMTP_URL", "ENQUIRY_FROM");
+  // The addresses sent are absolute, and an engine checks them against the key's or the site's host.
+  if (e.INDEXNOW_KEY && !e.PUBLIC_ORIGIN) needs("INDEXNOW_KEY", "PUBLIC_ORIGIN");
+  if (e.BAIDU_PUSH_TOKEN && !e.PUBLIC_ORIGIN) needs("BAIDU_PUSH_TOKEN", "PUBLIC_ORIGIN");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -440,6 +469,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       webhook:
         e.ENQUIRY_WEBHOOK_URL && e.ENQUIRY_WEBHOOK_SECRET ? { url: e.ENQUIRY_WEBHOOK_URL, secrets: e.ENQUIRY_WEBHOOK_SECRET } : undefined,
       mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
+    },
+    push: {
+      publicOrigin: e.PUBLIC_ORIGIN,
+      indexNow: e.INDEXNOW_KEY ? { key: e.INDEXNOW_KEY, endpoint: e.INDEXNOW_ENDPOINT } : undefined,
+      baidu: e.BAIDU_PUSH_TOKEN ? { token: e.BAIDU_PUSH_TOKEN, endpoint: e.BAIDU_PUSH_ENDPOINT } : undefined,
+      gatherMs: e.PUSH_GATHER_MS,
     },
   };
 }

@@ -3,16 +3,19 @@
  * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
-import { ConfigError, parseConfig, withoutCredentials } from "./config.ts";
+import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { openContentDb } from "./content/db.ts";
-import { exportSite, importSite } from "./content/site-io.ts";
+import type { SiteFile } from "./content/site-file.ts";
+import { exportSite, hasSite, importSite } from "./content/site-io.ts";
 import { parseSiteText, serialiseSite } from "./content/site-text.ts";
 import { backupSqlite } from "./content/sqlite-backup.ts";
 import { createEnquiryStore, type Enquiry } from "./enquiries/store.ts";
+import { queueAddressesByHand, queueImportChanges } from "./push/push.ts";
 
-const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID
+const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID | push URL...
   export FILE   write all content to FILE as a site file (- for stdout)
-  import FILE   replace all content with the site file FILE (- for stdin)
+  import FILE   replace all content with the site file FILE (- for stdin); search engines are told of what changed
+  push URL...   tell the search engines configured (INDEXNOW_KEY, BAIDU_PUSH_TOKEN) of these pages on PUBLIC_ORIGIN
   backup FILE   copy the live SQLite database to the new file FILE (for PostgreSQL use pg_dump)
   enquiries     list the enquiries received (since DATE, e.g. 2025-06-01), or export them as JSON
   enquiries delete ID   delete one enquiry (a visitor asking for their data to be erased)
@@ -29,6 +32,14 @@ async function runContentCli(args: readonly string[]): Promise<number> {
     const databaseUrl = databaseUrlOrNothing();
     return databaseUrl === undefined ? 1 : runEnquiries(databaseUrl, request);
   }
+  if (command === "push") {
+    if (args.length < 2) {
+      process.stderr.write(`${USAGE}\n`);
+      return 2;
+    }
+    const config = configOrNothing();
+    return config === undefined ? 1 : pushByHand(config, args.slice(1));
+  }
   if (
     (command !== "export" && command !== "import" && command !== "backup") ||
     !file ||
@@ -38,15 +49,20 @@ async function runContentCli(args: readonly string[]): Promise<number> {
     process.stderr.write(`${USAGE}\n`);
     return 2;
   }
-  const databaseUrl = databaseUrlOrNothing();
-  if (databaseUrl === undefined) return 1;
+  const config = configOrNothing();
+  if (config === undefined) return 1;
+  const { databaseUrl } = config;
   if (command === "backup") return backupTo(databaseUrl, file);
-  return command === "export" ? exportTo(databaseUrl, file) : importFrom(databaseUrl, file);
+  return command === "export" ? exportTo(databaseUrl, file) : importFrom(config, file);
 }
 
 function databaseUrlOrNothing(): string | undefined {
+  return configOrNothing()?.databaseUrl;
+}
+
+function configOrNothing(): Config | undefined {
   try {
-    return parseConfig(process.env).databaseUrl;
+    return parseConfig(process.env);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);
@@ -163,20 +179,46 @@ async function exportTo(databaseUrl: string, file: string): Promise<number> {
   }
 }
 
-async function importFrom(databaseUrl: string, file: string): Promise<number> {
+async function importFrom(config: Config, file: string): Promise<number> {
+  const { databaseUrl } = config;
+  let before: SiteFile | undefined;
+  let site: SiteFile;
   try {
     // Parse before opening the database, so a bad file never touches it.
-    const site = parseSiteText(file === "-" ? await readStdin() : await readFile(file, "utf8"));
+    site = parseSiteText(file === "-" ? await readStdin() : await readFile(file, "utf8"));
     const content = await openContentDb(databaseUrl);
     try {
+      // What was there, to tell search engines of what the import changes.
+      before = (await hasSite(content)) ? await exportSite(content).catch(() => undefined) : undefined;
       await importSite(content, site);
     } finally {
       await content.close();
     }
     process.stderr.write(`imported the site from ${file === "-" ? "stdin" : file}\n`);
-    return 0;
   } catch (error) {
     process.stderr.write(`import failed: ${oneLine(error)}\n`);
+    return 1;
+  }
+  try {
+    const queued = await queueImportChanges(config.push, databaseUrl, before, site);
+    if (queued > 0) process.stderr.write(`queued ${queued} changed page addresses for search engines\n`);
+    return 0;
+  } catch (error) {
+    process.stderr.write(`the import is done, but search engines will not be told of it: ${oneLine(error)}\n`);
+    return 1;
+  }
+}
+
+async function pushByHand(config: Config, urls: readonly string[]): Promise<number> {
+  try {
+    const { engines, queued } = await queueAddressesByHand(config.push, config.databaseUrl, urls);
+    const waiting = urls.length * engines.length - queued;
+    process.stderr.write(
+      `queued ${urls.length} addresses for ${engines.join(" and ")}${waiting > 0 ? ` (${waiting} were waiting already)` : ""}\n`,
+    );
+    return 0;
+  } catch (error) {
+    process.stderr.write(`push failed: ${oneLine(error)}\n`);
     return 1;
   }
 }

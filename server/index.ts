@@ -149,6 +149,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
   life.app = app;
   if (cluster.isWorker) answerPrimary(app.portal.missingPages);
   app.portal.enquiries.start();
+  app.portal.push.start();
   app.portal.search.start();
   // Shares from the first request when Redis is there; without it the instance starts on its own state.
   await app.portal.sharedTier?.connected();

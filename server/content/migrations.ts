@@ -148,10 +148,35 @@ const translations: Migration = {
   },
 };
 
+/** The queue of addresses to tell search engines of (docs/behaviour.md#telling-search-engines). */
+const pushQueue: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable("push_queue")
+      .addColumn("engine", "text", (c) => c.notNull())
+      .addColumn("path", "text", (c) => c.notNull())
+      .addColumn("queued_at", "bigint", (c) => c.notNull())
+      .addColumn("next_attempt_at", "bigint")
+      .addColumn("attempts", "integer", (c) => c.notNull())
+      .addColumn("lease_until", "bigint")
+      .addColumn("lease_owner", "text")
+      .addColumn("sent_at", "bigint")
+      .addPrimaryKeyConstraint("push_queue_pkey", ["engine", "path"])
+      .execute();
+    await db.schema.createIndex("push_queue_due").on("push_queue").columns(["engine", "next_attempt_at"]).execute();
+    await db.schema
+      .createTable("push_state")
+      .addColumn("key", "text", (c) => c.primaryKey())
+      .addColumn("value", "text", (c) => c.notNull())
+      .execute();
+  },
+};
+
 export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
   "0002_enquiries": enquiries,
   "0003_translations": translations,
+  "0004_push_queue": pushQueue,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };

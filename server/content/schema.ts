@@ -146,6 +146,29 @@ interface TranslationTable {
   fields: string;
 }
 
+export type PushEngine = "indexnow" | "baidu";
+
+/** One address waiting for (or lately sent to) one search engine; times in milliseconds since 1970. */
+export interface PushQueueTable {
+  engine: PushEngine;
+  /** The site path, `/portal/...`: PUBLIC_ORIGIN is put in front as it is sent. */
+  path: string;
+  queued_at: number;
+  /** null: nothing left to send (sent, or dropped). */
+  next_attempt_at: number | null;
+  attempts: number;
+  lease_until: number | null;
+  lease_owner: string | null;
+  /** When it last reached the engine. */
+  sent_at: number | null;
+}
+
+/** `baidu_paused_until` (ms), `baidu_remain` (the count Baidu last gave). */
+interface PushStateTable {
+  key: string;
+  value: string;
+}
+
 export interface Database {
   setting: SettingTable;
   menus: MenuTable;
@@ -163,4 +186,6 @@ export interface Database {
   enquiries: EnquiryTable;
   enquiry_tokens: EnquiryTokenTable;
   translations: TranslationTable;
+  push_queue: PushQueueTable;
+  push_state: PushStateTable;
 }

@@ -44,7 +44,11 @@ interface SiteSearchOptions {
   /** Requests being answered: a build gives way to them. */
   inFlight?: () => number;
   now?: () => number;
+  /** A refresh found an item new or changed since the last build (never called by the first build of an empty index). */
+  onItemChange?: ItemChangeHook;
 }
+
+export type ItemChangeHook = (item: { type: SearchType; id: number }, change: "new" | "changed" | "gone") => void;
 
 export interface SiteSearch {
   start(): void;
@@ -132,6 +136,8 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
 
   async function buildOnce(): Promise<void> {
     const began = now();
+    // Against the index being replaced: the first build of an empty one finds nothing "new".
+    const reportChanges = options.onItemChange && index.figures().documents > 0 ? options.onItemChange : undefined;
     index.beginBuild();
     try {
       const read = await readLists(reader);
@@ -153,6 +159,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
           });
           if (closed) throw new Error("closed");
           const kept = docs.filter((doc): doc is SearchDoc => doc !== undefined);
+          if (reportChanges) reportChangedDocs(kept, reportChanges);
           index.addToBuild(kept);
           count += kept.length;
           await nextTurn();
@@ -164,6 +171,13 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       index.abandonBuild();
       if (!closed)
         logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index build failed; the last index still answers");
+    }
+  }
+
+  function reportChangedDocs(docs: readonly SearchDoc[], report: ItemChangeHook): void {
+    for (const doc of docs) {
+      const before = index.fingerprintOf(doc.type, doc.id);
+      if (before !== doc.fingerprint) report({ type: doc.type, id: doc.id }, before === undefined ? "new" : "changed");
     }
   }
 

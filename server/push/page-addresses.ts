@@ -1,0 +1,83 @@
+/**
+ * Which public page addresses an item has: its detail page in each language it exists in,
+ * in canonical form, and which paths may be sent at all (docs/behaviour.md#telling-search-engines).
+ */
+import type { Lang } from "../../shared/page-state.ts";
+import { BASE_PATH, pageHref, splitLangPath } from "../../shared/routes.ts";
+import type { SearchType } from "../../shared/search.ts";
+
+export type ItemType = SearchType;
+
+export interface ItemRef {
+  type: ItemType;
+  id: number;
+}
+
+/** An item as it stands: its canonical detail page (a job's kind decides it) and whether it has an English version. */
+export interface ItemVersions extends ItemRef {
+  /** 1 experienced hires, 2 campus: a job's own kind. */
+  jobKind?: number;
+  english: boolean;
+}
+
+const ID = "([1-9]\\d{0,15})";
+const ITEM_PATHS: [RegExp, (m: RegExpExecArray) => ItemType][] = [
+  [new RegExp(`^/portal(?:/en)?/message/(news|notice)/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/portal(?:/en)?/(product|service)/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/portal(?:/en)?/job/(?:society|school)/${ID}$`), () => "job"],
+  [new RegExp(`^/api/portal/message/(news|notice)/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/api/portal/(product|service)/\\1/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/api/portal/job/job/${ID}$`), () => "job"],
+];
+const ITEM_TAG = new RegExp(`^(news|notice|product|service|job):${ID}$`);
+
+/** The item a purged path names (a detail page in either language, or its API call), if any. */
+export function itemOfPath(path: string): ItemRef | undefined {
+  const bare = path.split("?")[0] as string;
+  for (const [pattern, typeOf] of ITEM_PATHS) {
+    const m = pattern.exec(bare);
+    if (m) return { type: typeOf(m), id: Number(m[m.length - 1]) };
+  }
+  return undefined;
+}
+
+/** The item a purged tag names (`news:12`); a list's or a kind's tag names none. */
+export function itemOfTag(tag: string): ItemRef | undefined {
+  const m = ITEM_TAG.exec(tag);
+  return m ? { type: m[1] as ItemType, id: Number(m[2]) } : undefined;
+}
+
+const DETAIL_PAGE = {
+  news: "newsDetail",
+  notice: "noticeDetail",
+  product: "productDetail",
+  service: "serviceDetail",
+} as const;
+
+function detailHref(item: ItemVersions, lang: Lang): string {
+  if (item.type === "job") return pageHref(item.jobKind === 2 ? "jobSchoolDetail" : "jobSocietyDetail", item.id, lang);
+  return pageHref(DETAIL_PAGE[item.type], item.id, lang);
+}
+
+/** The Chinese page, and the English one when the item is translated: an untranslated item's English page is not canonical. */
+export function addressesOf(item: ItemVersions): string[] {
+  return item.english ? [detailHref(item, "zh-CN"), detailHref(item, "en")] : [detailHref(item, "zh-CN")];
+}
+
+/** A gone job's kind is not known: both its pages answer not found, and both are named. */
+export function addressesOfGone(item: ItemRef): string[] {
+  if (item.type !== "job") return addressesOf({ ...item, english: false });
+  return [...addressesOf({ ...item, jobKind: 1, english: false }), ...addressesOf({ ...item, jobKind: 2, english: false })];
+}
+
+/** Pages that are `noindex` (search, contact, preview and the site's other internal addresses) are never sent. */
+const NOINDEX = /^\/(search\.html|contact\.html|_[^/]*)(\/|$)/;
+
+/** Why `path` (a site path with its query) may not be sent, or undefined when it may. */
+export function unsendablePath(path: string): string | undefined {
+  if (!path.startsWith(`${BASE_PATH}/`)) return `is not under ${BASE_PATH}/`;
+  const bare = path.split("?")[0] as string;
+  if (/\/\.\.?(\/|$)|\/\//.test(bare)) return "is not a canonical path";
+  if (NOINDEX.test(splitLangPath(bare.slice(BASE_PATH.length)).path)) return "is a page search engines are told not to index";
+  return undefined;
+}

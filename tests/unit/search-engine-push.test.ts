@@ -1,0 +1,106 @@
+/**
+ * Telling search engines, the parts without sockets: the settings, which addresses an item
+ * has, which paths may be sent, what an import changed, and when Baidu's day starts again.
+ */
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { ConfigError, parseConfig } from "../../server/config.ts";
+import type { SiteFile } from "../../server/content/site-file.ts";
+import { addressesOf, addressesOfGone, itemOfPath, itemOfTag, unsendablePath } from "../../server/push/page-addresses.ts";
+import { nextChinaMidnight } from "../../server/push/push-sender.ts";
+import { changedItemsOf } from "../../server/push/site-changes.ts";
+
+const ORIGIN = { PUBLIC_ORIGIN: "https://www.example.com" };
+
+describe("the search engines' settings", () => {
+  it("reads both engines with their default endpoints, and neither when unset", () => {
+    const config = parseConfig({ ...ORIGIN, INDEXNOW_KEY: "abcDEF-0123", BAIDU_PUSH_TOKEN: "tok3n" }).push;
+    expect(config).toEqual({
+      publicOrigin: "https://www.example.com",
+      indexNow: { key: "abcDEF-0123", endpoint: "https://api.indexnow.org/indexnow" },
+      baidu: { token: "tok3n", endpoint: "http://data.zz.baidu.com/urls" },
+      gatherMs: 3000,
+    });
+    expect(parseConfig({}).push).toMatchObject({ indexNow: undefined, baidu: undefined });
+  });
+
+  it("refuses a key or token without PUBLIC_ORIGIN, with one line naming both", () => {
+    expect(() => parseConfig({ INDEXNOW_KEY: "abcDEF-0123" })).toThrow(new ConfigError("INDEXNOW_KEY needs PUBLIC_ORIGIN as well"));
+    expect(() => parseConfig({ BAIDU_PUSH_TOKEN: "tok3n" })).toThrow(new ConfigError("BAIDU_PUSH_TOKEN needs PUBLIC_ORIGIN as well"));
+  });
+
+  it("refuses an IndexNow key IndexNow would refuse, without showing it", () => {
+    for (const key of ["short", "has space in it", "under_score_key", "k".repeat(129)]) {
+      expect(() => parseConfig({ ...ORIGIN, INDEXNOW_KEY: key })).toThrow(
+        "INDEXNOW_KEY must be 8 to 128 characters of a-z, A-Z, 0-9 and - (value not shown)",
+      );
+    }
+    expect(() => parseConfig({ ...ORIGIN, INDEXNOW_ENDPOINT: "ftp://example.com" })).toThrow(
+      /^INDEXNOW_ENDPOINT must be an absolute http\(s\) URL/,
+    );
+  });
+});
+
+describe("an item's addresses", () => {
+  it("are its canonical detail pages: the English one only when it is translated, a job under its own kind", () => {
+    expect(addressesOf({ type: "news", id: 12, english: true })).toEqual(["/portal/message/news/12", "/portal/en/message/news/12"]);
+    expect(addressesOf({ type: "notice", id: 3, english: false })).toEqual(["/portal/message/notice/3"]);
+    expect(addressesOf({ type: "product", id: 1, english: false })).toEqual(["/portal/product/1"]);
+    expect(addressesOf({ type: "job", id: 8, jobKind: 2, english: true })).toEqual(["/portal/job/school/8", "/portal/en/job/school/8"]);
+    expect(addressesOfGone({ type: "job", id: 8 })).toEqual(["/portal/job/society/8", "/portal/job/school/8"]);
+  });
+
+  it("are found from a purge's detail tags and paths, in either language or as the API call, and from nothing else", () => {
+    expect(itemOfTag("news:12")).toEqual({ type: "news", id: 12 });
+    expect(itemOfTag("news:list")).toBeUndefined();
+    expect(itemOfTag("product")).toBeUndefined();
+    expect(itemOfPath("/portal/en/job/school/5")).toEqual({ type: "job", id: 5 });
+    expect(itemOfPath("/api/portal/service/service/4?x=1")).toEqual({ type: "service", id: 4 });
+    expect(itemOfPath("/api/portal/product/service/4")).toBeUndefined();
+    expect(itemOfPath("/portal/message/news/list.html")).toBeUndefined();
+  });
+
+  it("may be sent only under /portal/, never a noindex page", () => {
+    expect(unsendablePath("/portal/message/news/1")).toBeUndefined();
+    expect(unsendablePath("/portal/en/index.html")).toBeUndefined();
+    expect(unsendablePath("/portal/search.html?q=a")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/en/contact.html")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/_preview?path=/portal/index.html")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/robots.txt")).toBe("is not under /portal/");
+    expect(unsendablePath("/portal/../admin")).toBe("is not a canonical path");
+  });
+});
+
+describe("what an import changed", () => {
+  const site = JSON.parse(readFileSync(path.resolve(import.meta.dirname, "../../content/site.json"), "utf8")) as SiteFile;
+
+  it("is nothing for the same site, every item for an empty database", () => {
+    expect(changedItemsOf(site, structuredClone(site))).toEqual({ changed: [], gone: [] });
+    const all = changedItemsOf(undefined, site).changed;
+    expect(all).toHaveLength(site.news.length + site.notices.length + site.products.length + site.services.length + site.jobs.length);
+  });
+
+  it("is the items added, changed (in either language) or removed", () => {
+    const after = structuredClone(site);
+    (after.news[0] as { title: string }).title = "changed";
+    after.notices.pop();
+    after.products.push({ ...(after.products[0] as SiteFile["products"][number]), id: 999 });
+    const english = after.translations?.en?.news?.find((item) => item.id === 30) as { title?: string };
+    english.title = "changed in English";
+    const { changed, gone } = changedItemsOf(site, after);
+    expect(changed).toEqual([
+      { type: "news", id: site.news[0]?.id, english: false },
+      { type: "news", id: 30, english: true },
+      { type: "product", id: 999, english: false },
+    ]);
+    expect(gone).toEqual([{ type: "notice", id: site.notices.at(-1)?.id }]);
+  });
+});
+
+describe("Baidu's day", () => {
+  it("starts again at midnight in China (16:00 UTC)", () => {
+    expect(new Date(nextChinaMidnight(Date.parse("2026-03-01T15:59:59Z"))).toISOString()).toBe("2026-03-01T16:00:00.000Z");
+    expect(new Date(nextChinaMidnight(Date.parse("2026-03-01T16:00:00Z"))).toISOString()).toBe("2026-03-02T16:00:00.000Z");
+  });
+});
