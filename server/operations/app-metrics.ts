@@ -34,6 +34,12 @@ export interface AppMetrics {
   registerShared(source: string, read: () => number): void;
   observeRenderStage(stage: RenderStage, seconds: number): void;
   registerSearch(read: () => SearchFigures): void;
+  registerRedirects(read: () => RedirectFigures): void;
+}
+
+export interface RedirectFigures {
+  rules: number;
+  loadFailures: number;
 }
 
 export const RENDER_STAGES = ["data", "render", "compress"] as const;
@@ -197,6 +203,26 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
   );
   searchGauge("portal_search_index_build_duration_seconds", "How long the last search index build took", (f) => f.buildSeconds);
 
+  let redirectFigures: (() => RedirectFigures) | undefined;
+  new Gauge({
+    name: "portal_redirect_rules",
+    help: "Redirect rules in force (REDIRECTS_FILE)",
+    registers,
+    collect() {
+      this.reset();
+      if (redirectFigures) this.set(redirectFigures().rules);
+    },
+  });
+  new Counter({
+    name: "portal_redirect_rules_load_failures_total",
+    help: "Reloads of REDIRECTS_FILE refused (unreadable or a bad line): the rules before them stay in force",
+    registers,
+    collect() {
+      this.reset();
+      if (redirectFigures) this.inc(redirectFigures().loadFailures);
+    },
+  });
+
   return {
     registry,
     observeRequest(url, status, seconds) {
@@ -218,6 +244,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     registerSearch(read) {
       searchFigures = read;
+    },
+    registerRedirects(read) {
+      redirectFigures = read;
     },
   };
 }
