@@ -30,7 +30,7 @@ export type ToPart = { text: string } | { name: string } | { rest: true };
 
 export interface ToTemplate {
   parts: ToPart[];
-  /** Written with a query of its own: the request's is not kept. */
+  /** Written with a query (or a fragment) of its own: the request's query is not kept. */
   hasQuery: boolean;
   /** `https://host` as written, for a target on another site; undefined for a path on this one. */
   origin: string | undefined;
@@ -104,7 +104,7 @@ export function parseFrom(raw: string): { from: FromPattern; names: Set<string> 
 
 /** Percent-encodes what may not stand in a URL as written (non-ASCII, spaces, quotes), leaving `%XX` as it is. */
 export function urlSafe(text: string): string {
-  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?%]+/g, (run) => encodeURI(run).replace(/%25/g, "%"));
+  return text.replace(/[^A-Za-z0-9\-._~!$&'()*+,;=:@/?#%]+/g, (run) => encodeURI(run).replace(/%25/g, "%"));
 }
 
 export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolean): ToTemplate {
@@ -152,7 +152,8 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
     }
   }
   if (literal) parts.push({ text: urlSafe(literal) });
-  return { parts, hasQuery: body.includes("?"), origin: head };
+  // A fragment ends the URL: nothing can be added after it, so the request's query is not kept.
+  return { parts, hasQuery: body.includes("?") || body.includes("#"), origin: head };
 }
 
 export function parseStatus(raw: string): RedirectStatus {

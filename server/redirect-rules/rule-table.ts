@@ -139,7 +139,7 @@ function fill(match: Match, rawQuery: string): string {
     else if ("name" in part) out += encodeURIComponent(match.captures[part.name] ?? "");
     else out += match.rest.map(encodeURIComponent).join("/");
   }
-  if (!to.hasQuery && match.rule.from.query.length === 0 && rawQuery !== "") out += `?${urlSafe(rawQuery)}`;
+  if (!to.hasQuery && match.rule.from.query.length === 0 && rawQuery !== "") out += `?${urlSafe(rawQuery).replace(/#/g, "%23")}`;
   return out;
 }
 
