@@ -102,7 +102,12 @@ export function createPagesRouter({
   recompressor,
   observeStage = () => {},
   perRequestState,
-}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage; sendNotFoundPage: SendNotFoundPage } {
+}: PagesDeps): Router & {
+  fastPath: RequestFastPath;
+  sharedRenders(): number;
+  sendOwnPage: SendOwnPage;
+  sendNotFoundPage: SendNotFoundPage;
+} {
   const router = Router();
   const { site: publicConfig, staleMs } = settings;
   const csp = { dev: settings.dev, https: publicConfig.publicOrigin?.startsWith("https:") ?? false };

@@ -6,9 +6,9 @@ import type { Request, RequestHandler, Response } from "express";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Logger } from "../logger.ts";
 import type { RedirectFigures } from "../operations/app-metrics.ts";
+import { RuleTable } from "./rule-table.ts";
 import { parseRulesFile, RulesFileError } from "./rules-file.ts";
 import { watchRulesFile } from "./rules-watch.ts";
-import { RuleTable } from "./rule-table.ts";
 
 /** Never redirected, whatever the rules say: the API, images, assets, media, health, purge, robots and sitemaps. */
 const NEVER = ["/api/portal", "/portal/_img", "/portal/_purge", "/portal/assets/", "/portal/media/", "/portal/healthz", "/portal/readyz"];

@@ -160,7 +160,8 @@ export function parseStatus(raw: string): RedirectStatus {
   const text = raw.trim();
   if (text === "") return 301;
   const status = Number(text) as RedirectStatus;
-  if (!/^\d{3}$/.test(text) || !STATUSES.includes(status)) throw new RuleSyntaxError(`status must be 301, 302, 307, 308, 410 or empty (got "${text.slice(0, 20)}")`);
+  if (!/^\d{3}$/.test(text) || !STATUSES.includes(status))
+    throw new RuleSyntaxError(`status must be 301, 302, 307, 308, 410 or empty (got "${text.slice(0, 20)}")`);
   return status;
 }
 

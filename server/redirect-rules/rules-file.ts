@@ -73,7 +73,8 @@ export function parseRulesFile(text: string): { table: RuleTable; rules: Rule[] 
       header = true;
       continue;
     }
-    if (fields.length !== 3) throw new RulesFileError(line, `has ${fields.length} fields, not 3 (from,to,status): quote a field that holds a comma`);
+    if (fields.length !== 3)
+      throw new RulesFileError(line, `has ${fields.length} fields, not 3 (from,to,status): quote a field that holds a comma`);
     const [from, to, status] = fields as [string, string, string];
     const earlier = seen.get(from.trim());
     if (earlier !== undefined) throw new RulesFileError(line, `repeats the from of line ${earlier}`);

@@ -87,12 +87,7 @@ describe("redirect rules: matching", () => {
 });
 
 describe("redirect rules: never to another host", () => {
-  const t = table(
-    "/n/:id,/:id,",
-    "/r/*,/*,",
-    "/q?u=:u,/portal/search.html?q=:u,",
-    "/ext/*,https://shop.example.com/*,",
-  );
+  const t = table("/n/:id,/:id,", "/r/*,/*,", "/q?u=:u,/portal/search.html?q=:u,", "/ext/*,https://shop.example.com/*,");
   const hostile = [
     "/n/%2F%2Fevil.com",
     "/n/%5Cevil.com",
