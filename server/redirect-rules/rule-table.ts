@@ -200,10 +200,15 @@ export class RuleTable {
     const indexed = this.byFirst.get(req.segments[0] ?? "") ?? [];
     const wild = this.wild;
     // Both lists are in file order: walk them together.
-    for (let i = 0, j = 0; i < indexed.length || j < wild.length; ) {
+    let i = 0;
+    let j = 0;
+    while (i < indexed.length || j < wild.length) {
       const a = indexed[i];
       const b = wild[j];
-      const rule = a && (!b || byLine(a, b) < 0) ? (i++, a) : (j++, b as Rule);
+      const takeIndexed = a !== undefined && (b === undefined || byLine(a, b) < 0);
+      const rule = (takeIndexed ? a : b) as Rule;
+      if (takeIndexed) i++;
+      else j++;
       const found = matchRule(rule, req);
       if (found) return found;
     }

@@ -19,9 +19,10 @@ function workedFiles(): { file: string; examples: [string, string][] }[] {
     .slice(1)
     .map((section) => {
       const file = /\[(moving-in\/[\w-]+\.csv)\]/.exec(section)?.[1];
-      const examples = [...section.matchAll(/^\| `([^`]+)` +\| (`([^`]+)`|410) +\|$/gm)].map(
-        (m): [string, string] => [m[1] as string, (m[3] ?? m[2]) as string],
-      );
+      const examples = [...section.matchAll(/^\| `([^`]+)` +\| (`([^`]+)`|410) +\|$/gm)].map((m): [string, string] => [
+        m[1] as string,
+        (m[3] ?? m[2]) as string,
+      ]);
       return { file: file as string, examples };
     })
     .filter((worked) => worked.file);
