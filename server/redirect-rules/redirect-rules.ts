@@ -64,7 +64,7 @@ const isNeverRedirected = (url: string) => {
 
 export function createRedirectRules(settings: RedirectRulesSettings, deps: RedirectRulesDeps): RedirectRules {
   const { file } = settings;
-  let table = deps.table ?? (file ? loadRedirectsFile(file) : new RuleTable([]));
+  let table = deps.table ?? (file ? loadRedirectsFile(file) : new RuleTable());
   let loadFailures = 0;
   const reload = () => {
     if (!file) return;

@@ -21,15 +21,21 @@ export interface FromPattern {
   /** A final `*`: the rest of the path, possibly empty. */
   rest: boolean;
   query: QueryPart[];
-  /** No `:name`, no `*`: looked up in a map. */
+  /** No `:name`, no `*`: looked up in a map by this decoded path. */
   exact: boolean;
+  pathKey?: string;
 }
+
+/** Shared by the exact rules without a query, which are found by `pathKey` alone: a large file's memory is mostly theirs. */
+const NO_SEGMENTS: Piece[] = [];
+const NO_QUERY: QueryPart[] = [];
 
 /** `to` cut into literal text (already safe in a URL) and what `from` captured. */
 export type ToPart = { text: string } | { name: string } | { rest: true };
 
 export interface ToTemplate {
-  parts: ToPart[];
+  /** A string when nothing is filled in. */
+  parts: ToPart[] | string;
   /** Written with a query (or a fragment) of its own: the request's query is not kept. */
   hasQuery: boolean;
   /** `https://host` as written, for a target on another site; undefined for a path on this one. */
@@ -99,7 +105,10 @@ export function parseFrom(raw: string): { from: FromPattern; names: Set<string> 
     seen.add(id);
     query.push({ key, value });
   }
-  return { from: { segments, rest, query, exact: names.size === 0 && !rest }, names };
+  if (names.size > 0 || rest) return { from: { segments, rest, query, exact: false }, names };
+  const pathKey = `/${segments.map((s) => s.prefix).join("/")}`;
+  if (query.length === 0) return { from: { segments: NO_SEGMENTS, rest, query: NO_QUERY, exact: true, pathKey }, names };
+  return { from: { segments, rest, query, exact: true, pathKey }, names };
 }
 
 /** Percent-encodes what may not stand in a URL as written (non-ASCII, spaces, quotes), leaving `%XX` as it is. */
@@ -152,8 +161,10 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
     }
   }
   if (literal) parts.push({ text: urlSafe(literal) });
+  const only = parts[0];
+  const fixed = parts.length === 1 && only !== undefined && "text" in only ? only.text : parts.length === 0 ? "" : undefined;
   // A fragment ends the URL: nothing can be added after it, so the request's query is not kept.
-  return { parts, hasQuery: body.includes("?") || body.includes("#"), origin: head };
+  return { parts: fixed ?? parts, hasQuery: body.includes("?") || body.includes("#"), origin: head };
 }
 
 export function parseStatus(raw: string): RedirectStatus {

@@ -134,11 +134,13 @@ function fill(match: Match, rawQuery: string): string {
   const to = match.rule.to;
   if (!to) throw new Error("a 410 rule has no target");
   let out = to.origin ?? "";
-  for (const part of to.parts) {
-    if ("text" in part) out += part.text;
-    else if ("name" in part) out += encodeURIComponent(match.captures[part.name] ?? "");
-    else out += match.rest.map(encodeURIComponent).join("/");
-  }
+  if (typeof to.parts === "string") out += to.parts;
+  else
+    for (const part of to.parts) {
+      if ("text" in part) out += part.text;
+      else if ("name" in part) out += encodeURIComponent(match.captures[part.name] ?? "");
+      else out += match.rest.map(encodeURIComponent).join("/");
+    }
   if (!to.hasQuery && match.rule.from.query.length === 0 && rawQuery !== "") out += `?${urlSafe(rawQuery).replace(/#/g, "%23")}`;
   return out;
 }
@@ -148,45 +150,80 @@ const isLocalPath = (location: string) => location[0] === "/" && location[1] !==
 
 const byLine = (a: Rule, b: Rule) => a.line - b.line;
 
+/** What an exact rule without a query needs (its `from` is its map key, its `to` a fixed string), shared by all. */
+const EXACT_FROM: Rule["from"] = { segments: [], rest: false, query: [], exact: true };
+
 export class RuleTable {
-  private readonly exact = new Map<string, Rule>();
+  /**
+   * Exact rules without a query, most of a large file: by path, an index into columns, so 100,000 of them are
+   * a map and a few arrays rather than 100,000 objects (docs/redirects.md#bounded-work).
+   */
+  private readonly exact = new Map<string, number>();
+  private readonly exactLines: number[] = [];
+  private readonly exactStatuses: Rule["status"][] = [];
+  /** Undefined for 410. */
+  private readonly exactTargets: (string | undefined)[] = [];
+  private readonly exactOrigins: (string | undefined)[] = [];
+  private readonly exactKeepsQuery: boolean[] = [];
   /** By path and the first query part: `path\nname=value`. */
   private readonly exactQuery = new Map<string, Rule[]>();
   private readonly byFirst = new Map<string, Rule[]>();
   private readonly wild: Rule[] = [];
-  readonly size: number;
+  /** Every rule but the exact ones without a query, in file order. */
+  private readonly others: Rule[] = [];
 
-  constructor(rules: readonly Rule[]) {
-    this.size = rules.length;
-    for (const rule of rules) {
-      const { from } = rule;
-      const first = from.segments[0];
-      if (from.exact) {
-        const pathKey = `/${from.segments.map((s) => s.prefix).join("/")}`;
-        const part = from.query[0];
-        if (!part) {
-          if (!this.exact.has(pathKey)) this.exact.set(pathKey, rule);
-        } else {
-          const key = `${pathKey}\n${part.key.prefix}=${part.value?.prefix ?? ""}`;
-          const list = this.exactQuery.get(key);
-          if (list) list.push(rule);
-          else this.exactQuery.set(key, [rule]);
-        }
-      } else if (first && first.name === undefined) {
-        const list = this.byFirst.get(first.prefix);
-        if (list) list.push(rule);
-        else this.byFirst.set(first.prefix, [rule]);
-      } else {
-        this.wild.push(rule);
-      }
+  get size(): number {
+    return this.exactLines.length + this.others.length;
+  }
+
+  /** In file order. A second exact rule for the same path is never reached (the file reader refuses it). */
+  add(rule: Rule): void {
+    const { from } = rule;
+    const first = from.segments[0];
+    if (from.exact && from.query.length === 0) {
+      const pathKey = from.pathKey as string;
+      if (this.exact.has(pathKey)) return;
+      this.exact.set(pathKey, this.exactLines.length);
+      this.exactLines.push(rule.line);
+      this.exactStatuses.push(rule.status);
+      this.exactTargets.push(typeof rule.to?.parts === "string" ? rule.to.parts : undefined);
+      this.exactOrigins.push(rule.to?.origin);
+      this.exactKeepsQuery.push(rule.to?.hasQuery === false);
+      return;
     }
+    this.others.push(rule);
+    if (from.exact) {
+      const part = from.query[0] as Rule["from"]["query"][number];
+      const key = `${from.pathKey}\n${part.key.prefix}=${part.value?.prefix ?? ""}`;
+      const list = this.exactQuery.get(key);
+      if (list) list.push(rule);
+      else this.exactQuery.set(key, [rule]);
+    } else if (first && first.name === undefined) {
+      const list = this.byFirst.get(first.prefix);
+      if (list) list.push(rule);
+      else this.byFirst.set(first.prefix, [rule]);
+    } else {
+      this.wild.push(rule);
+    }
+  }
+
+  /** The rule at an index of the exact columns, made whole for the one request that matched it. */
+  private exactRule(index: number): Rule {
+    const target = this.exactTargets[index];
+    const status = this.exactStatuses[index] as Rule["status"];
+    return {
+      line: this.exactLines[index] as number,
+      from: EXACT_FROM,
+      status,
+      to: target === undefined ? undefined : { parts: target, origin: this.exactOrigins[index], hasQuery: !this.exactKeepsQuery[index] },
+    };
   }
 
   /** Exact rules first (the earliest that matches), then patterns in file order. */
   private match(req: RequestParts): Match | undefined {
     let best: Match | undefined;
     const plain = this.exact.get(req.pathKey);
-    if (plain) best = { rule: plain, captures: {}, rest: [] };
+    if (plain !== undefined) best = { rule: this.exactRule(plain), captures: {}, rest: [] };
     if (this.exactQuery.size > 0 && req.query) {
       for (const [key, value] of req.items) {
         for (const rule of this.exactQuery.get(`${req.pathKey}\n${key}=${value}`) ?? []) {
@@ -245,8 +282,11 @@ export class RuleTable {
   }
 
   /** Run when loaded: every rule's chain, with "0" for what it captures, so loops are found before any request. */
-  checkChains(rules: readonly Rule[]): void {
-    for (const rule of rules) {
+  checkChains(): void {
+    for (let index = 0; index < this.exactLines.length; index++) {
+      if (this.exactStatuses[index] !== 410) this.follow({ rule: this.exactRule(index), captures: {}, rest: [] }, "", []);
+    }
+    for (const rule of this.others) {
       if (rule.status === 410) continue;
       const captures: Record<string, string> = {};
       const names = [...rule.from.segments, ...rule.from.query.flatMap((q) => [q.key, q.value])];
