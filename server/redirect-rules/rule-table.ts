@@ -55,8 +55,10 @@ function decodeQueryPart(raw: string): string {
   return decodeURIComponent(raw.replace(/\+/g, " "));
 }
 
+const NO_PARAMETERS: Pick<RequestParts, "query" | "items"> = { query: new Map(), items: [] };
+
 function queryOf(raw: string): Pick<RequestParts, "query" | "items"> {
-  if (raw === "") return { query: new Map(), items: [] };
+  if (raw === "") return NO_PARAMETERS;
   const parts = raw.split("&", MAX_QUERY_ITEMS + 1);
   if (parts.length > MAX_QUERY_ITEMS) return { query: undefined, items: [] };
   const query = new Map<string, string | typeof MANY>();
@@ -176,20 +178,21 @@ export class RuleTable {
     return this.exactLines.length + this.others.length;
   }
 
-  /** In file order. A second exact rule for the same path is never reached (the file reader refuses it). */
-  add(rule: Rule): void {
+  /** In file order. Returns the line of an earlier exact rule without a query for the same path, which keeps it. */
+  add(rule: Rule): number | undefined {
     const { from } = rule;
     const first = from.segments[0];
     if (from.exact && from.query.length === 0) {
       const pathKey = from.pathKey as string;
-      if (this.exact.has(pathKey)) return;
+      const earlier = this.exact.get(pathKey);
+      if (earlier !== undefined) return this.exactLines[earlier];
       this.exact.set(pathKey, this.exactLines.length);
       this.exactLines.push(rule.line);
       this.exactStatuses.push(rule.status);
       this.exactTargets.push(typeof rule.to?.parts === "string" ? rule.to.parts : undefined);
       this.exactOrigins.push(rule.to?.origin);
       this.exactKeepsQuery.push(rule.to?.hasQuery === false);
-      return;
+      return undefined;
     }
     this.others.push(rule);
     if (from.exact) {
@@ -205,6 +208,7 @@ export class RuleTable {
     } else {
       this.wild.push(rule);
     }
+    return undefined;
   }
 
   /** The rule at an index of the exact columns, made whole for the one request that matched it. */

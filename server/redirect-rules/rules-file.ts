@@ -1,6 +1,6 @@
 // Reads a rules file's text (CSV, UTF-8, the header `from,to,status`) into a RuleTable, or says which line is wrong
 // (docs/redirects.md#the-rules-file).
-import { parseRule, RuleSyntaxError } from "./rule-syntax.ts";
+import { parseRule, type Rule, RuleSyntaxError } from "./rule-syntax.ts";
 import { RuleChainError, RuleTable } from "./rule-table.ts";
 
 /** A whole line's worth: longer is a mistake (a missing quote swallowing the file), never a rule. */
@@ -93,14 +93,20 @@ export function parseRulesFile(text: string): { table: RuleTable } {
     if (fields.length !== 3)
       throw new RulesFileError(line, `has ${fields.length} fields, not 3 (from,to,status): quote a field that holds a comma`);
     const [from, to, status] = fields as [string, string, string];
-    const earlier = seen.get(from.trim());
-    if (earlier !== undefined) throw new RulesFileError(line, `repeats the from of line ${earlier}`);
-    seen.set(from.trim(), line);
+    let rule: Rule;
     try {
-      table.add(parseRule(line, from, to, status));
+      rule = parseRule(line, from, to, status);
     } catch (err) {
       if (err instanceof RuleSyntaxError) throw new RulesFileError(line, err.message);
       throw err;
+    }
+    // The exact rules without a query (most of a large file) are told apart by the table itself.
+    const key = rule.from.pathKey !== undefined && rule.from.query.length === 0 ? undefined : from.trim();
+    const earlier = key === undefined ? table.add(rule) : seen.get(key);
+    if (earlier !== undefined) throw new RulesFileError(line, `repeats the from of line ${earlier}`);
+    if (key !== undefined) {
+      seen.set(key, line);
+      table.add(rule);
     }
   }
   if (!header) throw new RulesFileError(1, "the file is empty: its first line must be the header from,to,status");
