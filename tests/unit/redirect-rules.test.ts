@@ -63,6 +63,11 @@ describe("redirect rules: matching", () => {
     const t = table("/news/:id.html,/portal/message/news/:id,", "/news/:n.html,/elsewhere,", "/news/1.html,/portal/product/1,");
     expect(where(t, "/news/1.html")).toBe("301 /portal/product/1");
     expect(where(t, "/news/2.html")).toBe("301 /portal/message/news/2");
+    // A pattern starting with :name comes before a later one starting with the request's first segment.
+    const mixed = table("/:section/:id.html,/portal/first/:id,", "/news/:id.html,/portal/second/:id,");
+    expect(where(mixed, "/news/3.html")).toBe("301 /portal/first/3");
+    const later = table("/news/:id.html,/portal/second/:id,", "/:section/:id.html,/portal/first/:id,");
+    expect(where(later, "/news/3.html")).toBe("301 /portal/second/3");
   });
 
   it("reads percent-encoded and UTF-8 paths alike, and encodes what it writes", () => {
@@ -133,6 +138,7 @@ describe("redirect rules: what loading refuses, with the line", () => {
     [["/x,/y/*,"], /line 2: to uses \*, but from does not end in \*/],
     [["/ok,/y,", "/x,/y"], /line 3: has 2 fields/],
     [["/x,/y,", "/x,/z,"], /line 3: repeats the from of line 2/],
+    [["/x?a=1,/y,", "/x?a=1,/z,"], /line 3: repeats the from of line 2/],
     [["/a,/b,", "/b,/a,"], /line 2: redirect rules loop: lines 2 → 3 → 2/],
     [["/old/*,/old/new/*,"], /line 2: redirect rules loop/],
   ])("%j", (lines, message) => {
