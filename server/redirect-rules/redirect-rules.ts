@@ -1,6 +1,6 @@
 // REDIRECTS_FILE's rules (docs/redirects.md): answered before Express and before the page cache, read again when the
 // file changes. A 410 rule's answer is the site's not-found page, which Express renders (`goneHandler`).
-import { readFileSync } from "node:fs";
+import { readFileSync, statSync } from "node:fs";
 import type { IncomingMessage } from "node:http";
 import type { Request, RequestHandler, Response } from "express";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
@@ -14,6 +14,9 @@ import { watchRulesFile } from "./rules-watch.ts";
 const NEVER = ["/api/portal", "/portal/_img", "/portal/_purge", "/portal/assets/", "/portal/media/", "/portal/healthz", "/portal/readyz"];
 const NEVER_EXACT = new Set(["/robots.txt", "/sitemap.xml", "/portal/sitemap.xml", "/metrics", "/healthz", "/readyz"]);
 
+/** Some 600,000 rules: past it, a mistake (a log file named instead) rather than a site. */
+const MAX_FILE_BYTES = 64 << 20;
+
 /** How often the file is looked at when fs.watch says nothing: well within the 5 s a change may take. */
 const POLL_MS = 1000;
 
@@ -23,8 +26,10 @@ export class RedirectsFileError extends Error {}
 export function loadRedirectsFile(file: string): RuleTable {
   let text: string;
   try {
+    if (statSync(file).size > MAX_FILE_BYTES) throw new RedirectsFileError(`${file}: larger than ${MAX_FILE_BYTES >> 20} MB`);
     text = readFileSync(file, "utf8");
   } catch (err) {
+    if (err instanceof RedirectsFileError) throw err;
     throw new RedirectsFileError(`${file}: cannot be read (${(err as NodeJS.ErrnoException).code ?? "error"})`);
   }
   try {
@@ -92,17 +97,14 @@ export function createRedirectRules(settings: RedirectRulesSettings, deps: Redir
       return undefined;
     }
     const temporary = answer.status === 302 || answer.status === 307;
-    res.writeHead(
-      answer.status,
-      baseHeaders.concat([
-        "Location",
-        answer.location,
-        "Cache-Control",
-        temporary ? "no-store" : "public, max-age=3600",
-        "Content-Length",
-        "0",
-      ]),
-    );
+    const cacheControl = temporary ? "no-store" : "public, max-age=3600";
+    try {
+      res.writeHead(answer.status, baseHeaders.concat(["Location", answer.location, "Cache-Control", cacheControl, "Content-Length", "0"]));
+    } catch (err) {
+      // A Location no header may carry (the rules are checked when loaded, so never expected): the site answers instead.
+      deps.logger.error({ err, url: url.slice(0, 200) }, "redirect rule made an unsendable Location");
+      return undefined;
+    }
     res.end();
     return "HIT";
   };

@@ -38,7 +38,7 @@ export interface ToTemplate {
   parts: ToPart[] | string;
   /** Written with a query (or a fragment) of its own: the request's query is not kept. */
   hasQuery: boolean;
-  /** `https://host` as written, for a target on another site; undefined for a path on this one. */
+  /** `https://host` (its ASCII form) for a target on another site; undefined for a path on this one. */
   origin: string | undefined;
 }
 
@@ -118,12 +118,12 @@ export function urlSafe(text: string): string {
 
 export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolean): ToTemplate {
   const text = raw.trim();
-  let head: string | undefined;
+  let origin: string | undefined;
   let body = text;
   const absolute = /^https?:\/\//i.exec(text);
   if (absolute) {
     const hostEnd = text.indexOf("/", absolute[0].length);
-    head = hostEnd === -1 ? text : text.slice(0, hostEnd);
+    const head = hostEnd === -1 ? text : text.slice(0, hostEnd);
     let url: URL;
     try {
       url = new URL(head);
@@ -132,6 +132,8 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
     }
     if (url.username || url.password || /[*?#\\]/.test(head) || /:[A-Za-z_]/.test(head.slice(absolute[0].length)))
       throw new RuleSyntaxError(`to's host must be written out in full, with nothing filled in: ${text.slice(0, 80)}`);
+    // As a header may carry it: a host in another script in its ASCII form (xn--).
+    origin = url.origin;
     body = hostEnd === -1 ? "/" : text.slice(hostEnd);
   } else if (!text.startsWith("/") || text.startsWith("//") || text.startsWith("/\\")) {
     throw new RuleSyntaxError(`to must be a path beginning with one / or an absolute http(s) URL (got "${text.slice(0, 80)}")`);
@@ -164,7 +166,7 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
   const only = parts[0];
   const fixed = parts.length === 1 && only !== undefined && "text" in only ? only.text : parts.length === 0 ? "" : undefined;
   // A fragment ends the URL: nothing can be added after it, so the request's query is not kept.
-  return { parts: fixed ?? parts, hasQuery: body.includes("?") || body.includes("#"), origin: head };
+  return { parts: fixed ?? parts, hasQuery: body.includes("?") || body.includes("#"), origin };
 }
 
 export function parseStatus(raw: string): RedirectStatus {

@@ -75,6 +75,8 @@ describe("redirect rules: matching", () => {
     expect(where(t, "/%E5%85%B3%E4%BA%8E%E6%88%91%E4%BB%AC.html")).toBe("301 /portal/about/index.html");
     expect(where(t, "/tag/a%20b%26c")).toBe("301 /portal/search.html?q=a%20b%26c");
     expect(where(t, "/x")).toBe("301 /portal/%E6%96%B0%E9%97%BB");
+    const idn = table("/shop/*,https://例子.example/店/*,");
+    expect(where(idn, "/shop/a")).toBe("301 https://xn--fsqu00a.example/%E5%BA%97/a");
   });
 
   it("answers a chain's last target in one redirect, and 410 when it ends at a gone rule", () => {
