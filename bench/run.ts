@@ -13,7 +13,8 @@
  * scenario per round, default 3), --warmup=S (default 3), --rounds=N (default 6),
  * --connections=N (default 50), --gzip (every request accepts gzip; the baseline then
  * writes the gzipped home page), --log-level=LEVEL (the servers', default info),
- * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h; --only=s for the search rows alone).
+ * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h; --only=s for the search rows alone;
+ * --only=c,r,r2 for the redirect rows beside the page-cache hit).
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -35,6 +36,7 @@ import { type Crawler, type CrawlResult, crawlerOf } from "./crawler.ts";
 import { coldResizes, PHOTO_PATH, startPhotoSource } from "./image-rows.ts";
 import { homePageJs } from "./js-size.ts";
 import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
+import { measureRuleTable, REDIRECT_HIT_PATH, REDIRECT_PATTERN_PATH, REDIRECT_RULES, redirectRulesCsv } from "./redirect-rows.ts";
 import { measureSearch, SEARCH_DOCUMENTS, SEARCH_QUERIES, type SearchFiguresRun } from "./search-rows.ts";
 
 /** Read before this process pins itself to one CPU. */
@@ -57,6 +59,12 @@ const TARGETS = {
   searchP99Ms: 20,
   searchBuildS: 60,
   searchRssGrowthMb: 100,
+  /** (r): a redirect hit at least as fast as a page-cache hit (c); 100,000 rules loaded in under 2 s of CPU, a
+   * lookup among them costing at most twice one among 10, and holding them costing at most 40 MB of RSS over (c). */
+  redirectHitOverPageHit: 1,
+  redirectLoadS: 2,
+  redirectLookupOverSmall: 2,
+  redirectRulesRssMb: 40,
 };
 /** (m): misses measured per row. */
 const MISSES = 40;
@@ -250,7 +258,9 @@ async function main(): Promise<void> {
   const startWanted = (ids: string[], name: string, extra: Record<string, string>) =>
     wanted(...ids) ? startBenchServer(name, extra) : Promise.resolve(undefined);
   // (c) always runs: the baselines write its home page's bytes.
-  const [ssrHome, cachedHome, ssrNews, cachedNews, api, image, hotSet] = await Promise.all([
+  const rulesFile = path.join(dir, "redirects.csv");
+  await writeFile(rulesFile, redirectRulesCsv(REDIRECT_RULES));
+  const [ssrHome, cachedHome, ssrNews, cachedNews, api, image, hotSet, redirects] = await Promise.all([
     startWanted(["b", "b1"], "b", { PAGE_CACHE: "off" }),
     startBenchServer("c", { PAGE_CACHE: "on" }),
     startWanted(["d"], "d", { PAGE_CACHE: "off" }),
@@ -259,7 +269,12 @@ async function main(): Promise<void> {
     startWanted(["g"], "g", imageEnv("g")),
     // The default miss budget, as deployed: the crawler is one client, and the hot set's hits are never charged.
     startWanted(["k", "k2"], "k", { PAGE_CACHE: "on", CACHE_MAX_MB: CRAWL_CACHE_MB, MISS_RATE_PER_MIN: "600" }),
+    startWanted(["r", "r2"], "r", { PAGE_CACHE: "on", REDIRECTS_FILE: rulesFile }),
   ]);
+  for (const p of redirects ? [REDIRECT_HIT_PATH, REDIRECT_PATTERN_PATH] : []) {
+    const res = await rawGet((redirects as ServerProcess).origin + p, {});
+    if (res.status !== 301) throw new Error(`r: GET ${p} answered ${res.status}, not a redirect`);
+  }
   // One WebP variant of the photograph at 640 px, made once before the runs: (g) measures it cached.
   const IMAGE_PATH_640 = imageUrl(photoUrl, 640);
   const imageHeaders = { Accept: "image/webp,*/*" };
@@ -344,6 +359,24 @@ async function main(): Promise<void> {
     { id: "d2", label: "news detail, page cache", server: cachedNews, path: newsPath, runs: [], usage: [], cache: "" },
     { id: "e", label: "/api/portal cache hit", server: api, path: API_PATH, runs: [], usage: [], cache: "" },
     {
+      id: "r",
+      label: `redirect hit, exact rule among ${REDIRECT_RULES.toLocaleString("en")}`,
+      server: redirects,
+      path: REDIRECT_HIT_PATH,
+      runs: [],
+      usage: [],
+      cache: "",
+    },
+    {
+      id: "r2",
+      label: "redirect hit, a pattern among 1,000",
+      server: redirects,
+      path: REDIRECT_PATTERN_PATH,
+      runs: [],
+      usage: [],
+      cache: "",
+    },
+    {
       id: "g",
       label: "/portal/_img cached variant (640 px WebP)",
       server: image,
@@ -424,6 +457,11 @@ async function main(): Promise<void> {
     if (isBaseline(s.id)) continue;
     if (s.requests) {
       s.cache = hotSetServedAs(s);
+      continue;
+    }
+    if (s.id === "r" || s.id === "r2") {
+      const res = await rawGet(s.server.origin + s.path, {});
+      s.cache = `${res.status} to ${res.headers.location}`;
       continue;
     }
     const api = s.path.startsWith("/api/") || s.headers !== undefined;
@@ -582,6 +620,8 @@ async function main(): Promise<void> {
   }
   await photo?.close();
 
+  // (r) The rule table in this process: 100,000 rules loaded, and a lookup's CPU against one among 10 rules.
+  const ruleTable = wanted("r") ? measureRuleTable() : undefined;
   // (s) Search: an index of 10,000 generated documents built and searched in a process of its own on one core.
   let search: SearchFiguresRun | undefined;
   if (only?.has("s") || only === undefined) {
@@ -614,6 +654,12 @@ async function main(): Promise<void> {
       `search index: ${search.documents} documents built in ${search.buildSeconds.toFixed(1)} s (${search.buildCpuSeconds.toFixed(1)} s of CPU), peak RSS ${search.peakRssMb.toFixed(0)} MB (+${(search.peakRssMb - search.rssBeforeMb).toFixed(0)} MB over the documents read), ${search.indexMb.toFixed(1)} MB on disk`,
     );
   }
+  if (ruleTable) {
+    console.log("");
+    console.log(
+      `redirect rules: ${ruleTable.rules} loaded in ${ruleTable.loadCpuMs.toFixed(0)} ms of CPU (${ruleTable.loadMs.toFixed(0)} ms wall); a lookup ${ruleTable.lookupNs.toFixed(0)} ns of CPU among them, ${ruleTable.smallLookupNs.toFixed(0)} ns among 10`,
+    );
+  }
   console.log("");
   console.log(
     `home page JavaScript (gzip): ${kb(js.gzipBytes)} kB (${kb(js.bytes)} kB raw) in ${js.files.length} files: ${js.files.map((f) => `${path.basename(f.file)} ${kb(f.gzipBytes)}`).join(", ")}`,
@@ -635,6 +681,38 @@ async function main(): Promise<void> {
   ratioCheck("c", "page cache hit", TARGETS.pageCacheHit, true);
   ratioCheck("e", "/api/portal cache hit", TARGETS.apiCacheHit, true);
   ratioCheck("b", "SSR, warm data, no page cache", TARGETS.ssrNoPageCache, false);
+  const [redirectHit, pageHit] = [rowOf("r"), rowOf("c")];
+  if (redirectHit && pageHit) {
+    const ratio = redirectHit.reqPerS / pageHit.reqPerS;
+    checks.push({
+      name: `(r) redirect hit ≥ ${TARGETS.redirectHitOverPageHit} × (c) page cache hit`,
+      ok: ratio >= TARGETS.redirectHitOverPageHit && scenarioOf("r")?.cache.startsWith("301") === true,
+      detail: `${ratio.toFixed(2)} × (c), ${scenarioOf("r")?.cache}`,
+    });
+  }
+  if (redirectHit && pageHit) {
+    const over = redirectHit.peakRssMb - pageHit.peakRssMb;
+    checks.push({
+      name: `(r) peak RSS with ${REDIRECT_RULES.toLocaleString("en")} rules ≤ (c)'s + ${TARGETS.redirectRulesRssMb} MB`,
+      ok: over <= TARGETS.redirectRulesRssMb,
+      detail: `${redirectHit.peakRssMb.toFixed(0)} MB, ${over >= 0 ? "+" : ""}${over.toFixed(0)} MB over (c)`,
+    });
+  }
+  if (ruleTable) {
+    const lookupRatio = ruleTable.lookupNs / ruleTable.smallLookupNs;
+    checks.push(
+      {
+        name: `(r) ${REDIRECT_RULES.toLocaleString("en")} redirect rules load in < ${TARGETS.redirectLoadS} s of CPU`,
+        ok: ruleTable.loadCpuMs < TARGETS.redirectLoadS * 1000,
+        detail: `${(ruleTable.loadCpuMs / 1000).toFixed(2)} s (${(ruleTable.loadMs / 1000).toFixed(2)} s wall)`,
+      },
+      {
+        name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 rules`,
+        ok: lookupRatio <= TARGETS.redirectLookupOverSmall,
+        detail: `${lookupRatio.toFixed(2)} × (${ruleTable.lookupNs.toFixed(0)} against ${ruleTable.smallLookupNs.toFixed(0)} ns of CPU)`,
+      },
+    );
+  }
   const [hot, crawled] = [rowOf("k"), scenarioOf("k2")];
   const crawledRow = rowOf("k2");
   if (hot && crawled && crawledRow) {
@@ -655,8 +733,9 @@ async function main(): Promise<void> {
     );
   }
   // Every row but the baselines and the search's own process is a Portal server process (one worker each).
+  // (r) holds 100,000 redirect rules, far past a usual site's: judged against (c) below instead.
   const highestRss = rows
-    .filter((r) => !isBaseline(r.id) && r.id !== "s")
+    .filter((r) => !isBaseline(r.id) && r.id !== "s" && r.id !== "r" && r.id !== "r2")
     .reduce<Row | undefined>((a, b) => (a && a.peakRssMb >= b.peakRssMb ? a : b), undefined);
   if (highestRss)
     checks.push({

@@ -30,6 +30,8 @@ import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import { createPush, type Push } from "./push/push.ts";
+import { createRedirectRules } from "./redirect-rules/redirect-rules.ts";
+import type { RuleTable } from "./redirect-rules/rule-table.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/render.ts";
 import { createSearch, type ItemChangeHook, type SiteSearch } from "./search/search.ts";
@@ -49,6 +51,8 @@ interface AppDeps {
   phase?: () => Phase;
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
   push?: { backoffBaseMs?: number; pollMs?: number };
+  /** REDIRECTS_FILE as loaded at start (server/index.ts); absent: loaded here. */
+  redirectRules?: RuleTable;
 }
 
 interface PortalServices {
@@ -146,6 +150,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
   const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
+  const redirects = createRedirectRules({ file: config.redirectsFile }, { logger, commonHeaders, table: deps.redirectRules });
+  metrics.registerRedirects(redirects.figures);
+  // First: a 410 rule's address may be one a route below would answer.
+  app.use(redirects.goneHandler(pages.sendNotFoundPage));
   app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
   app.use(healthRouter);
   app.get(IMAGE_PATH, images.handler); // before compression: images are compressed already
@@ -164,11 +172,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(countAsMissing(missingPages), redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
-  const handle = fastPathsFirst([api.router.fastPath, pages.fastPath], app, (req, res) => {
+  const handle = fastPathsFirst([redirects.fastPath, api.router.fastPath, pages.fastPath], app, (req, res) => {
     activity.begin(res);
     return requestLog(req, res);
   });
   const close = async () => {
+    redirects.close();
     search.close();
     upstream.close();
     images.close();

@@ -275,6 +275,7 @@ const envSchema = z.object({
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
   SEARCH_REFRESH_MS: ms().default(600_000),
   SEARCH_INDEX_PATH: z.string().trim().min(1, "must be a file path").optional(),
+  REDIRECTS_FILE: z.string().trim().min(1, "must be a file path").optional(),
   SHUTDOWN_DRAIN_MS: ms(600_000).default(5000),
   SHUTDOWN_GRACE_MS: ms(600_000).default(10_000),
   FORM_SECRET: z.string().trim().min(16, "must be at least 16 characters of random text").optional(),
@@ -351,6 +352,8 @@ export interface Config {
   seedContent: "demo" | "none";
   /** `refreshMs` 0: never read again. */
   search: { indexPath: string; refreshMs: number };
+  /** docs/redirects.md; undefined: no redirect rules. */
+  redirectsFile?: string;
   /** docs/behaviour.md#stopping */
   shutdown: { drainMs: number; graceMs: number };
   enquiries: EnquiryConfig;
@@ -461,6 +464,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,
     search: { indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL), refreshMs: e.SEARCH_REFRESH_MS },
+    redirectsFile: e.REDIRECTS_FILE,
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     enquiries: {
       formSecret: e.FORM_SECRET,

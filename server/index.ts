@@ -14,10 +14,26 @@ import { type Config, ConfigError, parseConfig, withoutCredentials } from "./con
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { answerPrimary, type Phase, startInternalListener } from "./operations/operations.ts";
+import { loadRedirectsFile, RedirectsFileError } from "./redirect-rules/redirect-rules.ts";
+import type { RuleTable } from "./redirect-rules/rule-table.ts";
 import { createRenderer } from "./render/render.ts";
 
 /** Keeps the peak memory within its target (docs/decisions/0006-heap-growing-percent.md). */
 const HEAP_GROWING_PERCENT = 50;
+
+/** A bad rules file stops the start as a bad variable does: one line naming the file and the line. */
+function readRedirects(config: Config): RuleTable | undefined {
+  if (!config.redirectsFile) return undefined;
+  try {
+    return loadRedirectsFile(config.redirectsFile);
+  } catch (err) {
+    if (err instanceof RedirectsFileError) {
+      process.stderr.write(`REDIRECTS_FILE ${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
 
 function readConfig(): Config {
   try {
@@ -49,6 +65,7 @@ interface Lifecycle {
 async function main(): Promise<void> {
   v8.setFlagsFromString(`--heap-growing-percent=${HEAP_GROWING_PERCENT}`);
   const config = readConfig();
+  const redirectRules = readRedirects(config);
   // React picks its build from NODE_ENV itself: unset, pages would render with its slow development build.
   if (!config.dev) process.env.NODE_ENV = "production";
   const logger = createLogger(config.logLevel, { readable: config.dev });
@@ -74,7 +91,7 @@ async function main(): Promise<void> {
   // First, so probes read "starting" (503) while the database is prepared.
   if (config.metrics && cluster.isPrimary) await listenInternally(config.metrics, logger, life);
   if (cluster.isPrimary) await prepareEmbeddedDatabase(config, logger);
-  await serve(config, logger, life);
+  await serve(config, logger, life, redirectRules);
 }
 
 /** A lone process's internal listener (docs/behaviour.md#metrics). */
@@ -99,7 +116,7 @@ async function listenInternally(internal: { host: string; port: number }, logger
   });
 }
 
-async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<void> {
+async function serve(config: Config, logger: Logger, life: Lifecycle, redirectRules: RuleTable | undefined): Promise<void> {
   let contentApi: ContentApiThread | undefined;
   let upstreamUrl = config.apiBaseUrl;
   let classify = config.classify;
@@ -144,6 +161,7 @@ async function serve(config: Config, logger: Logger, life: Lifecycle): Promise<v
       renderer,
       metricsRegistry,
       phase: () => life.phase,
+      redirectRules,
     },
   );
   life.app = app;

@@ -35,6 +35,12 @@ export interface AppMetrics {
   observeRenderStage(stage: RenderStage, seconds: number): void;
   registerSearch(read: () => SearchFigures): void;
   registerMissingPages(read: () => Record<string, number>): void;
+  registerRedirects(read: () => RedirectFigures): void;
+}
+
+export interface RedirectFigures {
+  rules: number;
+  loadFailures: number;
 }
 
 export const RENDER_STAGES = ["data", "render", "compress"] as const;
@@ -209,6 +215,25 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
       for (const [status, n] of Object.entries(missingPages?.() ?? {})) this.inc({ status }, n);
     },
   });
+  let redirectFigures: (() => RedirectFigures) | undefined;
+  new Gauge({
+    name: "portal_redirect_rules",
+    help: "Redirect rules in force (REDIRECTS_FILE)",
+    registers,
+    collect() {
+      this.reset();
+      if (redirectFigures) this.set(redirectFigures().rules);
+    },
+  });
+  new Counter({
+    name: "portal_redirect_rules_load_failures_total",
+    help: "Reloads of REDIRECTS_FILE refused (unreadable or a bad line): the rules before them stay in force",
+    registers,
+    collect() {
+      this.reset();
+      if (redirectFigures) this.inc(redirectFigures().loadFailures);
+    },
+  });
 
   return {
     registry,
@@ -234,6 +259,9 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     registerMissingPages(read) {
       missingPages = read;
+    },
+    registerRedirects(read) {
+      redirectFigures = read;
     },
   };
 }

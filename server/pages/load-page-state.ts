@@ -18,18 +18,18 @@ interface LoadedPage {
   tags: string[];
 }
 
-/** `read` is the API reader's `get`, or its `current` for a render no visitor waits on. */
+/** `read` is the API reader's `get`, or its `current` for a render no visitor waits on. No match: the not-found page. */
 export async function loadPageState(
   read: ApiReader["get"],
-  match: RouteMatch,
+  match: RouteMatch | null,
   query: URLSearchParams,
   config: PublicConfig,
   lang: PageState["lang"],
 ): Promise<LoadedPage> {
-  const keys = [...new Set([...shellKeys(config.classify), ...pageKeys(match, query)])];
+  const keys = [...new Set([...shellKeys(config.classify), ...(match ? pageKeys(match, query) : [])])];
   // Asked for in the page's content language; embedded under the keys the page reads them by.
   const contentLang = contentLangOf(lang, config);
-  const mainKey = translationKey(match);
+  const mainKey = match ? translationKey(match) : undefined;
   // A Chinese page's hreflang set needs to know whether its item has an English version.
   const otherKey = config.contentLang && lang === "zh-CN" && mainKey ? keyInLang(mainKey, "en") : undefined;
   const [outcomes, other] = await Promise.all([
@@ -58,10 +58,12 @@ export async function loadPageState(
   state.translated =
     config.contentLang && (mainKey === undefined || hasTranslation(lang === "en" ? state.fallback[mainKey] : englishItemOf(other)));
 
-  const detail = detailKey(match);
+  const detail = match ? detailKey(match) : undefined;
   const failures = Object.values(state.failures);
   let status: LoadedPage["status"] = 200;
-  if (match.route.detail && (detail === undefined || (!(detail in state.failures) && isEmptyPayload(state.fallback[detail])))) {
+  if (!match) {
+    status = 404;
+  } else if (match.route.detail && (detail === undefined || (!(detail in state.failures) && isEmptyPayload(state.fallback[detail])))) {
     status = 404;
     if (detail) state.fallback[detail] = null;
   } else if (failures.length > 0) {

@@ -12,9 +12,9 @@ import type { Logger } from "../logger.ts";
 import type { AppMetrics } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
 import { createPageCache, type PageCache } from "./page-cache.ts";
-import { createPagesRouter, type PagesSettings, type SendOwnPage } from "./router.ts";
+import { createPagesRouter, type PagesSettings, type SendNotFoundPage, type SendOwnPage } from "./router.ts";
 
-export type { PageCache };
+export type { PageCache, SendNotFoundPage };
 
 interface PagesFactorySettings extends Omit<PagesSettings, "site"> {
   site: Pick<Config, "lang" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin">;
@@ -50,6 +50,8 @@ export interface Pages {
   router: Router;
   fastPath: RequestFastPath;
   sendOwnPage: SendOwnPage | undefined;
+  /** Undefined without a renderer. */
+  sendNotFoundPage: SendNotFoundPage | undefined;
 }
 
 export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDeps): Pages {
@@ -65,7 +67,7 @@ export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDe
         })
       : undefined;
   if (pageCache) metrics.registerCache("page", pageCache);
-  if (!renderer) return { pageCache, router: Router(), fastPath: () => undefined, sendOwnPage: undefined };
+  if (!renderer) return { pageCache, router: Router(), fastPath: () => undefined, sendOwnPage: undefined, sendNotFoundPage: undefined };
   const router = createPagesRouter({
     settings: { site: publicConfigOf(settings.site), dev: settings.dev, staleMs: settings.staleMs },
     reader: deps.reader,
@@ -80,5 +82,6 @@ export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDe
     perRequestState: deps.perRequestState,
   });
   metrics.registerShared("page", router.sharedRenders);
-  return { pageCache, router, fastPath: router.fastPath, sendOwnPage: router.sendOwnPage };
+  const { fastPath, sendOwnPage, sendNotFoundPage } = router;
+  return { pageCache, router, fastPath, sendOwnPage, sendNotFoundPage };
 }

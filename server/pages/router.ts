@@ -5,8 +5,8 @@ import { type Request, type Response, Router } from "express";
 import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
-import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
+import { type Lang, type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
+import { BASE_PATH, isHome, LANG_PREFIX, langPath, type RouteMatch } from "../../shared/routes.ts";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
@@ -42,6 +42,12 @@ interface PagesDeps {
 }
 
 export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
+/** The site's not-found page at any address, with its status: the one way every not-found answer outside a page is made. */
+export type SendNotFoundPage = (req: Request, res: Response, status: 404 | 410) => Promise<void>;
+
+/** A path no route matches: the app renders its not-found state there, and its head says noindex. */
+const NOT_FOUND_PATH = "/_not-found";
+const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
 /** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
 const REDIRECT_MAX_AGE_S = 86_400;
@@ -96,7 +102,12 @@ export function createPagesRouter({
   recompressor,
   observeStage = () => {},
   perRequestState,
-}: PagesDeps): Router & { fastPath: RequestFastPath; sharedRenders(): number; sendOwnPage: SendOwnPage } {
+}: PagesDeps): Router & {
+  fastPath: RequestFastPath;
+  sharedRenders(): number;
+  sendOwnPage: SendOwnPage;
+  sendNotFoundPage: SendNotFoundPage;
+} {
   const router = Router();
   const { site: publicConfig, staleMs } = settings;
   const csp = { dev: settings.dev, https: publicConfig.publicOrigin?.startsWith("https:") ?? false };
@@ -209,6 +220,29 @@ export function createPagesRouter({
     await sendOwn(req, res, page, extra, status);
   };
 
+  async function renderNotFound(lang: Lang, requestId: string | undefined): Promise<Buffer> {
+    const { state } = await loadPageState((key) => reader.get(key, requestId), null, new URLSearchParams(), publicConfig, lang);
+    const path = langPath(NOT_FOUND_PATH, lang);
+    const [rendered, template] = await Promise.all([renderer.render({ path, search: "", state }), renderer.template(BASE_PATH + path)]);
+    return Buffer.from(assemblePage(template, { lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }));
+  }
+
+  const sendNotFoundPage: SendNotFoundPage = async (req, res, status) => {
+    const english = req.path === ENGLISH_PREFIX || req.path.startsWith(`${ENGLISH_PREFIX}/`);
+    const lang: Lang = english ? "en" : publicConfig.defaultLang;
+    const admitted = await missBudget.take(req.ip);
+    if (!admitted.ok) {
+      sendTooManyPage(res, admitted.retryAfterS, lang);
+      return;
+    }
+    const body = await renderNotFound(lang, res.locals.reqId);
+    res.setHeader("Content-Type", "text/html; charset=utf-8");
+    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("X-Robots-Tag", "noindex");
+    res.setHeader("ETag", weakEtagOf(body));
+    res.status(status).send(body);
+  };
+
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url);
     // `?lang=` from before languages had addresses of their own: the page's address in that language. A
@@ -295,5 +329,5 @@ export function createPagesRouter({
     recompressor?.noteHit(cached.value.answer);
     return cached.status;
   };
-  return Object.assign(router, { fastPath, sharedRenders: () => rendering.joined, sendOwnPage });
+  return Object.assign(router, { fastPath, sharedRenders: () => rendering.joined, sendOwnPage, sendNotFoundPage });
 }
