@@ -5,7 +5,7 @@
  * enquiries: each mail and each webhook arrives exactly once. And a webhook that hangs
  * holds up no mail, neither its own enquiry's nor another's.
  */
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, expect, it } from "vitest";
 import { createDeliverer, type Deliverer } from "../../server/enquiries/delivery.ts";
 import { createEnquiryStore, type EnquiryStore } from "../../server/enquiries/store.ts";
 import { createLogger } from "../../server/logger.ts";
