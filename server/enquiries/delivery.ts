@@ -152,6 +152,7 @@ export function createDeliverer({
   interface Held {
     until: number;
     lost: boolean;
+    renewing: boolean;
     queue: Promise<unknown>;
   }
   const working = new Map<string, Held>();
@@ -224,7 +225,7 @@ export function createDeliverer({
 
   const tasks = new Set<Promise<void>>();
   function begin(enquiry: Enquiry, leaseUntil: number): void {
-    const held: Held = { until: leaseUntil, lost: false, queue: Promise.resolve() };
+    const held: Held = { until: leaseUntil, lost: false, renewing: false, queue: Promise.resolve() };
     working.set(enquiry.id, held);
     const task = deliver(enquiry, held)
       .catch(databaseFailed)
@@ -239,16 +240,22 @@ export function createDeliverer({
   async function renew(): Promise<void> {
     await Promise.all(
       [...working].map(async ([id, held]) => {
-        if (held.lost) return;
+        // One renewal at a time: a database that is slow to answer gets no queue of them.
+        if (held.lost || held.renewing) return;
+        held.renewing = true;
         const until = now() + leaseMs;
         const renewed = await inOrder(held, async () => {
           const kept = await store.renewLease(id, held.until, until);
           if (kept) held.until = until;
           return kept;
-        }).catch((error: unknown) => {
-          databaseFailed(error);
-          return true;
-        });
+        })
+          .catch((error: unknown) => {
+            databaseFailed(error);
+            return true;
+          })
+          .finally(() => {
+            held.renewing = false;
+          });
         // Said once, as the attempt ends and cannot write its outcome.
         if (!renewed) held.lost = true;
       }),
