@@ -3,10 +3,9 @@
  * is worked, and sends each channel still pending at once and apart from the others, retrying
  * from the state in the database (docs/behaviour.md#enquiries, "Delivery").
  */
-import { createHmac } from "node:crypto";
-import type { Transporter } from "nodemailer";
-import { type EnquiryConfig, type PurgeSecret, withoutCredentials } from "../config.ts";
+import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
+import { createChannels, WEBHOOK_TIMEOUT_MS } from "./channels.ts";
 import type { AttemptEnd, Channel, Enquiry, EnquiryStore } from "./store.ts";
 
 const DELIVERY_HORIZON_MS = 24 * 3600_000;
@@ -15,7 +14,6 @@ const BACKOFF_MAX_MS = 3600_000;
 const POLL_MS = 2000;
 /** Renewed every third of it while the enquiry is worked: how long one outlives an instance that stopped. */
 const LEASE_MS = 30_000;
-const WEBHOOK_TIMEOUT_MS = 10_000;
 /** Enquiries worked at once by one instance: a bound on its connections to the receivers. */
 const SLOTS = 16;
 
@@ -50,47 +48,6 @@ function backoffMs(attempts: number, baseMs: number, random = Math.random): numb
   return Math.round(full / 2 + random() * (full / 2));
 }
 
-function webhookBody(enquiry: Enquiry): string {
-  return JSON.stringify({
-    type: "enquiry.created",
-    timestamp: new Date(enquiry.created_at).toISOString(),
-    data: {
-      id: enquiry.id,
-      createdAt: new Date(enquiry.created_at).toISOString(),
-      lang: enquiry.lang,
-      name: enquiry.name,
-      email: enquiry.email,
-      phone: enquiry.phone,
-      company: enquiry.company,
-      subject: enquiry.subject,
-      message: enquiry.message,
-      consent: { at: new Date(enquiry.consent_at).toISOString(), version: enquiry.consent_version },
-    },
-  });
-}
-
-function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[], nowMs: number): Record<string, string> {
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const signatures = secrets.map(
-    (secret) => `v1,${createHmac("sha256", secret.key).update(`${id}.${timestamp}.${body}`).digest("base64")}`,
-  );
-  return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
-}
-
-const domainOf = (address: string) => address.slice(address.lastIndexOf("@") + 1);
-
-function mailText(enquiry: Enquiry): string {
-  const head = [
-    `Name: ${enquiry.name}`,
-    enquiry.company && `Company: ${enquiry.company}`,
-    enquiry.email && `Email: ${enquiry.email}`,
-    enquiry.phone && `Phone: ${enquiry.phone}`,
-    enquiry.subject && `Subject: ${enquiry.subject}`,
-    `Received: ${new Date(enquiry.created_at).toISOString()} (id ${enquiry.id})`,
-  ];
-  return `${head.filter(Boolean).join("\n")}\n\n${enquiry.message}\n`;
-}
-
 export function createDeliverer({
   store,
   config,
@@ -102,51 +59,7 @@ export function createDeliverer({
   leaseMs = LEASE_MS,
   webhookTimeoutMs = WEBHOOK_TIMEOUT_MS,
 }: DelivererOptions): Deliverer {
-  let transporter: Promise<Transporter> | undefined;
-  const mailer = () => {
-    transporter ??= import("nodemailer").then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        url: config.mail?.smtpUrl ?? "",
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      }),
-    );
-    return transporter;
-  };
-
-  async function sendWebhook(enquiry: Enquiry): Promise<void> {
-    const webhook = config.webhook;
-    if (!webhook) throw new Error("no webhook configured");
-    const body = webhookBody(enquiry);
-    const response = await fetch(webhook.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...webhookHeaders(enquiry.id, body, webhook.secrets, now()) },
-      body,
-      redirect: "error",
-      signal: AbortSignal.timeout(webhookTimeoutMs),
-    });
-    await response.body?.cancel();
-    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
-  }
-
-  async function sendMail(enquiry: Enquiry): Promise<void> {
-    const mail = config.mail;
-    if (!mail) throw new Error("no mail configured");
-    const subject = enquiry.subject ? `[Enquiry] ${enquiry.subject}` : `[Enquiry] ${enquiry.name}`;
-    await (await mailer()).sendMail({
-      from: mail.from,
-      to: mail.to,
-      // As values: nodemailer encodes them, and the form let no line break into any.
-      replyTo: enquiry.email ? { name: enquiry.name, address: enquiry.email } : undefined,
-      subject,
-      text: mailText(enquiry),
-      messageId: `<${enquiry.id}@${domainOf(mail.from)}>`,
-      date: new Date(enquiry.created_at),
-    });
-  }
-
-  const senders: Record<Channel, (enquiry: Enquiry) => Promise<void>> = { webhook: sendWebhook, mail: sendMail };
+  const senders = createChannels(config, { now, webhookTimeoutMs });
 
   /** An enquiry being worked: the end of its lease as written, and its lease's writes one after another. */
   interface Held {
