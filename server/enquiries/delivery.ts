@@ -27,7 +27,7 @@ export interface Deliverer {
   start(): void;
   /** Looks for enquiries due now rather than at the next poll. */
   kick(): void;
-  /** Resolves once a pass under way has ended; no pass starts after. */
+  /** Resolves once every delivery under way has ended; none starts after. */
   stop(): Promise<void>;
 }
 
@@ -39,6 +39,7 @@ interface DelivererOptions {
   now?: () => number;
   backoffBaseMs?: number;
   pollMs?: number;
+  /** Tests shorten them, to outlast a lease many times over in seconds. */
   leaseMs?: number;
   webhookTimeoutMs?: number;
 }
