@@ -1,8 +1,10 @@
 /**
  * The hourly enquiry limit as operators run it: the real process with WEB_CONCURRENCY=2 and
  * no Redis (the primary keeps the count, so two workers allow what one does), and instances
- * counting in Redis, where no key holds the client's address.
+ * counting in Redis, where no key holds the client's address; and a worker whose primary
+ * does not answer, which counts alone.
  */
+import { spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
@@ -15,7 +17,7 @@ import { createApp } from "../../server/app.ts";
 import { createFormKeys } from "../../server/enquiries/form-keys.ts";
 import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
-import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
+import { exitOf, PROJECT_DIR, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
 const FORM_SECRET = "limit-test-form-secret-0123456789abcdef";
 const keys = createFormKeys(FORM_SECRET);
@@ -121,5 +123,27 @@ describeWithRedis("the hourly enquiry limit in Redis", 14, (redisUrl) => {
       await app.portal.close();
       await rm(dir, { recursive: true, force: true });
     }
+  });
+});
+
+describe("a cluster whose primary does not answer", () => {
+  it("lets the worker count alone, and says so once", async () => {
+    const child = spawn(path.join(PROJECT_DIR, "node_modules/.bin/tsx"), ["tests/support/silent-primary.ts"], {
+      cwd: PROJECT_DIR,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
+    let out = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+    });
+    expect(await exitOf(child)).toBe(0);
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((line) => JSON.parse(line) as { msg?: string; type?: string; answers?: unknown });
+    const answers = lines.find((line) => line.type === "answers")?.answers as { ok: boolean; retryAfterS?: number }[];
+    expect(answers.map((answer) => answer.ok)).toEqual([true, true, false]);
+    expect(answers[2]?.retryAfterS).toBeGreaterThan(3500);
+    expect(lines.filter((line) => line.msg?.startsWith("the cluster's primary did not answer"))).toHaveLength(1);
   });
 });
