@@ -1,9 +1,10 @@
 /**
  * The cluster primary under WEB_CONCURRENCY > 1: prepares once, forks and replaces workers, relays
- * purges, keeps the image folder's index, and serves nothing itself (README, "Several processes").
+ * purges, keeps the image folder's index and the workers' client limits, and serves nothing itself (README, "Several processes").
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";
+import { isLimitAsk, keepClusterLimits } from "./admission/cluster-limit.ts";
 import { isFolderMessage, keepImageFolder } from "./images/images.ts";
 import type { Logger } from "./logger.ts";
 import { createWorkerAsker, startInternalListener } from "./operations/operations.ts";
@@ -48,6 +49,7 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
       )
     : undefined;
 
+  const limits = keepClusterLimits();
   const slots: Slot[] = Array.from({ length: workers }, () => ({ startedAt: 0, delayMs: minDelay }));
   const slotOf = new Map<Worker, Slot>();
   let everListened = false;
@@ -66,6 +68,10 @@ export async function runPrimary(options: PrimaryOptions): Promise<void> {
     worker.on("message", (message: unknown) => {
       if (isPurgeMessage(message)) {
         for (const other of slots) if (other.worker && other.worker !== worker && other.worker.isConnected()) other.worker.send(message);
+        return;
+      }
+      if (isLimitAsk(message)) {
+        limits(worker, message);
         return;
       }
       if (isFolderMessage(message)) {

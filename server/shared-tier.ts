@@ -1,9 +1,11 @@
 // What instances share (README.md#several-instances-redis_url), counted in Redis; without Redis, this instance's
 // own behind the same interfaces.
+
+import { instanceLimit } from "./admission/cluster-limit.ts";
 import { MissBudget, type MissGate } from "./admission/miss-budget.ts";
 import { ReaderGuard, type ReaderLimits } from "./admission/reader-guard.ts";
 import { type HoldingGate, holdingRefusals } from "./admission/refusal-hold.ts";
-import { type ClientLimit, type LimitSpec, localLimit, sharedOrLocalLimit } from "./admission/shared-limit.ts";
+import { type ClientLimit, type LimitSpec, sharedOrOwnLimit } from "./admission/shared-limit.ts";
 import { sharedMissBudget } from "./admission/shared-miss-budget.ts";
 import { sharedReaderGuard } from "./admission/shared-reader-guard.ts";
 import { createSharedCacheLevel, type SharedCodec } from "./cache/shared-cache-level.ts";
@@ -32,6 +34,7 @@ interface SharedTierParts {
   /** This instance's own counts, read by the metrics whoever decides. */
   counts: { missBudget: MissBudget; readerGuard: ReaderGuard };
   cacheLevel<V>(namespace: string, codec: SharedCodec<V>): SecondLevel<V> | undefined;
+  /** Counted in Redis, else by this instance (its cluster's workers together). */
   clientLimit(spec: LimitSpec): ClientLimit;
   purgeChannel: { connection: SharedTier; pubsub: PubSub } | undefined;
   state(): SharedTierState | "not used";
@@ -54,11 +57,12 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
   const readerGuard = new ReaderGuard({ ...settings.reader, now });
   const missBudget = new MissBudget({ ratePerMin: settings.missRatePerMin, now });
   const counts = { missBudget, readerGuard };
+  const ownLimit = (spec: LimitSpec) => instanceLimit(spec, logger);
   const held = (gate: MissGate) => holdingRefusals(gate, { now, countRefusal: () => missBudget.countRefusal() });
   if (!settings.redisUrl) {
     return {
       ...{ connection: undefined, missBudget: held(missBudget), missesAreOwn: true, readerLimits: readerGuard, counts },
-      ...{ cacheLevel: () => undefined, clientLimit: localLimit, purgeChannel: undefined, state: () => "not used", close() {} },
+      ...{ cacheLevel: () => undefined, clientLimit: ownLimit, purgeChannel: undefined, state: () => "not used", close() {} },
     };
   }
   const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger);
@@ -71,7 +75,7 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
     readerLimits: sharedReaderGuard(tier, readerGuard, { ...settings.reader, claimMs: holdMs }),
     counts,
     cacheLevel: (namespace, codec) => createSharedCacheLevel(tier, { namespace, codec, staleMs: settings.staleMs, lockMs: holdMs, now }),
-    clientLimit: (spec) => sharedOrLocalLimit(tier, spec),
+    clientLimit: (spec) => sharedOrOwnLimit(tier, spec, ownLimit(spec)),
     purgeChannel: { connection: tier, pubsub: createPubSub(tier) },
     state: () => tier.state(),
     close: () => tier.close(),

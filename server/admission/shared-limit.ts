@@ -30,10 +30,10 @@ export function localLimit(limit: LimitSpec): ClientLimit {
   };
 }
 
-export function sharedOrLocalLimit(tier: SharedTier, limit: LimitSpec): ClientLimit {
+/** `own`: this instance's count, answering while Redis cannot. */
+export function sharedOrOwnLimit(tier: SharedTier, limit: LimitSpec, own: ClientLimit): ClientLimit {
   const shared = createSharedLimit(tier, limit);
-  const local = localLimit(limit);
-  return async (client) => (await shared(client)) ?? local(client);
+  return async (client) => (await shared(client)) ?? own(client);
 }
 
 export function createSharedLimit(tier: SharedTier, limit: LimitSpec): SharedLimit {

@@ -1,23 +1,21 @@
 /**
- * The outbox: every instance leases the enquiries due and sends each channel still pending,
- * retrying from the state in the database (docs/behaviour.md#enquiries, "Delivery").
+ * The outbox: every instance leases the enquiries due, one lease per enquiry renewed while it
+ * is worked, and sends each channel still pending at once and apart from the others, retrying
+ * from the state in the database (docs/behaviour.md#enquiries, "Delivery").
  */
-import { createHmac } from "node:crypto";
-import type { Transporter } from "nodemailer";
-import { type EnquiryConfig, type PurgeSecret, withoutCredentials } from "../config.ts";
-import type { ChannelState } from "../content/schema.ts";
+import { type EnquiryConfig, withoutCredentials } from "../config.ts";
 import type { Logger } from "../logger.ts";
-import { mailOf } from "./mail-message.ts";
-import type { Channel, Enquiry, EnquiryStore } from "./store.ts";
+import { createChannels, WEBHOOK_TIMEOUT_MS } from "./channels.ts";
+import type { AttemptEnd, Channel, Enquiry, EnquiryStore } from "./store.ts";
 
 const DELIVERY_HORIZON_MS = 24 * 3600_000;
 const BACKOFF_BASE_MS = 5000;
 const BACKOFF_MAX_MS = 3600_000;
 const POLL_MS = 2000;
-/** Longer than an attempt can take (both channels' timeouts). */
-const LEASE_MS = 120_000;
-const WEBHOOK_TIMEOUT_MS = 10_000;
-const BATCH = 10;
+/** Renewed every third of it while the enquiry is worked: how long one outlives an instance that stopped. */
+const LEASE_MS = 30_000;
+/** Enquiries worked at once by one instance: a bound on its connections to the receivers. */
+const SLOTS = 16;
 
 export interface DeliveryEvents {
   delivered(channel: Channel, latencyMs: number): void;
@@ -29,7 +27,7 @@ export interface Deliverer {
   start(): void;
   /** Looks for enquiries due now rather than at the next poll. */
   kick(): void;
-  /** Resolves once a pass under way has ended; no pass starts after. */
+  /** Resolves once every delivery under way has ended; none starts after. */
   stop(): Promise<void>;
 }
 
@@ -41,38 +39,14 @@ interface DelivererOptions {
   now?: () => number;
   backoffBaseMs?: number;
   pollMs?: number;
+  /** Tests shorten them, to outlast a lease many times over in seconds. */
+  leaseMs?: number;
+  webhookTimeoutMs?: number;
 }
 
 function backoffMs(attempts: number, baseMs: number, random = Math.random): number {
   const full = Math.min(baseMs * 2 ** Math.max(0, attempts - 1), BACKOFF_MAX_MS);
   return Math.round(full / 2 + random() * (full / 2));
-}
-
-function webhookBody(enquiry: Enquiry): string {
-  return JSON.stringify({
-    type: "enquiry.created",
-    timestamp: new Date(enquiry.created_at).toISOString(),
-    data: {
-      id: enquiry.id,
-      createdAt: new Date(enquiry.created_at).toISOString(),
-      lang: enquiry.lang,
-      name: enquiry.name,
-      email: enquiry.email,
-      phone: enquiry.phone,
-      company: enquiry.company,
-      subject: enquiry.subject,
-      message: enquiry.message,
-      consent: { at: new Date(enquiry.consent_at).toISOString(), version: enquiry.consent_version },
-    },
-  });
-}
-
-function webhookHeaders(id: string, body: string, secrets: readonly PurgeSecret[], nowMs: number): Record<string, string> {
-  const timestamp = String(Math.floor(nowMs / 1000));
-  const signatures = secrets.map(
-    (secret) => `v1,${createHmac("sha256", secret.key).update(`${id}.${timestamp}.${body}`).digest("base64")}`,
-  );
-  return { "webhook-id": id, "webhook-timestamp": timestamp, "webhook-signature": signatures.join(" ") };
 }
 
 export function createDeliverer({
@@ -83,77 +57,69 @@ export function createDeliverer({
   now = Date.now,
   backoffBaseMs = BACKOFF_BASE_MS,
   pollMs = POLL_MS,
+  leaseMs = LEASE_MS,
+  webhookTimeoutMs = WEBHOOK_TIMEOUT_MS,
 }: DelivererOptions): Deliverer {
-  let transporter: Promise<Transporter> | undefined;
-  const mailer = () => {
-    transporter ??= import("nodemailer").then(({ default: nodemailer }) =>
-      nodemailer.createTransport({
-        url: config.mail?.smtpUrl ?? "",
-        connectionTimeout: 10_000,
-        greetingTimeout: 10_000,
-        socketTimeout: 20_000,
-      }),
-    );
-    return transporter;
+  const senders = createChannels(config, { now, webhookTimeoutMs });
+
+  /** An enquiry being worked: the end of its lease as written, and its lease's writes one after another. */
+  interface Held {
+    until: number;
+    lost: boolean;
+    renewing: boolean;
+    queue: Promise<unknown>;
+  }
+  const working = new Map<string, Held>();
+  const inOrder = <T>(held: Held, write: () => Promise<T>): Promise<T> => {
+    const done = held.queue.then(write);
+    held.queue = done.catch(() => {});
+    return done;
   };
 
-  async function sendWebhook(enquiry: Enquiry): Promise<void> {
-    const webhook = config.webhook;
-    if (!webhook) throw new Error("no webhook configured");
-    const body = webhookBody(enquiry);
-    const response = await fetch(webhook.url, {
-      method: "POST",
-      headers: { "content-type": "application/json", ...webhookHeaders(enquiry.id, body, webhook.secrets, now()) },
-      body,
-      redirect: "error",
-      signal: AbortSignal.timeout(WEBHOOK_TIMEOUT_MS),
-    });
-    await response.body?.cancel();
-    if (!response.ok) throw new Error(`webhook answered ${response.status}`);
-  }
-
-  async function sendMail(enquiry: Enquiry): Promise<void> {
-    const mail = config.mail;
-    if (!mail) throw new Error("no mail configured");
-    await (await mailer()).sendMail(mailOf(enquiry, mail));
-  }
-
-  const senders: Record<Channel, (enquiry: Enquiry) => Promise<void>> = { webhook: sendWebhook, mail: sendMail };
-
-  async function deliver(enquiry: Enquiry): Promise<void> {
-    const pending = (["webhook", "mail"] as const).filter((channel) => enquiry[`${channel}_state`] === "pending");
-    const errors: string[] = [];
-    const left: Channel[] = [];
-    for (const channel of pending) {
-      try {
-        await senders[channel](enquiry);
-        await store.markChannel(enquiry.id, channel, "delivered");
-        events.delivered(channel, now() - enquiry.created_at);
-      } catch (error) {
-        left.push(channel);
-        errors.push(`${channel}: ${withoutCredentials(error instanceof Error ? error.message : String(error))}`);
-      }
+  /** One channel: undefined once delivered (and written so), else why not. */
+  async function send(enquiry: Enquiry, channel: Channel): Promise<string | undefined> {
+    try {
+      await senders[channel](enquiry);
+      await store.markChannel(enquiry.id, channel, "delivered");
+      events.delivered(channel, now() - enquiry.created_at);
+      return undefined;
+    } catch (error) {
+      return `${channel}: ${withoutCredentials(error instanceof Error ? error.message : String(error))}`;
     }
+  }
+
+  async function deliver(enquiry: Enquiry, held: Held): Promise<void> {
+    const pending = (["webhook", "mail"] as const).filter((channel) => enquiry[`${channel}_state`] === "pending");
+    // Each channel at once: a receiver that is slow or hangs holds up no other.
+    const outcomes = await Promise.all(pending.map((channel) => send(enquiry, channel)));
+    const left = pending.filter((_, i) => outcomes[i] !== undefined);
     const attempts = enquiry.attempts + 1;
-    if (left.length === 0) {
-      await store.finishAttempt(enquiry.id, { attempts, nextAttemptAt: null, lastError: null });
+    const lastError = outcomes.filter(Boolean).join("; ").slice(0, 500) || null;
+    const next = now() + backoffMs(attempts, backoffBaseMs);
+    const expired = left.length > 0 && next - enquiry.created_at > DELIVERY_HORIZON_MS;
+    const end: AttemptEnd = {
+      attempts,
+      nextAttemptAt: left.length === 0 || expired ? null : next,
+      lastError: left.length === 0 ? null : lastError,
+      failed: expired ? left : [],
+    };
+    const finished = await inOrder(held, () => store.finishAttempt(enquiry.id, held.until, end));
+    if (!finished) {
+      logger.warn(
+        { enquiry: enquiry.id },
+        "an enquiry's lease ran out while it was delivered: its outcome is left to the instance holding it",
+      );
       return;
     }
-    const lastError = errors.join("; ").slice(0, 500);
-    const next = now() + backoffMs(attempts, backoffBaseMs);
-    if (next - enquiry.created_at > DELIVERY_HORIZON_MS) {
-      for (const channel of left) {
-        await store.markChannel(enquiry.id, channel, "failed" satisfies ChannelState);
-        events.failed(channel);
-      }
-      await store.finishAttempt(enquiry.id, { attempts, nextAttemptAt: null, lastError });
+    if (left.length === 0) return;
+    if (expired) {
+      for (const channel of left) events.failed(channel);
       logger.error(
         { enquiry: enquiry.id, channels: left, attempts, err: lastError },
         "enquiry not delivered within 24 hours: marked failed",
       );
       return;
     }
-    await store.finishAttempt(enquiry.id, { attempts, nextAttemptAt: next, lastError });
     events.retried();
     logger.warn(
       { enquiry: enquiry.id, channels: left, attempts, retryInMs: next - now(), err: lastError },
@@ -161,17 +127,67 @@ export function createDeliverer({
     );
   }
 
+  let unreachableLogged = false;
+  const databaseFailed = (error: unknown) => {
+    if (!unreachableLogged)
+      logger.warn(
+        { err: withoutCredentials(error instanceof Error ? error.message : String(error)) },
+        "enquiry delivery cannot reach the database",
+      );
+    unreachableLogged = true;
+  };
+
+  const tasks = new Set<Promise<void>>();
+  function begin(enquiry: Enquiry, leaseUntil: number): void {
+    const held: Held = { until: leaseUntil, lost: false, renewing: false, queue: Promise.resolve() };
+    working.set(enquiry.id, held);
+    const task = deliver(enquiry, held)
+      .catch(databaseFailed)
+      .finally(() => {
+        working.delete(enquiry.id);
+        tasks.delete(task);
+        run();
+      });
+    tasks.add(task);
+  }
+
+  async function renew(): Promise<void> {
+    await Promise.all(
+      [...working].map(async ([id, held]) => {
+        // One renewal at a time: a database that is slow to answer gets no queue of them.
+        if (held.lost || held.renewing) return;
+        held.renewing = true;
+        const until = now() + leaseMs;
+        const renewed = await inOrder(held, async () => {
+          const kept = await store.renewLease(id, held.until, until);
+          if (kept) held.until = until;
+          return kept;
+        })
+          .catch((error: unknown) => {
+            databaseFailed(error);
+            return true;
+          })
+          .finally(() => {
+            held.renewing = false;
+          });
+        // Said once, as the attempt ends and cannot write its outcome.
+        if (!renewed) held.lost = true;
+      }),
+    );
+  }
+
   let running: Promise<void> | undefined;
   let again = false;
   let stopped = false;
-  let unreachableLogged = false;
 
   async function pass(): Promise<void> {
     for (;;) {
+      const room = SLOTS - working.size;
+      if (room <= 0 || stopped) return;
       const at = now();
-      const due = await store.claimDue(at, at + LEASE_MS, BATCH);
-      for (const enquiry of due) await deliver(enquiry);
-      if (due.length < BATCH || stopped) return;
+      const due = await store.claimDue(at, at + leaseMs, room);
+      for (const enquiry of due) begin(enquiry, at + leaseMs);
+      if (due.length < room) return;
     }
   }
 
@@ -182,16 +198,9 @@ export function createDeliverer({
       return;
     }
     running = pass()
-      .then(
-        () => {
-          unreachableLogged = false;
-        },
-        (error: unknown) => {
-          if (!unreachableLogged)
-            logger.warn({ err: error instanceof Error ? error.message : String(error) }, "enquiry delivery cannot read the database");
-          unreachableLogged = true;
-        },
-      )
+      .then(() => {
+        unreachableLogged = false;
+      }, databaseFailed)
       .finally(() => {
         running = undefined;
         if (again) {
@@ -200,19 +209,24 @@ export function createDeliverer({
         }
       });
   };
-  let timer: NodeJS.Timeout | undefined;
+  let poller: NodeJS.Timeout | undefined;
+  let renewer: NodeJS.Timeout | undefined;
 
   return {
     start() {
-      if (timer || stopped) return;
-      timer = setInterval(run, pollMs).unref();
+      if (poller || stopped) return;
+      poller = setInterval(run, pollMs).unref();
+      renewer = setInterval(() => void renew(), leaseMs / 3).unref();
       run();
     },
     kick: run,
     async stop() {
       stopped = true;
-      clearInterval(timer);
+      clearInterval(poller);
       await running;
+      // Leases are renewed until the last delivery under way has ended.
+      while (tasks.size > 0) await Promise.all(tasks);
+      clearInterval(renewer);
     },
   };
 }

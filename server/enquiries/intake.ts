@@ -68,16 +68,13 @@ export function createIntake({ config, store, deliverer, metrics, logger, limit,
       if (Object.keys(read.errors).length > 0) return refuse("invalid", { kind: "invalid", read });
       if (read.trap !== "") return refuse("honeypot", { kind: "spam", reason: "honeypot" });
       if (at - token.issuedAt < MIN_FILL_MS) return refuse("too_fast", { kind: "spam", reason: "too_fast" });
-      const clientKey = clientKeyOf(client.address);
-      const retryAfterS = await retryAfterOf(clientKey);
+      // Counted by its keyed hash: no count, here or in Redis, holds the address itself.
+      const clientHash = keys.clientHash(clientKeyOf(client.address));
+      const retryAfterS = await retryAfterOf(clientHash);
       if (retryAfterS > 0) return refuse("rate", { kind: "tooMany", read, retryAfterS });
       let saved: Awaited<ReturnType<EnquiryStore["save"]>>;
       try {
-        saved = await store.save(
-          rowOf(read.values, at, client.lang, keys.clientHash(clientKey), config),
-          token.nonce,
-          token.issuedAt + TOKEN_LIFETIME_MS,
-        );
+        saved = await store.save(rowOf(read.values, at, client.lang, clientHash, config), token.nonce, token.issuedAt + TOKEN_LIFETIME_MS);
       } catch (error) {
         logger.error(
           { err: withoutCredentials(error instanceof Error ? error.message : String(error)) },

@@ -11,14 +11,25 @@ export type Enquiry = Selectable<EnquiryTable>;
 type NewEnquiry = Omit<Insertable<EnquiryTable>, "id" | "attempts" | "lease_until" | "last_error">;
 export type Channel = "webhook" | "mail";
 
+export interface AttemptEnd {
+  attempts: number;
+  nextAttemptAt: number | null;
+  lastError: string | null;
+  failed: readonly Channel[];
+}
+
+const stateColumn = (channel: Channel) => (channel === "webhook" ? "webhook_state" : "mail_state");
+
 export interface EnquiryStore {
   /** Stores the enquiry and spends its token's nonce in one transaction; "replayed": spent before. */
   save(enquiry: NewEnquiry, nonce: string, tokenExpiresAt: number): Promise<{ saved: Enquiry } | "replayed">;
   /** Each enquiry returned is leased to this caller until `leaseUntil`. */
   claimDue(nowMs: number, leaseUntil: number, limit: number): Promise<Enquiry[]>;
+  /** Moves the end of a lease still held (`held`: its end now) to `until`; false: it was not held any more. */
+  renewLease(id: string, held: number, until: number): Promise<boolean>;
   markChannel(id: string, channel: Channel, state: ChannelState): Promise<void>;
-  /** Gives the lease back; `nextAttemptAt` null: nothing left. */
-  finishAttempt(id: string, change: { attempts: number; nextAttemptAt: number | null; lastError: string | null }): Promise<void>;
+  /** Gives a lease still held back, `failed` channels marked so; `nextAttemptAt` null: nothing left. False: not held. */
+  finishAttempt(id: string, held: number, change: AttemptEnd): Promise<boolean>;
   list(options?: { since?: number }): Promise<Enquiry[]>;
   remove(id: string): Promise<boolean>;
   /** Also spent tokens expired by `nowMs`; the number of enquiries deleted. */
@@ -94,20 +105,37 @@ export function createEnquiryStore(databaseUrl: string): EnquiryStore {
       }
       return claimed;
     },
+    async renewLease(id, held, until) {
+      const renewed = await (await db())
+        .updateTable("enquiries")
+        .set({ lease_until: until })
+        .where("id", "=", id)
+        .where("lease_until", "=", held)
+        .executeTakeFirst();
+      return Number(renewed.numUpdatedRows) === 1;
+    },
     async markChannel(id, channel, state) {
-      const column = channel === "webhook" ? "webhook_state" : "mail_state";
       await (await db())
         .updateTable("enquiries")
-        .set({ [column]: state })
+        .set({ [stateColumn(channel)]: state })
         .where("id", "=", id)
         .execute();
     },
-    async finishAttempt(id, change) {
-      await (await db())
+    async finishAttempt(id, held, change) {
+      const failed = Object.fromEntries(change.failed.map((channel) => [stateColumn(channel), "failed" satisfies ChannelState]));
+      const finished = await (await db())
         .updateTable("enquiries")
-        .set({ attempts: change.attempts, next_attempt_at: change.nextAttemptAt, last_error: change.lastError, lease_until: null })
+        .set({
+          ...failed,
+          attempts: change.attempts,
+          next_attempt_at: change.nextAttemptAt,
+          last_error: change.lastError,
+          lease_until: null,
+        })
         .where("id", "=", id)
-        .execute();
+        .where("lease_until", "=", held)
+        .executeTakeFirst();
+      return Number(finished.numUpdatedRows) === 1;
     },
     async list(options = {}) {
       let query = (await db()).selectFrom("enquiries").selectAll().orderBy("created_at").orderBy("id");

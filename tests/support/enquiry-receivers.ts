@@ -1,7 +1,9 @@
 /**
  * The receiving ends of enquiry delivery, real and on loopback: an HTTP receiver that
  * checks each webhook's Standard Webhooks signature with the purge endpoint's own code,
- * and an SMTP server (smtp-server). Each can be "down" (503, or SMTP 451) for a while.
+ * and an SMTP server (smtp-server). Each can be "down" (503, or SMTP 451) for a while, or
+ * slow: `hold` keeps an answer back until the promise it returns settles (what arrived is
+ * counted on arrival).
  */
 import { once } from "node:events";
 import { createServer, type Server } from "node:http";
@@ -44,6 +46,7 @@ function waiters() {
 export interface WebhookReceiver {
   url: string;
   up: boolean;
+  hold?: (call: WebhookCall) => Promise<void>;
   calls: WebhookCall[];
   accepted(): WebhookCall[];
   /** Resolves once `until` holds of the calls received (checked at each call). */
@@ -71,9 +74,11 @@ export async function startWebhookReceiver(): Promise<WebhookReceiver> {
     const headers = webhookHeadersOf(req.headers, Date.now());
     const signed = headers.ok && signatureMatches(headers.headers, body, [SECRET]);
     const accepted = receiver.up && signed;
-    receiver.calls.push({ id: String(req.headers["webhook-id"]), signed, accepted, body: JSON.parse(body.toString()) });
-    res.writeHead(accepted ? 204 : signed ? 503 : 401).end();
+    const call = { id: String(req.headers["webhook-id"]), signed, accepted, body: JSON.parse(body.toString()) };
+    receiver.calls.push(call);
     waiting.check();
+    await receiver.hold?.(call);
+    res.writeHead(accepted ? 204 : signed ? 503 : 401).end();
   });
   server.listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -92,6 +97,7 @@ export interface ReceivedMail {
 export interface SmtpReceiver {
   url: string;
   up: boolean;
+  hold?: (mail: ReceivedMail) => Promise<void>;
   mails: ReceivedMail[];
   accepted(): ReceivedMail[];
   waitFor(until: (mails: ReceivedMail[]) => boolean): Promise<void>;
@@ -126,13 +132,15 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
-      stream.on("end", () => {
+      stream.on("end", async () => {
         const raw = Buffer.concat(chunks).toString("utf8");
         const accepted = receiver.up;
-        receiver.mails.push({ accepted, raw, headers: headersOf(raw), to: session.envelope.rcptTo.map((r) => r.address) });
+        const mail = { accepted, raw, headers: headersOf(raw), to: session.envelope.rcptTo.map((r) => r.address) };
+        receiver.mails.push(mail);
+        waiting.check();
+        await receiver.hold?.(mail);
         if (accepted) callback();
         else callback(Object.assign(new Error("mailbox busy, try later"), { responseCode: 451 }));
-        waiting.check();
       });
     },
   });
