@@ -143,10 +143,11 @@ export class SearchIndex {
     const all = matchExpression(terms);
     if (!index || !all) return empty;
     const facets = emptyFacets();
-    for (const [type, n] of index.facets(all)) if (isSearchType(type)) facets[type] = n;
-    const totalCount = query.type ? facets[query.type] : Object.values(facets).reduce((a, b) => a + b, 0);
     const match = { all, title: matchExpression(terms, "title") as string, brief: matchExpression(terms, "brief") as string };
-    const ranked = index.rank(match, query.type, query.pageMaxCount, query.pageIndex * query.pageMaxCount);
+    const found = index.search(match, query.type, query.pageMaxCount, query.pageIndex * query.pageMaxCount);
+    for (const [type, n] of found.facets) if (isSearchType(type)) facets[type] = n;
+    const totalCount = query.type ? facets[query.type] : Object.values(facets).reduce((a, b) => a + b, 0);
+    const ranked = found.ranked;
     const docs = index.docs(ranked.map((r) => r.rowid));
     const pageDataList: SearchHit[] = [];
     for (const { rowid } of ranked) {
