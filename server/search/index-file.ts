@@ -1,4 +1,5 @@
 /** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0010-search-index-of-our-own.md). */
+import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";
@@ -60,6 +61,7 @@ const SCHEMA = `
     date TEXT NOT NULL,
     url TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
+    hash TEXT NOT NULL,
     UNIQUE (type, item)
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
@@ -111,12 +113,12 @@ export class IndexFile {
       fingerprint: this.db.prepare("SELECT fingerprint FROM docs WHERE type = ? AND item = ?").pluck(),
       doc: this.db.prepare("SELECT * FROM docs WHERE type = ? AND item = ?"),
       insertDoc: this.db.prepare(
-        `INSERT INTO docs (rowid, type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint)
-         VALUES (@rowid, @type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint)`,
+        `INSERT INTO docs (rowid, type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint, hash)
+         VALUES (@rowid, @type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint, @hash)`,
       ),
       updateDoc: this.db.prepare(
         `UPDATE docs SET title = @title, brief = @brief, body = @body, norm_brief = @normBrief, norm_body = @normBody,
-         aligned = @aligned, date = @date, url = @url, fingerprint = @fingerprint WHERE rowid = @rowid`,
+         aligned = @aligned, date = @date, url = @url, fingerprint = @fingerprint, hash = @hash WHERE rowid = @rowid`,
       ),
       insertFts: this.db.prepare("INSERT INTO fts (rowid, title, brief, body) VALUES (?, ?, ?, ?)"),
       deleteFts: this.db.prepare("DELETE FROM fts WHERE rowid = ?"),
@@ -128,9 +130,31 @@ export class IndexFile {
       headMatches: this.db.prepare("SELECT rowid FROM heads WHERE heads MATCH ?").pluck(),
       deleteDoc: this.db.prepare("DELETE FROM docs WHERE rowid = ?"),
       count: this.db.prepare("SELECT count(*) FROM docs").pluck(),
+      hash: this.db.prepare("SELECT hash FROM docs WHERE type = ? AND item = ?").pluck(),
+      setFingerprint: this.db.prepare("UPDATE docs SET fingerprint = ? WHERE type = ? AND item = ?"),
+      keys: this.db.prepare("SELECT type, item FROM docs").raw(),
       lastOfType: this.db.prepare("SELECT rowid FROM docs WHERE rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT 1").pluck(),
       byRowids: this.db.prepare("SELECT rowid, * FROM docs WHERE rowid IN (SELECT value FROM json_each(?))"),
     };
+  }
+
+  /**
+   * Writes `doc` unless the index holds the same text already (its hash), so content that did
+   * not change is not tokenised again; says whether it was new or changed.
+   */
+  putIfChanged(doc: SearchDoc): "new" | "changed" | undefined {
+    const held = this.statements.hash.get(doc.type, doc.id) as string | undefined;
+    if (held !== undefined && held === hashOf(doc)) {
+      if (this.fingerprintOf(doc.type, doc.id) !== doc.fingerprint) this.statements.setFingerprint.run(doc.fingerprint, doc.type, doc.id);
+      return undefined;
+    }
+    this.put(doc);
+    return held === undefined ? "new" : "changed";
+  }
+
+  /** Every item held, as `type:id`. */
+  keys(): { type: SearchType; id: number }[] {
+    return (this.statements.keys.all() as [SearchType, number][]).map(([type, id]) => ({ type, id }));
   }
 
   put(doc: SearchDoc): void {
@@ -143,6 +167,7 @@ export class IndexFile {
       normBrief: brief.norm,
       normBody: normBody.norm,
       aligned: (brief.aligned ? 1 : 0) | (normBody.aligned ? 2 : 0),
+      hash: hashOf(doc),
     };
     const tokens = [indexTokens(doc.title), indexTokens(doc.brief), indexTokens(body)] as const;
     const existing = this.statements.find.get(doc.type, doc.id) as number | undefined;
@@ -260,6 +285,12 @@ export class IndexFile {
     if (this.db.open) this.db.close();
   }
 }
+
+/** What the index shows and finds of an item: unchanged, it is not written again. */
+const hashOf = (doc: SearchDoc) =>
+  createHash("sha1")
+    .update(JSON.stringify([doc.title, doc.brief, doc.body, doc.date, doc.url]))
+    .digest("base64url");
 
 /** `yyyyMMdd` or `yyyyMMddHHmmss` as one comparable number; none is 0. */
 const dateNumber = (date: string) => (date.length === 8 ? Number(date) * 1e6 : Number(date) || 0);
