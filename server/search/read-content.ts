@@ -178,12 +178,15 @@ export async function docOfListed(
   type: SearchType,
   item: Record<string, unknown>,
   jobNames: JobNames,
-  previous: { fingerprintOf(type: SearchType, id: number): string | undefined; docOf(type: SearchType, id: number): SearchDoc | undefined },
+  previous: {
+    fingerprintOf(type: SearchType, id: number): Promise<string | undefined>;
+    docOf(type: SearchType, id: number): Promise<SearchDoc | undefined>;
+  },
 ): Promise<SearchDoc | undefined> {
   if (!isId(item.id)) return undefined;
   const fingerprint = fingerprintOf(item);
   if (listHasBody(type, item)) return docOf(type, item, jobNames, fingerprint);
-  if (previous.fingerprintOf(type, item.id) === fingerprint) return previous.docOf(type, item.id);
+  if ((await previous.fingerprintOf(type, item.id)) === fingerprint) return previous.docOf(type, item.id);
   const detail = await readDetail(reader, type, item.id, jobNames);
   return detail ? { ...detail, fingerprint } : undefined;
 }

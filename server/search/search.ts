@@ -15,8 +15,9 @@ import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { PurgeRequest } from "../purge/purge-request.ts";
 import type { SearchDoc } from "./index-file.ts";
+import { type IndexThread, startIndexThread } from "./index-thread.ts";
 import { type ContentReader, docOfListed, type JobNames, readDetail, readLists, uncachedReader } from "./read-content.ts";
-import { type IndexFigures, SearchIndex } from "./search-index.ts";
+import type { IndexChange, IndexFigures } from "./search-index.ts";
 import { searchPageGuard } from "./search-page-guard.ts";
 
 /** Long enough for a burst, short enough that a change shows at once. */
@@ -25,6 +26,19 @@ const BATCH = 20;
 const READS_AT_ONCE = 4;
 /** Purges arriving together are read again together. */
 const PURGE_SETTLE_MS = 50;
+/** A search the index's thread has not answered by then is refused, not waited on. */
+const SEARCH_DEADLINE_MS = 5000;
+
+/**
+ * Items the index found new, changed or gone, by their public identity: after each build
+ * (`fromScratch`: there was no last index to compare with, so every item is new) and each
+ * item a purge had read again.
+ */
+export interface IndexChanges {
+  lang: Lang;
+  fromScratch: boolean;
+  items: IndexChange[];
+}
 
 export interface SearchFigures extends IndexFigures {
   /** By type (`all` when not narrowed); an answer served again is not counted again. */
@@ -43,6 +57,8 @@ interface SiteSearchOptions {
   langs?: readonly Lang[];
   /** Requests being answered: a build gives way to them. */
   inFlight?: () => number;
+  /** Told what each build and each purged item's re-read changed. */
+  onIndexChanges?: (changes: IndexChanges) => void;
   now?: () => number;
 }
 
@@ -50,7 +66,7 @@ export interface SiteSearch {
   start(): void;
   close(): void;
   /** Results with their addresses in `lang` (default Chinese). */
-  search(query: SearchQuery, lang?: Lang): SearchResult;
+  search(query: SearchQuery, lang?: Lang): Promise<SearchResult>;
   /** With the search call answered here. */
   readerWith(reader: ApiReader): ApiReader;
   onPurge(request: PurgeRequest): void;
@@ -106,12 +122,20 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const GIVE_WAY_MS = 1000;
 
+const emptyResult = (): SearchResult => ({
+  pageDataList: [],
+  totalCount: 0,
+  totalPageCount: 0,
+  facets: Object.fromEntries(SEARCH_TYPES.map((type) => [type, 0])) as SearchResult["facets"],
+});
+
 function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
   const langs = options.langs ?? ["zh-CN"];
+  const lang = langs[0] ?? "zh-CN";
   const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
   const now = options.now ?? Date.now;
-  const index = new SearchIndex(options.file);
+  let thread: IndexThread | undefined;
   const results = createResponseCache({ maxBytes: 8 * 1024 * 1024, staleMs: 0, now: options.now });
   const queries: Record<string, number> = {};
   const empty: Record<string, number> = {};
@@ -124,6 +148,22 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const queued = new Map<string, { type: SearchType; id: number }>();
   let rereading: Promise<void> | undefined;
 
+  const index = (): IndexThread => {
+    if (!thread) throw new Error("search is not started");
+    return thread;
+  };
+  const previous = {
+    fingerprintOf: (type: SearchType, id: number) => index().call("fingerprintOf", { type, id }),
+    docOf: (type: SearchType, id: number) => index().call("docOf", { type, id }),
+  };
+  const tell = (fromScratch: boolean, items: IndexChange[]) => {
+    if (items.length > 0 && options.onIndexChanges) options.onIndexChanges({ lang, fromScratch, items });
+  };
+  const refreshFigures = () =>
+    index()
+      .call("figures")
+      .catch(() => undefined);
+
   /** A build is background work: it waits for visitors' requests under way before each item. */
   async function giveWay(): Promise<void> {
     const started = now();
@@ -132,8 +172,9 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
 
   async function buildOnce(): Promise<void> {
     const began = now();
-    index.beginBuild();
+    const changes: IndexChange[] = [];
     try {
+      await index().call("beginBuild");
       const read = await readLists(reader);
       jobNames = read.jobNames;
       let count = 0;
@@ -142,32 +183,37 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
           const docs = await mapLimit(items.slice(at, at + BATCH), READS_AT_ONCE, async (item) => {
             await giveWay();
             try {
-              return await docOfListed(reader, type, item, jobNames, index);
+              return await docOfListed(reader, type, item, jobNames, previous);
             } catch (err) {
               logger.warn(
                 { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
                 "search index could not read an item",
               );
-              return typeof item.id === "number" ? index.docOf(type, item.id) : undefined;
+              return typeof item.id === "number" ? previous.docOf(type, item.id) : undefined;
             }
           });
           if (closed) throw new Error("closed");
           const kept = docs.filter((doc): doc is SearchDoc => doc !== undefined);
-          index.addToBuild(kept);
+          changes.push(...(await index().call("addToBuild", kept)));
           count += kept.length;
           await nextTurn();
         }
       }
-      index.finishBuild(began, now());
-      logger.info({ documents: count, seconds: (now() - began) / 1000 }, "search index built");
+      const { gone, fromScratch } = await index().call("finishBuild", began, now());
+      await refreshFigures();
+      logger.info({ documents: count, changed: changes.length, gone: gone.length, seconds: (now() - began) / 1000 }, "search index built");
+      tell(fromScratch, [...changes, ...gone]);
     } catch (err) {
-      index.abandonBuild();
+      await index()
+        .call("abandonBuild")
+        .catch(() => undefined);
       if (!closed)
         logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index build failed; the last index still answers");
     }
   }
 
   function rebuild(): Promise<void> {
+    if (!thread) return Promise.resolve();
     if (building) {
       buildAgain = true;
       return building;
@@ -188,13 +234,19 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     while (queued.size > 0 && !closed) {
       const items = [...queued.values()];
       queued.clear();
+      const changes: IndexChange[] = [];
       await mapLimit(items, READS_AT_ONCE, async ({ type, id }) => {
         try {
           const doc = await readDetail(reader, type, id, jobNames);
           if (closed) return;
           // No fingerprint: the next build reads its detail again rather than trust this copy forever.
-          if (doc) index.put({ ...doc, fingerprint: "" });
-          else index.remove(type, id);
+          if (doc) {
+            await index().call("put", { ...doc, fingerprint: "" });
+            changes.push({ type, id, change: "changed" });
+          } else {
+            await index().call("remove", { type, id });
+            changes.push({ type, id, change: "gone" });
+          }
         } catch (err) {
           logger.warn(
             { type, id, err: err instanceof Error ? err.message : String(err) },
@@ -202,13 +254,15 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
           );
         }
       });
+      await refreshFigures();
+      tell(false, changes);
     }
   }
 
   async function compute(key: string): Promise<Loaded<CachedAnswer>> {
     const parsed = parseSearchCall(new URLSearchParams(key.slice(SEARCH_PATH.length + 1)));
     if (!parsed.ok) throw new HttpError(400, parsed.error);
-    const result = search(parsed.value, keyLangOf(key).lang);
+    const result = await search(parsed.value, keyLangOf(key).lang);
     const label = parsed.value.type ?? "all";
     queries[label] = (queries[label] ?? 0) + 1;
     if (result.totalCount === 0) empty[label] = (empty[label] ?? 0) + 1;
@@ -219,8 +273,26 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     return { value: { status: 200, body, etag, json, ready }, freshForMs: RESULT_FRESH_MS };
   }
 
-  function search(query: SearchQuery, lang: Lang = "zh-CN"): SearchResult {
-    const result = index.search(query);
+  /** In the index's thread; one it cannot answer in time is a 503, never a wait without end. */
+  async function searchIndex(query: SearchQuery): Promise<SearchResult> {
+    if (!thread || !query.q.trim()) return emptyResult();
+    let deadline: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => reject(new HttpError(503, "search is busy; try again in a moment")), SEARCH_DEADLINE_MS);
+    });
+    try {
+      return await Promise.race([thread.call("search", query), late]);
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index could not answer");
+      throw new HttpError(503, "search is unavailable for a moment; try again");
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  async function search(query: SearchQuery, lang: Lang = "zh-CN"): Promise<SearchResult> {
+    const result = await searchIndex(query);
     if (lang === "zh-CN") return result;
     return { ...result, pageDataList: result.pageDataList.map((hit) => ({ ...hit, url: addressIn(hit.url, lang) })) };
   }
@@ -229,12 +301,8 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     start() {
       if (started) return;
       started = true;
-      try {
-        index.open();
-      } catch (err) {
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, "search index cannot be opened");
-        return;
-      }
+      thread = startIndexThread(options.file, logger);
+      void refreshFigures();
       if (refreshMs > 0) {
         setImmediate(() => void rebuild());
         timer = setInterval(() => void rebuild(), refreshMs).unref();
@@ -243,7 +311,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     close() {
       closed = true;
       if (timer) clearInterval(timer);
-      index.close();
+      void thread?.close();
     },
     search,
     readerWith(base) {
@@ -257,12 +325,13 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       };
     },
     onPurge(request) {
-      if (!started || closed || refreshMs === 0) return;
-      let again = request.all;
+      if (!started || closed) return;
+      // A kind or everything is read again by a build, on the refresh's terms; an item named is read whatever they are.
+      let again = request.all && refreshMs > 0;
       for (const tag of request.tags) {
         const detail = DETAIL_TAG.exec(tag);
         if (detail) queued.set(tag, { type: detail[1] as SearchType, id: Number(detail[2]) });
-        else if (KIND_TAG.test(tag)) again = true;
+        else if (KIND_TAG.test(tag) && refreshMs > 0) again = true;
       }
       for (const path of request.paths) {
         const item = itemOfPath(path);
@@ -279,7 +348,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     async settled() {
       while (building || rereading) await (building ?? rereading);
     },
-    figures: () => ({ ...index.figures(), queries: { ...queries }, empty: { ...empty } }),
+    figures: () => ({ ...(thread?.figures() ?? { documents: 0, bytes: 0 }), queries: { ...queries }, empty: { ...empty } }),
   };
 }
 
