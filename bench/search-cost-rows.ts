@@ -4,6 +4,9 @@
  * found among those built to cost the most under the input limits (q at most 100
  * characters): one-letter words, the corpus's commonest characters and prefixes, long
  * runs, mixed. Measured in a process of its own, CPU time per query (mean of 5 runs).
+ * Then the site search as the server runs it reads those 5,000 items from a content API
+ * on loopback (pages of 100, as the upstream sends them): the event loop's delay (p99,
+ * max) while it builds the index from nothing, and while it refreshes it unchanged.
  *
  * Run alone: `tsx bench/search-cost-rows.ts --cost-child DIR` prints the figures as JSON.
  */
@@ -11,6 +14,8 @@ import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { Worker } from "node:worker_threads";
 import { percentile } from "./burst.ts";
 import { generatedDocs, visitorQueries } from "./search-rows.ts";
 
@@ -22,6 +27,13 @@ export interface SearchCostRun {
   ordinaryP50Ms: number;
   worstMs: number;
   worstQuery: string;
+  /** The event loop's delay, ms, while the server's search built the index from nothing, then refreshed it unchanged. */
+  buildDelayP99Ms: number;
+  buildDelayMaxMs: number;
+  buildSeconds: number;
+  refreshDelayP99Ms: number;
+  refreshDelayMaxMs: number;
+  refreshSeconds: number;
 }
 
 export function measureSearchCost(cpu: string | undefined): SearchCostRun {
@@ -72,6 +84,66 @@ export function worstQueries(texts: readonly string[]): string[] {
   ].map(cut);
 }
 
+/** Serves pages made beforehand: in a thread of its own, so its heap and CPU are not the measured thread's. */
+const CONTENT_API_THREAD = `
+  const http = require("node:http");
+  const { parentPort, workerData } = require("node:worker_threads");
+  const { pages, emptyPage, emptyList } = workerData;
+  const server = http.createServer((req, res) => {
+    const url = new URL(req.url || "/", "http://content");
+    let body = emptyList;
+    if (url.pathname === "/api/portal/message/news/list") body = pages[Number(url.searchParams.get("pageIndex") || 0)] || emptyPage;
+    else if (url.pathname.endsWith("/list") && !/product|service/.test(url.pathname)) body = emptyPage;
+    res.writeHead(200, { "content-type": "application/json", "content-length": body.length }).end(body);
+  });
+  server.listen(0, "127.0.0.1", () => parentPort.postMessage(server.address().port));
+`;
+
+/** A content API on loopback whose news are `docs`, in pages of 100 as the upstream sends them. */
+async function contentApiOf(docs: ReturnType<typeof generatedDocs>["docs"]): Promise<{ url: string; close(): Promise<number> }> {
+  const envelope = (data: unknown) => new Uint8Array(Buffer.from(JSON.stringify({ code: 0, msg: "ok", data })));
+  const items = docs.map((d) => ({ id: d.id, title: d.title, brief: d.brief, dateTime: d.date, detail: `<p>${d.body}</p>` }));
+  const pageCount = Math.ceil(items.length / 100);
+  const pages = Array.from({ length: pageCount }, (_, i) =>
+    envelope({ pageDataList: items.slice(i * 100, i * 100 + 100), totalCount: items.length, totalPageCount: pageCount }),
+  );
+  const workerData = { pages, emptyPage: envelope({ pageDataList: [], totalCount: 0, totalPageCount: 0 }), emptyList: envelope([]) };
+  const thread = new Worker(CONTENT_API_THREAD, { eval: true, workerData });
+  const port = await new Promise<number>((resolve) => thread.once("message", resolve));
+  return { url: `http://127.0.0.1:${port}`, close: () => thread.terminate() };
+}
+
+/** The event loop's delay while `work` runs. */
+async function delayDuring(work: () => Promise<unknown>): Promise<{ p99Ms: number; maxMs: number; seconds: number }> {
+  const delay = monitorEventLoopDelay({ resolution: 1 });
+  const started = performance.now();
+  delay.enable();
+  await work();
+  delay.disable();
+  return { p99Ms: delay.percentile(99) / 1e6, maxMs: delay.max / 1e6, seconds: (performance.now() - started) / 1000 };
+}
+
+async function refreshDelays(dir: string, docs: ReturnType<typeof generatedDocs>["docs"]) {
+  const { createSearch } = await import("../server/search/search.ts");
+  const { createUpstreamClient } = await import("../server/api-proxy/upstream-client.ts");
+  const { createLogger } = await import("../server/logger.ts");
+  const content = await contentApiOf(docs);
+  const search = createSearch(
+    { file: path.join(dir, "site-search.db"), refreshMs: 0, contentLang: false, contentLangParam: undefined },
+    { upstream: createUpstreamClient({ baseUrl: content.url, timeoutMs: 10_000 }), logger: createLogger("warn"), answerHeaders: [] },
+  );
+  search.start();
+  try {
+    const build = await delayDuring(() => search.rebuild());
+    if (search.figures().documents !== docs.length) throw new Error(`indexed ${search.figures().documents} of ${docs.length}`);
+    const refresh = await delayDuring(() => search.rebuild());
+    return { build, refresh };
+  } finally {
+    search.close();
+    await content.close();
+  }
+}
+
 async function child(dir: string): Promise<void> {
   const { SearchIndex } = await import("../server/search/search-index.ts");
   const generated = generatedDocs(COST_DOCUMENTS);
@@ -96,13 +168,20 @@ async function child(dir: string): Promise<void> {
     const ms = cpuOf(q);
     if (ms > worst.ms) worst = { ms, q };
   }
+  index.close();
+  const { build, refresh } = await refreshDelays(dir, generated.docs);
   const figures: SearchCostRun = {
-    documents: index.figures().documents,
+    documents: generated.docs.length,
     ordinaryP50Ms: percentile(ordinary, 50),
     worstMs: worst.ms,
     worstQuery: worst.q,
+    buildDelayP99Ms: build.p99Ms,
+    buildDelayMaxMs: build.maxMs,
+    buildSeconds: build.seconds,
+    refreshDelayP99Ms: refresh.p99Ms,
+    refreshDelayMaxMs: refresh.maxMs,
+    refreshSeconds: refresh.seconds,
   };
-  index.close();
   process.stdout.write(`${JSON.stringify(figures)}\n`);
 }
 
