@@ -13,7 +13,14 @@ if (!parentPort) throw new Error("the search index runs as a worker thread");
 /** What the server may ask of the index, by name. */
 export function callsOf(index: SearchIndex) {
   return {
-    search: (query: SearchQuery) => index.search(query),
+    search: (query: SearchQuery) => {
+      index.followReplaced();
+      return index.search(query);
+    },
+    figures: () => {
+      index.followReplaced();
+      return index.figures();
+    },
     beginBuild: () => index.beginBuild(),
     addToBuild: (docs: SearchDoc[]) => index.addToBuild(docs),
     finishBuild: (startedAt: number, now: number) => ({ gone: index.finishBuild(startedAt, now), fromScratch: index.buildIsFromScratch }),
@@ -22,7 +29,6 @@ export function callsOf(index: SearchIndex) {
     remove: (doc: Pick<SearchDoc, "type" | "id">) => index.remove(doc.type, doc.id),
     fingerprintOf: (doc: Pick<SearchDoc, "type" | "id">) => index.fingerprintOf(doc.type, doc.id),
     docOf: (doc: Pick<SearchDoc, "type" | "id">) => index.docOf(doc.type, doc.id),
-    figures: () => index.figures(),
   };
 }
 

@@ -6,6 +6,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, s
 import path from "node:path";
 import { isSearchType, SEARCH_TYPES, type SearchHit, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
 import { IndexFile, type SearchDoc } from "./index-file.ts";
+import { isAlive } from "./index-lease.ts";
 import { markAll, snippetOf } from "./marks.ts";
 import { matchExpression, queryTerms } from "./text.ts";
 
@@ -21,17 +22,6 @@ export interface IndexFigures {
   bytes: number;
   builtAt?: number;
   buildSeconds?: number;
-}
-
-function isAlive(pid: number): boolean {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return false;
-  if (pid === process.pid) return false;
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 const emptyFacets = (): Record<SearchType, number> =>
@@ -59,14 +49,42 @@ export class SearchIndex {
     const base = path.basename(this.file);
     for (const name of readdirSync(path.dirname(this.file))) {
       const pid = name.startsWith(`${base}.build-`) ? Number(name.slice(base.length + ".build-".length)) : undefined;
-      if (pid !== undefined && !isAlive(pid)) rmSync(path.join(path.dirname(this.file), name), { force: true });
+      const file = path.join(path.dirname(this.file), name);
+      if (pid !== undefined && !isAlive(pid)) rmSync(file, { force: true });
     }
     if (!existsSync(this.file)) return;
     try {
       this.main = new IndexFile(this.file);
+      this.mainFileId = statSync(this.file).ino;
     } catch {
       // Another version's, or not an index at all: the next build replaces it.
       this.main = undefined;
+    }
+  }
+
+  /** The file the last good index was opened from: a build elsewhere replaces it. */
+  private mainFileId: number | undefined;
+
+  /**
+   * For a process that only reads an index another keeps: opens the file again when a build
+   * has renamed a new one over it.
+   */
+  followReplaced(): void {
+    if (this.building) return;
+    let id: number | undefined;
+    try {
+      id = statSync(this.file).ino;
+    } catch {
+      return;
+    }
+    if (id === this.mainFileId && this.main) return;
+    try {
+      const next = new IndexFile(this.file);
+      this.main?.close();
+      this.main = next;
+      this.mainFileId = id;
+    } catch {
+      // Half-written by another version: the last one read stays.
     }
   }
 
@@ -143,6 +161,7 @@ export class SearchIndex {
     this.main?.close();
     renameSync(building.path, this.file);
     this.main = new IndexFile(this.file);
+    this.mainFileId = statSync(this.file).ino;
     this.lastBuild = { at: now, seconds: (now - startedAt) / 1000 };
     this.seen.clear();
     return gone;

@@ -15,6 +15,7 @@ import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { PurgeRequest } from "../purge/purge-request.ts";
 import type { SearchDoc } from "./index-file.ts";
+import { type IndexLease, LEASE_TOUCH_MS, takeIndexLease } from "./index-lease.ts";
 import { type IndexThread, startIndexThread } from "./index-thread.ts";
 import { type ContentReader, docOfListed, type JobNames, readDetail, readLists, uncachedReader } from "./read-content.ts";
 import type { IndexChange, IndexFigures } from "./search-index.ts";
@@ -147,6 +148,24 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   let jobNames: JobNames = { types: new Map(), addrs: new Map() };
   const queued = new Map<string, { type: SearchType; id: number }>();
   let rereading: Promise<void> | undefined;
+  let lease: IndexLease | undefined;
+  /** One process of an instance keeps the index; the others read it (docs/behaviour.md#search). */
+  let touching: NodeJS.Timeout | undefined;
+  const keepsIndex = () => {
+    if (lease || closed) return lease !== undefined;
+    lease = takeIndexLease(options.file);
+    if (lease) {
+      const held = lease;
+      touching = setInterval(() => {
+        // Taken over while this process could not touch it for a minute: it reads from now on.
+        if (!held.touch() && lease === held) {
+          lease = undefined;
+          clearInterval(touching);
+        }
+      }, LEASE_TOUCH_MS).unref();
+    }
+    return lease !== undefined;
+  };
 
   const index = (): IndexThread => {
     if (!thread) throw new Error("search is not started");
@@ -214,6 +233,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
 
   function rebuild(): Promise<void> {
     if (!thread) return Promise.resolve();
+    if (!keepsIndex()) return refreshFigures().then(() => undefined);
     if (building) {
       buildAgain = true;
       return building;
@@ -311,7 +331,11 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     close() {
       closed = true;
       if (timer) clearInterval(timer);
-      void thread?.close();
+      if (touching) clearInterval(touching);
+      const stopping = thread?.close();
+      // Released once the thread has let the file go, so the next keeper never meets a write under way.
+      void stopping?.finally(() => lease?.release());
+      if (!stopping) lease?.release();
     },
     search,
     readerWith(base) {
@@ -325,7 +349,8 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       };
     },
     onPurge(request) {
-      if (!started || closed) return;
+      // Every process gets each purge: the one keeping the index applies it.
+      if (!started || closed || !keepsIndex()) return;
       // A kind or everything is read again by a build, on the refresh's terms; an item named is read whatever they are.
       let again = request.all && refreshMs > 0;
       for (const tag of request.tags) {

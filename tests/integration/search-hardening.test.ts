@@ -4,7 +4,7 @@
  * beside the event loop, not on it; a refresh writes only what changed and says so; and a
  * purge naming an item is read again even when the index is never refreshed.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
@@ -196,3 +196,56 @@ describe("purges with SEARCH_REFRESH_MS=0", () => {
     }
   }, 60_000);
 });
+
+describe("one index per instance", () => {
+  it("is kept by one process and read by the others, which follow its builds and purges and take it over when it stops", async () => {
+    rmSync(path.join(dir, "search.db"), { force: true });
+    const item = (title: string) => ({ id: 12, title, brief: "简介", dateTime: "20260101000000", detail: `<p>${title}</p>` });
+    const upstream = await startStandInUpstream({
+      ...routesOf([item("年度客户大会")]),
+      "/api/portal/message/news/12": item("年度客户大会"),
+    });
+    try {
+      const keeper = startSearch(upstream, 0);
+      await keeper.search.rebuild();
+      // Started after the first build: in one process, a thread opening the index would take a build under way for a dead process's.
+      const reader = startSearch(upstream, 0);
+      // The reader builds nothing (the upstream saw one walk), yet answers from the keeper's index.
+      await reader.search.rebuild();
+      expect(upstream.count("/api/portal/message/news/list")).toBe(1);
+      expect((await reader.search.search(query("客户大会"))).totalCount).toBe(1);
+
+      // Every process gets each purge; the keeper applies it, and the reader sees it.
+      upstream.routes.set("/api/portal/message/news/12", item("生态伙伴大会"));
+      for (const one of [reader, keeper]) one.search.onPurge({ tags: ["news:12"], paths: [], all: false, mode: "hard" });
+      await keeper.search.settled();
+      await reader.search.settled();
+      expect((await reader.search.search(query("伙伴"))).totalCount).toBe(1);
+      expect(upstream.count("/api/portal/message/news/12")).toBe(1);
+
+      // A build renames a new file over the index: the reader follows it.
+      upstream.routes.set(
+        "/api/portal/message/news/list",
+        routesOf([item("生态伙伴大会"), { ...item("新的产品发布"), id: 13 }])["/api/portal/message/news/list"],
+      );
+      upstream.routes.set("/api/portal/message/news/13", { ...item("新的产品发布"), id: 13 });
+      await keeper.search.rebuild();
+      expect((await reader.search.search(query("产品发布"))).pageDataList.map((hit) => hit.id)).toEqual([13]);
+
+      // The keeper stops: the reader's next refresh keeps the index from then on.
+      keeper.search.close();
+      await waitUntil(() => !existsSync(path.join(dir, "search.db.builder")));
+      const walks = upstream.count("/api/portal/message/news/list");
+      await reader.search.rebuild();
+      expect(upstream.count("/api/portal/message/news/list")).toBe(walks + 1);
+    } finally {
+      await upstream.close();
+    }
+  }, 60_000);
+});
+
+/** Polls `check`: the keeper lets its lease go once its thread has stopped. */
+async function waitUntil(check: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !check(); i++) await new Promise((resolve) => setTimeout(resolve, 25));
+  expect(check()).toBe(true);
+}
