@@ -68,10 +68,10 @@ let dir: string;
 const started: Running[] = [];
 const logger = createLogger("silent");
 
-function startSearch(upstream: StandInUpstream, refreshMs: number): Running {
+function startSearch(upstream: StandInUpstream, refreshMs: number, file = path.join(dir, "search.db")): Running {
   const changes: IndexChanges[] = [];
   const search = createSearch(
-    { file: path.join(dir, "search.db"), refreshMs, contentLang: false, contentLangParam: undefined },
+    { file, refreshMs, contentLang: false, contentLangParam: undefined },
     {
       upstream: createUpstreamClient({ baseUrl: upstream.url, timeoutMs: 5000 }),
       logger,
@@ -199,17 +199,19 @@ describe("purges with SEARCH_REFRESH_MS=0", () => {
 
 describe("one index per instance", () => {
   it("is kept by one process and read by the others, which follow its builds and purges and take it over when it stops", async () => {
-    rmSync(path.join(dir, "search.db"), { force: true });
+    // A folder of its own: the searches of the tests before let their leases go once their threads have stopped.
+    const own = mkdtempSync(path.join(dir, "instance-"));
+    const file = path.join(own, "search.db");
     const item = (title: string) => ({ id: 12, title, brief: "简介", dateTime: "20260101000000", detail: `<p>${title}</p>` });
     const upstream = await startStandInUpstream({
       ...routesOf([item("年度客户大会")]),
       "/api/portal/message/news/12": item("年度客户大会"),
     });
     try {
-      const keeper = startSearch(upstream, 0);
+      const keeper = startSearch(upstream, 0, file);
       await keeper.search.rebuild();
       // Started after the first build: in one process, a thread opening the index would take a build under way for a dead process's.
-      const reader = startSearch(upstream, 0);
+      const reader = startSearch(upstream, 0, file);
       // The reader builds nothing (the upstream saw one walk), yet answers from the keeper's index.
       await reader.search.rebuild();
       expect(upstream.count("/api/portal/message/news/list")).toBe(1);
@@ -234,7 +236,7 @@ describe("one index per instance", () => {
 
       // The keeper stops: the reader's next refresh keeps the index from then on.
       keeper.search.close();
-      await waitUntil(() => !existsSync(path.join(dir, "search.db.builder")));
+      await waitUntil(() => !existsSync(`${file}.builder`));
       const walks = upstream.count("/api/portal/message/news/list");
       await reader.search.rebuild();
       expect(upstream.count("/api/portal/message/news/list")).toBe(walks + 1);
