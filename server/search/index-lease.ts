@@ -4,7 +4,8 @@
  * follow it when a build replaces it (docs/behaviour.md#search, "The index").
  */
 import { randomUUID } from "node:crypto";
-import { readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import path from "node:path";
 
 /** The holder touches its lease this often; one untouched for STALE_MS is taken over, whatever its pid (pids are reused). */
 export const LEASE_TOUCH_MS = 10_000;
@@ -39,6 +40,11 @@ export interface IndexLease {
 export function takeIndexLease(indexFile: string): IndexLease | undefined {
   const file = `${indexFile}.builder`;
   const token = `${process.pid}:${randomUUID()}`;
+  try {
+    mkdirSync(path.dirname(file), { recursive: true });
+  } catch {
+    return undefined;
+  }
   for (let attempt = 0; attempt < 2; attempt++) {
     try {
       writeFileSync(file, token, { flag: "wx" });
