@@ -14,7 +14,8 @@
  * --connections=N (default 50), --gzip (every request accepts gzip; the baseline then
  * writes the gzipped home page), --log-level=LEVEL (the servers', default info),
  * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h; --only=s for the search rows alone;
- * --only=c,r,r2 for the redirect rows beside the page-cache hit).
+ * --only=c,r,r2 for the redirect rows beside the page-cache hit,
+ * --only=s2,s3 for the worst search against an ordinary one, and the event loop during a refresh).
  */
 import { spawnSync } from "node:child_process";
 import { randomBytes } from "node:crypto";
@@ -37,6 +38,7 @@ import { coldResizes, PHOTO_PATH, startPhotoSource } from "./image-rows.ts";
 import { homePageJs } from "./js-size.ts";
 import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
 import { measureRuleTable, REDIRECT_HIT_PATH, REDIRECT_PATTERN_PATH, REDIRECT_RULES, redirectRulesCsv } from "./redirect-rows.ts";
+import { COST_DOCUMENTS, measureSearchCost, type SearchCostRun } from "./search-cost-rows.ts";
 import { measureSearch, SEARCH_DOCUMENTS, SEARCH_QUERIES, type SearchFiguresRun } from "./search-rows.ts";
 
 /** Read before this process pins itself to one CPU. */
@@ -65,6 +67,11 @@ const TARGETS = {
   redirectLoadS: 2,
   redirectLookupOverSmall: 2,
   redirectRulesRssMb: 40,
+  /** (s2): on 5,000 items, the costliest query under the input limits against an ordinary one (CPU), and its bound. */
+  searchWorstOverOrdinary: 5,
+  searchWorstMs: 20,
+  /** (s3): the event loop's p99 delay while the search index of 5,000 items is refreshed. */
+  searchRefreshDelayP99Ms: 20,
 };
 /** (m): misses measured per row. */
 const MISSES = 40;
@@ -640,6 +647,38 @@ async function main(): Promise<void> {
     });
   }
 
+  // (s2, s3) Search's bounded cost and the refresh beside the event loop, in a process of their own on one core.
+  let searchCost: SearchCostRun | undefined;
+  if (only === undefined || only.has("s2") || only.has("s3")) {
+    log(`(s2, s3) worst search against an ordinary one on ${COST_DOCUMENTS} items; the event loop while they are refreshed`);
+    searchCost = measureSearchCost(serverCpus);
+    const ratio = searchCost.worstMs / searchCost.ordinaryP50Ms;
+    rows.push(
+      {
+        id: "s2",
+        label: `search, worst query under the input limits vs ordinary (p50 of 200), ${COST_DOCUMENTS} items; CPU ms`,
+        reqPerS: 1000 / searchCost.worstMs,
+        p50Ms: searchCost.ordinaryP50Ms,
+        p99Ms: searchCost.worstMs,
+        bytes: 0,
+        peakRssMb: 0,
+        cache: `worst ${ratio.toFixed(1)} × ordinary: "${searchCost.worstQuery.slice(0, 24)}…"`,
+        errors: 0,
+      },
+      {
+        id: "s3",
+        label: `search index of ${COST_DOCUMENTS} items built, then refreshed unchanged: event loop delay p99 ms`,
+        reqPerS: 0,
+        p50Ms: searchCost.buildDelayP99Ms,
+        p99Ms: searchCost.refreshDelayP99Ms,
+        bytes: 0,
+        peakRssMb: 0,
+        cache: `p50 column: build (${searchCost.buildSeconds.toFixed(1)} s, max ${searchCost.buildDelayMaxMs.toFixed(0)} ms); p99 column: refresh (${searchCost.refreshSeconds.toFixed(1)} s, max ${searchCost.refreshDelayMaxMs.toFixed(0)} ms)`,
+        errors: 0,
+      },
+    );
+  }
+
   printHeader(pinned);
   printTable(rows);
   const noisiest = Math.max(0, ...rows.map((r) => r.othersPct ?? 0));
@@ -735,7 +774,7 @@ async function main(): Promise<void> {
   // Every row but the baselines and the search's own process is a Portal server process (one worker each).
   // (r) holds 100,000 redirect rules, far past a usual site's: judged against (c) below instead.
   const highestRss = rows
-    .filter((r) => !isBaseline(r.id) && r.id !== "s" && r.id !== "r" && r.id !== "r2")
+    .filter((r) => !isBaseline(r.id) && !["s", "s2", "s3", "r", "r2"].includes(r.id))
     .reduce<Row | undefined>((a, b) => (a && a.peakRssMb >= b.peakRssMb ? a : b), undefined);
   if (highestRss)
     checks.push({
@@ -769,6 +808,21 @@ async function main(): Promise<void> {
         name: `(s) search index build of ${SEARCH_DOCUMENTS} documents < ${TARGETS.searchBuildS} s, RSS growth < ${TARGETS.searchRssGrowthMb} MB`,
         ok: search.buildSeconds < TARGETS.searchBuildS && search.peakRssMb - search.rssBeforeMb < TARGETS.searchRssGrowthMb,
         detail: `${search.buildSeconds.toFixed(1)} s, +${(search.peakRssMb - search.rssBeforeMb).toFixed(0)} MB`,
+      },
+    );
+  }
+  if (searchCost) {
+    const ratio = searchCost.worstMs / searchCost.ordinaryP50Ms;
+    checks.push(
+      {
+        name: `(s2) worst search ≤ ${TARGETS.searchWorstOverOrdinary} × an ordinary one and < ${TARGETS.searchWorstMs} ms of CPU, ${COST_DOCUMENTS} items`,
+        ok: ratio <= TARGETS.searchWorstOverOrdinary && searchCost.worstMs < TARGETS.searchWorstMs,
+        detail: `${searchCost.worstMs.toFixed(1)} ms against ${searchCost.ordinaryP50Ms.toFixed(1)} ms: ${ratio.toFixed(1)} ×`,
+      },
+      {
+        name: `(s3) event loop p99 delay while ${COST_DOCUMENTS} items are refreshed < ${TARGETS.searchRefreshDelayP99Ms} ms`,
+        ok: searchCost.refreshDelayP99Ms < TARGETS.searchRefreshDelayP99Ms,
+        detail: `${searchCost.refreshDelayP99Ms.toFixed(1)} ms (build from nothing: ${searchCost.buildDelayP99Ms.toFixed(1)} ms)`,
       },
     );
   }

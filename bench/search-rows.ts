@@ -73,15 +73,17 @@ function vocabulary(): { chinese: string[]; latin: string[] } {
   return { chinese: [...chinese], latin: [...latin] };
 }
 
-async function child(dir: string): Promise<void> {
-  const { SearchIndex } = await import("../server/search/search-index.ts");
-  const types = ["news", "notice", "product", "service", "job"] as const;
+export const SEARCH_TYPES_OF_BENCH = ["news", "notice", "product", "service", "job"] as const;
+
+/** `count` documents of the demo site's vocabulary, the same every run, with the generator that made them. */
+export function generatedDocs(count: number) {
+  const types = SEARCH_TYPES_OF_BENCH;
   const next = random(20_260_101);
   const { chinese, latin } = vocabulary();
   const pick = <T>(list: readonly T[]) => list[Math.floor(next() * list.length)] as T;
   const sentence = (words: number) =>
     `${Array.from({ length: words }, () => (next() < 0.12 ? ` ${pick(latin)} ` : pick(chinese))).join("")}。`;
-  const docs = Array.from({ length: SEARCH_DOCUMENTS }, (_, i) => ({
+  const docs = Array.from({ length: count }, (_, i) => ({
     type: types[i % types.length] as (typeof types)[number],
     id: i + 1,
     title: sentence(5),
@@ -91,6 +93,31 @@ async function child(dir: string): Promise<void> {
     url: `/portal/message/news/${i + 1}`,
     fingerprint: "",
   }));
+  return { docs, next, pick, chinese, latin };
+}
+
+/** `count` distinct queries as visitors type them: words of two to four characters, one character, Latin prefixes, mixed, Traditional. */
+export function visitorQueries(
+  count: number,
+  { next, pick, chinese, latin }: Pick<ReturnType<typeof generatedDocs>, "next" | "pick" | "chinese" | "latin">,
+): string[] {
+  const queries = new Set<string>();
+  while (queries.size < count) {
+    const roll = next();
+    const word = pick(chinese);
+    if (roll < 0.45) queries.add(word);
+    else if (roll < 0.55) queries.add(word.slice(0, 1));
+    else if (roll < 0.7) queries.add(pick(latin).slice(0, 3 + Math.floor(next() * 4)));
+    else if (roll < 0.85) queries.add(`${pick(latin)} ${word}`);
+    else queries.add(`${word}${pick(chinese)}`);
+  }
+  return [...queries];
+}
+
+async function child(dir: string): Promise<void> {
+  const { SearchIndex } = await import("../server/search/search-index.ts");
+  const generated = generatedDocs(SEARCH_DOCUMENTS);
+  const { docs } = generated;
   // What the server holds before it indexes: the documents, read; the converters are loaded by the build itself.
   const rssBefore = process.memoryUsage().rss;
   const index = new SearchIndex(path.join(dir, "search.db"));
@@ -105,18 +132,7 @@ async function child(dir: string): Promise<void> {
   const buildCpuSeconds = (buildCpu.user + buildCpu.system) / 1e6;
   const peakAfterBuild = process.resourceUsage().maxRSS * 1024;
 
-  // 200 distinct queries as visitors type them: words of two to four characters, one character, Latin prefixes, mixed, Traditional.
-  const queries = new Set<string>();
-  while (queries.size < SEARCH_QUERIES + 20) {
-    const roll = next();
-    const word = pick(chinese);
-    if (roll < 0.45) queries.add(word);
-    else if (roll < 0.55) queries.add(word.slice(0, 1));
-    else if (roll < 0.7) queries.add(pick(latin).slice(0, 3 + Math.floor(next() * 4)));
-    else if (roll < 0.85) queries.add(`${pick(latin)} ${word}`);
-    else queries.add(`${word}${pick(chinese)}`);
-  }
-  const all = [...queries];
+  const all = visitorQueries(SEARCH_QUERIES + 20, generated);
   for (const q of all.slice(SEARCH_QUERIES)) index.search({ q, pageIndex: 0, pageMaxCount: 20 });
   // CPU time per query: on a machine others share, wall time measures them as much as us.
   const times: number[] = [];

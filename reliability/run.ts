@@ -3,12 +3,12 @@
  * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
  * proves, section by section, what the README's "Reliability" section lists: faults
  * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
- * miss flood, shutdown (and a rolling restart behind nginx), no lost writes on PostgreSQL, several instances on one Redis, hostile
+ * miss flood, costly searches under load, shutdown (and a rolling restart behind nginx), no lost writes on PostgreSQL, several instances on one Redis, hostile
  * entries in that Redis. Prints one table; exits 1 on any failure
  * (2 when it cannot run at all).
  *
  * Options: --short (the CI form: 20 s load, fewer fuzz cases, shorter fault phases),
- * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, flood, shutdown, writes, instances, trust),
+ * --only=a,b (sections by id: faults, inputs, poisoning, xss, load, flood, search, shutdown, writes, instances, trust),
  * --load-seconds=N (override the load duration), --keep-logs (keep the server logs and
  * memory samples even when everything passed; they are always kept on a failure).
  */
@@ -30,6 +30,7 @@ import { runInstances } from "./instances.ts";
 import { runLoad } from "./load.ts";
 import { runPoisoning } from "./poisoning.ts";
 import { crashed, formatTable, passed, type SectionResult } from "./report.ts";
+import { runSearchLoad } from "./search-load.ts";
 import { runShutdown } from "./shutdown.ts";
 import { runTierTrust } from "./tier-trust.ts";
 import { runWrites } from "./writes.ts";
@@ -42,6 +43,7 @@ const SECTIONS: { id: string; title: string; run: (ctx: RunContext) => Promise<S
   { id: "xss", title: "XSS", run: runXss },
   { id: "load", title: "load", run: (ctx) => runLoad(ctx, loadSeconds(ctx)) },
   { id: "flood", title: "miss flood", run: runFlood },
+  { id: "search", title: "costly searches under load", run: runSearchLoad },
   { id: "shutdown", title: "shutdown", run: runShutdown },
   { id: "writes", title: "no lost writes", run: runWrites },
   { id: "instances", title: "several instances on one Redis", run: runInstances },

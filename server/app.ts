@@ -34,7 +34,7 @@ import { createRedirectRules } from "./redirect-rules/redirect-rules.ts";
 import type { RuleTable } from "./redirect-rules/rule-table.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/render.ts";
-import { createSearch, type ItemChangeHook, type SiteSearch } from "./search/search.ts";
+import { createSearch, type IndexChanges, type SiteSearch } from "./search/search.ts";
 import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
 
@@ -118,9 +118,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const { metrics, health, requestLog, missingPages } = createOperations(operationsDeps);
   const common = { tier, clientAddressOf, commonHeaders, recompressor, logger, now };
   const proxyDeps = { ...common, upstreamUrl, onUpstreamOutcome: metrics.observeUpstream };
-  // Bound late: the engines' part reads items through the upstream client made below.
-  const onItemChange: ItemChangeHook = (item, change) => push.onItemChange(item, change);
-  const searchDeps = { logger, inFlight: activity.inFlight, now, onItemChange };
+  // Bound late: the engines' part reads items through the upstream client made below. A build from
+  // nothing (a new instance) compares with nothing, so it tells the engines nothing.
+  const onIndexChanges = ({ fromScratch, items }: IndexChanges) => {
+    if (!fromScratch) for (const { type, id, change } of items) push.onItemChange({ type, id }, change);
+  };
+  const searchDeps = { logger, inFlight: activity.inFlight, now, onIndexChanges };
   const api = createApiProxy(settings.api, {
     ...proxyDeps,
     localAnswers: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),

@@ -148,12 +148,8 @@ async function serve(config: Config, logger: Logger, life: Lifecycle, redirectRu
     new AggregatorRegistry();
     AggregatorRegistry.setRegistries([metricsRegistry]);
   }
-  // A file written by several workers at once would not be atomic.
-  const search = cluster.isWorker
-    ? { ...config.search, indexPath: `${config.search.indexPath}.worker-${cluster.worker?.id}` }
-    : config.search;
   const app = createApp(
-    { ...config, classify, search },
+    { ...config, classify },
     {
       upstreamUrl,
       logger,

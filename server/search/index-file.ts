@@ -1,18 +1,22 @@
 /** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0010-search-index-of-our-own.md). */
+import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";
 
 /** Bump when the layout or the tokens change: a file of another version is built again. */
-const SCHEMA_VERSION = "2";
+const SCHEMA_VERSION = "3";
 /** A rowid holds its type, so counts per type read the FTS5 table alone, never a join per match. */
 const TYPE_SPAN = 2 ** 40;
 const typeRange = (type: SearchType) => {
   const lo = TYPE_SPAN * (SEARCH_TYPES.indexOf(type) + 1);
   return { lo, hi: lo + TYPE_SPAN - 1 };
 };
-/** Read beyond a page, so items tied with its last are ordered by date before the page is cut. */
-const TIE_SLACK = 20;
+/**
+ * A query matching more items than this is not ranked by relevance within each tier, but
+ * newest first: scoring every match is what made broad queries cost tens of ordinary ones.
+ */
+export const SCORED_MATCHES = 500;
 const MAX_BODY_CHARS = 20_000;
 const WEIGHTS = "10.0, 3.0, 1.0";
 
@@ -57,10 +61,16 @@ const SCHEMA = `
     date TEXT NOT NULL,
     url TEXT NOT NULL,
     fingerprint TEXT NOT NULL,
+    hash TEXT NOT NULL,
     UNIQUE (type, item)
   );
   CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    title, brief, body, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'
+    title, brief, body, content='', contentless_delete=1, prefix='2 3', tokenize='unicode61 remove_diacritics 0'
+  );
+  -- Titles and briefs again: which matches have every term there is read from this small table,
+  -- not from a second and third pass over the whole text.
+  CREATE VIRTUAL TABLE IF NOT EXISTS heads USING fts5(
+    title, brief, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'
   );
 `;
 
@@ -103,21 +113,48 @@ export class IndexFile {
       fingerprint: this.db.prepare("SELECT fingerprint FROM docs WHERE type = ? AND item = ?").pluck(),
       doc: this.db.prepare("SELECT * FROM docs WHERE type = ? AND item = ?"),
       insertDoc: this.db.prepare(
-        `INSERT INTO docs (rowid, type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint)
-         VALUES (@rowid, @type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint)`,
+        `INSERT INTO docs (rowid, type, item, title, brief, body, norm_brief, norm_body, aligned, date, url, fingerprint, hash)
+         VALUES (@rowid, @type, @id, @title, @brief, @body, @normBrief, @normBody, @aligned, @date, @url, @fingerprint, @hash)`,
       ),
       updateDoc: this.db.prepare(
         `UPDATE docs SET title = @title, brief = @brief, body = @body, norm_brief = @normBrief, norm_body = @normBody,
-         aligned = @aligned, date = @date, url = @url, fingerprint = @fingerprint WHERE rowid = @rowid`,
+         aligned = @aligned, date = @date, url = @url, fingerprint = @fingerprint, hash = @hash WHERE rowid = @rowid`,
       ),
       insertFts: this.db.prepare("INSERT INTO fts (rowid, title, brief, body) VALUES (?, ?, ?, ?)"),
       deleteFts: this.db.prepare("DELETE FROM fts WHERE rowid = ?"),
+      insertHeads: this.db.prepare("INSERT INTO heads (rowid, title, brief) VALUES (?, ?, ?)"),
+      deleteHeads: this.db.prepare("DELETE FROM heads WHERE rowid = ?"),
+      matches: this.db.prepare("SELECT rowid FROM fts WHERE fts MATCH ?").pluck(),
+      scores: this.db.prepare(`SELECT rowid, bm25(fts, ${WEIGHTS}) FROM fts WHERE fts MATCH ? AND rowid BETWEEN ? AND ?`).raw(),
+      allDates: this.db.prepare("SELECT rowid, date FROM docs").raw(),
+      headMatches: this.db.prepare("SELECT rowid FROM heads WHERE heads MATCH ?").pluck(),
       deleteDoc: this.db.prepare("DELETE FROM docs WHERE rowid = ?"),
       count: this.db.prepare("SELECT count(*) FROM docs").pluck(),
+      hash: this.db.prepare("SELECT hash FROM docs WHERE type = ? AND item = ?").pluck(),
+      setFingerprint: this.db.prepare("UPDATE docs SET fingerprint = ? WHERE type = ? AND item = ?"),
+      keys: this.db.prepare("SELECT type, item FROM docs").raw(),
       lastOfType: this.db.prepare("SELECT rowid FROM docs WHERE rowid BETWEEN ? AND ? ORDER BY rowid DESC LIMIT 1").pluck(),
-      dates: this.db.prepare("SELECT rowid, date FROM docs WHERE rowid IN (SELECT value FROM json_each(?))"),
       byRowids: this.db.prepare("SELECT rowid, * FROM docs WHERE rowid IN (SELECT value FROM json_each(?))"),
     };
+  }
+
+  /**
+   * Writes `doc` unless the index holds the same text already (its hash), so content that did
+   * not change is not tokenised again; says whether it was new or changed.
+   */
+  putIfChanged(doc: SearchDoc): "new" | "changed" | undefined {
+    const held = this.statements.hash.get(doc.type, doc.id) as string | undefined;
+    if (held !== undefined && held === hashOf(doc)) {
+      if (this.fingerprintOf(doc.type, doc.id) !== doc.fingerprint) this.statements.setFingerprint.run(doc.fingerprint, doc.type, doc.id);
+      return undefined;
+    }
+    this.put(doc);
+    return held === undefined ? "new" : "changed";
+  }
+
+  /** Every item held, as `type:id`. */
+  keys(): { type: SearchType; id: number }[] {
+    return (this.statements.keys.all() as [SearchType, number][]).map(([type, id]) => ({ type, id }));
   }
 
   put(doc: SearchDoc): void {
@@ -130,6 +167,7 @@ export class IndexFile {
       normBrief: brief.norm,
       normBody: normBody.norm,
       aligned: (brief.aligned ? 1 : 0) | (normBody.aligned ? 2 : 0),
+      hash: hashOf(doc),
     };
     const tokens = [indexTokens(doc.title), indexTokens(doc.brief), indexTokens(body)] as const;
     const existing = this.statements.find.get(doc.type, doc.id) as number | undefined;
@@ -138,11 +176,16 @@ export class IndexFile {
       const rowid = ((this.statements.lastOfType.get(lo, hi) as number | undefined) ?? lo - 1) + 1;
       if (rowid > hi) throw new Error(`search index: no room for another ${doc.type}`);
       this.statements.insertDoc.run({ ...row, rowid });
+      this.dates?.set(rowid, dateNumber(doc.date));
       this.statements.insertFts.run(rowid, ...tokens);
+      this.statements.insertHeads.run(rowid, tokens[0], tokens[1]);
     } else {
       this.statements.deleteFts.run(existing);
+      this.statements.deleteHeads.run(existing);
       this.statements.updateDoc.run({ ...row, rowid: existing });
+      this.dates?.set(existing, dateNumber(doc.date));
       this.statements.insertFts.run(existing, ...tokens);
+      this.statements.insertHeads.run(existing, tokens[0], tokens[1]);
     }
   }
 
@@ -150,7 +193,9 @@ export class IndexFile {
     const existing = this.statements.find.get(type, id) as number | undefined;
     if (existing === undefined) return;
     this.statements.deleteFts.run(existing);
+    this.statements.deleteHeads.run(existing);
     this.statements.deleteDoc.run(existing);
+    this.dates?.delete(existing);
   }
 
   batch(apply: () => void): void {
@@ -170,40 +215,56 @@ export class IndexFile {
     return this.statements.count.get() as number;
   }
 
-  facets(match: string): Map<string, number> {
-    const rows = this.prepared("facets", `SELECT rowid / ${TYPE_SPAN} AS t, count(*) AS n FROM fts WHERE fts MATCH ? GROUP BY t`).all(
-      match,
-    ) as {
-      t: number;
-      n: number;
-    }[];
-    return new Map(rows.flatMap((r) => (SEARCH_TYPES[r.t - 1] ? [[SEARCH_TYPES[r.t - 1] as string, r.n]] : [])));
+  /**
+   * The counts per type and one page of the matches, in the order of docs/behaviour.md#search:
+   * the matches are found once, and relevance is worked out only for those the page can hold.
+   */
+  search(
+    match: { all: string; title: string; brief: string },
+    type: SearchType | undefined,
+    limit: number,
+    offset: number,
+  ): { facets: Map<string, number>; ranked: Ranked[] } {
+    const rowids = this.statements.matches.all(match.all) as number[];
+    const counts = new Array<number>(SEARCH_TYPES.length + 1).fill(0);
+    const range = type ? typeRange(type) : { lo: 0, hi: Number.MAX_SAFE_INTEGER };
+    const inType: number[] = [];
+    for (const rowid of rowids) {
+      const t = Math.floor(rowid / TYPE_SPAN);
+      counts[t] = (counts[t] ?? 0) + 1;
+      if (rowid >= range.lo && rowid <= range.hi) inType.push(rowid);
+    }
+    const facets = new Map(SEARCH_TYPES.map((name, i) => [name as string, counts[i + 1] ?? 0]));
+    if (inType.length === 0) return { facets, ranked: [] };
+    const inTitle = new Set(this.statements.headMatches.all(match.title) as number[]);
+    const inBrief = new Set(this.statements.headMatches.all(match.brief) as number[]);
+    const scores =
+      inType.length <= SCORED_MATCHES
+        ? new Map(this.statements.scores.all(match.all, range.lo, range.hi) as [number, number][])
+        : new Map<number, number>();
+    const dates = this.datesByRowid();
+    const candidates = inType.map((rowid) => ({
+      rowid,
+      tier: inTitle.has(rowid) ? 0 : inBrief.has(rowid) ? 1 : 2,
+      score: scores.get(rowid) ?? 0,
+      date: dates.get(rowid) ?? 0,
+    }));
+    const ranked = topOf(
+      candidates,
+      offset + limit,
+      (a, b) => a.tier - b.tier || a.score - b.score || b.date - a.date || b.rowid - a.rowid,
+    ).slice(offset);
+    return { facets, ranked: ranked.map(({ rowid, tier, score }) => ({ rowid, tier, score })) };
   }
 
-  /** One page of the matches, in the order of docs/behaviour.md#search. */
-  rank(match: { all: string; title: string; brief: string }, type: SearchType | undefined, limit: number, offset: number): Ranked[] {
-    const sql = `
-      SELECT rowid,
-        CASE WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH @title) THEN 0
-             WHEN rowid IN (SELECT rowid FROM fts WHERE fts MATCH @brief) THEN 1 ELSE 2 END AS tier,
-        bm25(fts, ${WEIGHTS}) AS score
-      FROM fts
-      WHERE fts MATCH @all AND rowid BETWEEN @lo AND @hi
-      ORDER BY tier, score
-      LIMIT @limit`;
-    const range = type ? typeRange(type) : { lo: 0, hi: Number.MAX_SAFE_INTEGER };
-    const candidates = this.prepared("rank", sql).all({ ...match, ...range, limit: offset + limit + TIE_SLACK }) as Ranked[];
-    // Dates only for the candidates: a join per match would cost, on a query most items match.
-    const dates = new Map(
-      (this.statements.dates.all(JSON.stringify(candidates.map((c) => c.rowid))) as { rowid: number; date: string }[]).map((r) => [
-        r.rowid,
-        r.date,
-      ]),
-    );
-    const dateOf = (rowid: number) => dates.get(rowid) ?? "";
-    return candidates
-      .sort((a, b) => a.tier - b.tier || a.score - b.score || dateOf(b.rowid).localeCompare(dateOf(a.rowid)) || b.rowid - a.rowid)
-      .slice(offset, offset + limit);
+  /** Every item's date as a number, read once and kept in step with what is written. */
+  private dates: Map<number, number> | undefined;
+  private datesByRowid(): Map<number, number> {
+    if (!this.dates) {
+      this.dates = new Map();
+      for (const [rowid, date] of this.statements.allDates.iterate() as Iterable<[number, string]>) this.dates.set(rowid, dateNumber(date));
+    }
+    return this.dates;
   }
 
   docs(rowids: readonly number[]): Map<number, StoredDoc> {
@@ -223,16 +284,29 @@ export class IndexFile {
   close(): void {
     if (this.db.open) this.db.close();
   }
+}
 
-  private readonly cache = new Map<string, Database.Statement>();
-  private prepared(name: string, sql: string): Database.Statement {
-    let statement = this.cache.get(name);
-    if (!statement) {
-      statement = this.db.prepare(sql);
-      this.cache.set(name, statement);
-    }
-    return statement;
+/** What the index shows and finds of an item: unchanged, it is not written again. */
+const hashOf = (doc: SearchDoc) =>
+  createHash("sha1")
+    .update(JSON.stringify([doc.title, doc.brief, doc.body, doc.date, doc.url]))
+    .digest("base64url");
+
+/** `yyyyMMdd` or `yyyyMMddHHmmss` as one comparable number; none is 0. */
+const dateNumber = (date: string) => (date.length === 8 ? Number(date) * 1e6 : Number(date) || 0);
+
+/** The first `n` of `items` in `order`, without sorting them all when `n` is a page. */
+function topOf<T>(items: T[], n: number, order: (a: T, b: T) => number): T[] {
+  if (n > 100 || items.length <= n * 4) return items.sort(order).slice(0, n);
+  const kept: T[] = [];
+  for (const item of items) {
+    if (kept.length === n && order(item, kept[n - 1] as T) >= 0) continue;
+    let at = kept.length;
+    while (at > 0 && order(item, kept[at - 1] as T) < 0) at--;
+    kept.splice(at, 0, item);
+    if (kept.length > n) kept.pop();
   }
+  return kept;
 }
 
 function toSearchDoc(row: Record<string, unknown>): SearchDoc {

@@ -24,6 +24,7 @@ function matchRanges(norm: string, terms: readonly QueryTerm[], limit = Number.P
         continue;
       }
       if (at > 0 && isWordChar(charEndingAt(norm, at))) continue;
+      if (term.whole && from < norm.length && isWordChar(String.fromCodePoint(norm.codePointAt(from) ?? 0))) continue;
       let end = from;
       while (end < norm.length) {
         const char = String.fromCodePoint(norm.codePointAt(end) ?? 0);

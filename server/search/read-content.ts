@@ -8,25 +8,43 @@ import type { Job, Message, Product, Service } from "../../shared/entities.ts";
 import { pageHref } from "../../shared/routes.ts";
 import type { SearchType } from "../../shared/search.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
-import { classifyUpstreamAnswer, httpErrorOf, upstreamPathOf } from "../api-proxy/api-reader.ts";
+import { httpErrorOf, upstreamPathOf } from "../api-proxy/api-reader.ts";
 import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
 import type { CachedAnswer } from "../cache/response-cache.ts";
+import { HttpError } from "../http/errors.ts";
 import { readAllPages, readPayload } from "../seo/read-upstream.ts";
 import type { SearchDoc } from "./index-file.ts";
 
-/** A key's `lang=en` is sent as CONTENT_LANG_PARAM. */
+/**
+ * A key's `lang=en` is sent as CONTENT_LANG_PARAM. The answer is judged as the API cache
+ * judges it, but its HTML is not made safe: the index keeps only its text (`textOfHtml`),
+ * and sanitising every item of a walk was most of what a refresh cost the main thread.
+ */
 export function uncachedReader(upstream: UpstreamClient, contentLangParam?: string): Pick<ApiReader, "get"> {
   return {
     async get(key) {
+      let res: Awaited<ReturnType<UpstreamClient["request"]>>;
       try {
-        const res = await upstream.request("GET", `/api/portal${upstreamPathOf(key, contentLangParam)}`);
-        const { answer } = classifyUpstreamAnswer(res, key.split("?")[0] as string);
-        return { value: answer as CachedAnswer, status: "MISS", freshForMs: 0 };
+        res = await upstream.request("GET", `/api/portal${upstreamPathOf(key, contentLangParam)}`);
       } catch (err) {
         throw httpErrorOf(err);
       }
+      if (res.status !== 404 && (res.status < 200 || res.status > 299)) throw new HttpError(502, `upstream answered ${res.status}`);
+      const json = envelopeOf(res.body);
+      if (!json && res.status !== 404) throw new HttpError(502, "upstream answer is not a valid JSON envelope");
+      const answer = { status: res.status === 404 ? 404 : 200, body: res.body, etag: "", json: json ?? null };
+      return { value: answer as CachedAnswer, status: "MISS", freshForMs: 0 };
     },
   };
+}
+
+function envelopeOf(body: Buffer): { code: number } | undefined {
+  try {
+    const json = JSON.parse(body.toString("utf8"));
+    return json !== null && typeof json === "object" && !Array.isArray(json) && typeof json.code === "number" ? json : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 export type ContentReader = Pick<ApiReader, "get">;
@@ -178,12 +196,15 @@ export async function docOfListed(
   type: SearchType,
   item: Record<string, unknown>,
   jobNames: JobNames,
-  previous: { fingerprintOf(type: SearchType, id: number): string | undefined; docOf(type: SearchType, id: number): SearchDoc | undefined },
+  previous: {
+    fingerprintOf(type: SearchType, id: number): Promise<string | undefined>;
+    docOf(type: SearchType, id: number): Promise<SearchDoc | undefined>;
+  },
 ): Promise<SearchDoc | undefined> {
   if (!isId(item.id)) return undefined;
   const fingerprint = fingerprintOf(item);
   if (listHasBody(type, item)) return docOf(type, item, jobNames, fingerprint);
-  if (previous.fingerprintOf(type, item.id) === fingerprint) return previous.docOf(type, item.id);
+  if ((await previous.fingerprintOf(type, item.id)) === fingerprint) return previous.docOf(type, item.id);
   const detail = await readDetail(reader, type, item.id, jobNames);
   return detail ? { ...detail, fingerprint } : undefined;
 }

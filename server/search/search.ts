@@ -15,8 +15,10 @@ import { HttpError } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
 import type { PurgeRequest } from "../purge/purge-request.ts";
 import type { SearchDoc } from "./index-file.ts";
+import { type IndexLease, LEASE_TOUCH_MS, takeIndexLease } from "./index-lease.ts";
+import { type IndexThread, startIndexThread } from "./index-thread.ts";
 import { type ContentReader, docOfListed, type JobNames, readDetail, readLists, uncachedReader } from "./read-content.ts";
-import { type IndexFigures, SearchIndex } from "./search-index.ts";
+import type { IndexChange, IndexFigures } from "./search-index.ts";
 import { searchPageGuard } from "./search-page-guard.ts";
 
 /** Long enough for a burst, short enough that a change shows at once. */
@@ -25,6 +27,19 @@ const BATCH = 20;
 const READS_AT_ONCE = 4;
 /** Purges arriving together are read again together. */
 const PURGE_SETTLE_MS = 50;
+/** A search the index's thread has not answered by then is refused, not waited on. */
+const SEARCH_DEADLINE_MS = 5000;
+
+/**
+ * Items the index found new, changed or gone, by their public identity: after each build
+ * (`fromScratch`: there was no last index to compare with, so every item is new) and each
+ * item a purge had read again.
+ */
+export interface IndexChanges {
+  lang: Lang;
+  fromScratch: boolean;
+  items: IndexChange[];
+}
 
 export interface SearchFigures extends IndexFigures {
   /** By type (`all` when not narrowed); an answer served again is not counted again. */
@@ -43,18 +58,16 @@ interface SiteSearchOptions {
   langs?: readonly Lang[];
   /** Requests being answered: a build gives way to them. */
   inFlight?: () => number;
+  /** Told what each build and each purged item's re-read changed. */
+  onIndexChanges?: (changes: IndexChanges) => void;
   now?: () => number;
-  /** A refresh found an item new or changed since the last build (never called by the first build of an empty index). */
-  onItemChange?: ItemChangeHook;
 }
-
-export type ItemChangeHook = (item: { type: SearchType; id: number }, change: "new" | "changed" | "gone") => void;
 
 export interface SiteSearch {
   start(): void;
   close(): void;
   /** Results with their addresses in `lang` (default Chinese). */
-  search(query: SearchQuery, lang?: Lang): SearchResult;
+  search(query: SearchQuery, lang?: Lang): Promise<SearchResult>;
   /** With the search call answered here. */
   readerWith(reader: ApiReader): ApiReader;
   onPurge(request: PurgeRequest): void;
@@ -110,12 +123,20 @@ const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 const GIVE_WAY_MS = 1000;
 
+const emptyResult = (): SearchResult => ({
+  pageDataList: [],
+  totalCount: 0,
+  totalPageCount: 0,
+  facets: Object.fromEntries(SEARCH_TYPES.map((type) => [type, 0])) as SearchResult["facets"],
+});
+
 function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
   const langs = options.langs ?? ["zh-CN"];
+  const lang = langs[0] ?? "zh-CN";
   const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
   const now = options.now ?? Date.now;
-  const index = new SearchIndex(options.file);
+  let thread: IndexThread | undefined;
   const results = createResponseCache({ maxBytes: 8 * 1024 * 1024, staleMs: 0, now: options.now });
   const queries: Record<string, number> = {};
   const empty: Record<string, number> = {};
@@ -127,6 +148,40 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   let jobNames: JobNames = { types: new Map(), addrs: new Map() };
   const queued = new Map<string, { type: SearchType; id: number }>();
   let rereading: Promise<void> | undefined;
+  let lease: IndexLease | undefined;
+  /** One process of an instance keeps the index; the others read it (docs/behaviour.md#search). */
+  let touching: NodeJS.Timeout | undefined;
+  const keepsIndex = () => {
+    if (lease || closed) return lease !== undefined;
+    lease = takeIndexLease(options.file);
+    if (lease) {
+      const held = lease;
+      touching = setInterval(() => {
+        // Taken over while this process could not touch it for a minute: it reads from now on.
+        if (!held.touch() && lease === held) {
+          lease = undefined;
+          clearInterval(touching);
+        }
+      }, LEASE_TOUCH_MS).unref();
+    }
+    return lease !== undefined;
+  };
+
+  const index = (): IndexThread => {
+    if (!thread) throw new Error("search is not started");
+    return thread;
+  };
+  const previous = {
+    fingerprintOf: (type: SearchType, id: number) => index().call("fingerprintOf", { type, id }),
+    docOf: (type: SearchType, id: number) => index().call("docOf", { type, id }),
+  };
+  const tell = (fromScratch: boolean, items: IndexChange[]) => {
+    if (items.length > 0 && options.onIndexChanges) options.onIndexChanges({ lang, fromScratch, items });
+  };
+  const refreshFigures = () =>
+    index()
+      .call("figures")
+      .catch(() => undefined);
 
   /** A build is background work: it waits for visitors' requests under way before each item. */
   async function giveWay(): Promise<void> {
@@ -136,10 +191,9 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
 
   async function buildOnce(): Promise<void> {
     const began = now();
-    // Against the index being replaced: the first build of an empty one finds nothing "new".
-    const reportChanges = options.onItemChange && index.figures().documents > 0 ? options.onItemChange : undefined;
-    index.beginBuild();
+    const changes: IndexChange[] = [];
     try {
+      await index().call("beginBuild");
       const read = await readLists(reader);
       jobNames = read.jobNames;
       let count = 0;
@@ -148,40 +202,38 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
           const docs = await mapLimit(items.slice(at, at + BATCH), READS_AT_ONCE, async (item) => {
             await giveWay();
             try {
-              return await docOfListed(reader, type, item, jobNames, index);
+              return await docOfListed(reader, type, item, jobNames, previous);
             } catch (err) {
               logger.warn(
                 { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
                 "search index could not read an item",
               );
-              return typeof item.id === "number" ? index.docOf(type, item.id) : undefined;
+              return typeof item.id === "number" ? previous.docOf(type, item.id) : undefined;
             }
           });
           if (closed) throw new Error("closed");
           const kept = docs.filter((doc): doc is SearchDoc => doc !== undefined);
-          if (reportChanges) reportChangedDocs(kept, reportChanges);
-          index.addToBuild(kept);
+          changes.push(...(await index().call("addToBuild", kept)));
           count += kept.length;
           await nextTurn();
         }
       }
-      index.finishBuild(began, now());
-      logger.info({ documents: count, seconds: (now() - began) / 1000 }, "search index built");
+      const { gone, fromScratch } = await index().call("finishBuild", began, now());
+      await refreshFigures();
+      logger.info({ documents: count, changed: changes.length, gone: gone.length, seconds: (now() - began) / 1000 }, "search index built");
+      tell(fromScratch, [...changes, ...gone]);
     } catch (err) {
-      index.abandonBuild();
+      await index()
+        .call("abandonBuild")
+        .catch(() => undefined);
       if (!closed)
         logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index build failed; the last index still answers");
     }
   }
 
-  function reportChangedDocs(docs: readonly SearchDoc[], report: ItemChangeHook): void {
-    for (const doc of docs) {
-      const before = index.fingerprintOf(doc.type, doc.id);
-      if (before !== doc.fingerprint) report({ type: doc.type, id: doc.id }, before === undefined ? "new" : "changed");
-    }
-  }
-
   function rebuild(): Promise<void> {
+    if (!thread) return Promise.resolve();
+    if (!keepsIndex()) return refreshFigures().then(() => undefined);
     if (building) {
       buildAgain = true;
       return building;
@@ -202,13 +254,19 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     while (queued.size > 0 && !closed) {
       const items = [...queued.values()];
       queued.clear();
+      const changes: IndexChange[] = [];
       await mapLimit(items, READS_AT_ONCE, async ({ type, id }) => {
         try {
           const doc = await readDetail(reader, type, id, jobNames);
           if (closed) return;
           // No fingerprint: the next build reads its detail again rather than trust this copy forever.
-          if (doc) index.put({ ...doc, fingerprint: "" });
-          else index.remove(type, id);
+          if (doc) {
+            await index().call("put", { ...doc, fingerprint: "" });
+            changes.push({ type, id, change: "changed" });
+          } else {
+            await index().call("remove", { type, id });
+            changes.push({ type, id, change: "gone" });
+          }
         } catch (err) {
           logger.warn(
             { type, id, err: err instanceof Error ? err.message : String(err) },
@@ -216,13 +274,15 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
           );
         }
       });
+      await refreshFigures();
+      tell(false, changes);
     }
   }
 
   async function compute(key: string): Promise<Loaded<CachedAnswer>> {
     const parsed = parseSearchCall(new URLSearchParams(key.slice(SEARCH_PATH.length + 1)));
     if (!parsed.ok) throw new HttpError(400, parsed.error);
-    const result = search(parsed.value, keyLangOf(key).lang);
+    const result = await search(parsed.value, keyLangOf(key).lang);
     const label = parsed.value.type ?? "all";
     queries[label] = (queries[label] ?? 0) + 1;
     if (result.totalCount === 0) empty[label] = (empty[label] ?? 0) + 1;
@@ -233,8 +293,26 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     return { value: { status: 200, body, etag, json, ready }, freshForMs: RESULT_FRESH_MS };
   }
 
-  function search(query: SearchQuery, lang: Lang = "zh-CN"): SearchResult {
-    const result = index.search(query);
+  /** In the index's thread; one it cannot answer in time is a 503, never a wait without end. */
+  async function searchIndex(query: SearchQuery): Promise<SearchResult> {
+    if (!thread || !query.q.trim()) return emptyResult();
+    let deadline: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      deadline = setTimeout(() => reject(new HttpError(503, "search is busy; try again in a moment")), SEARCH_DEADLINE_MS);
+    });
+    try {
+      return await Promise.race([thread.call("search", query), late]);
+    } catch (err) {
+      if (err instanceof HttpError) throw err;
+      logger.warn({ err: err instanceof Error ? err.message : String(err) }, "search index could not answer");
+      throw new HttpError(503, "search is unavailable for a moment; try again");
+    } finally {
+      clearTimeout(deadline);
+    }
+  }
+
+  async function search(query: SearchQuery, lang: Lang = "zh-CN"): Promise<SearchResult> {
+    const result = await searchIndex(query);
     if (lang === "zh-CN") return result;
     return { ...result, pageDataList: result.pageDataList.map((hit) => ({ ...hit, url: addressIn(hit.url, lang) })) };
   }
@@ -243,12 +321,8 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     start() {
       if (started) return;
       started = true;
-      try {
-        index.open();
-      } catch (err) {
-        logger.error({ err: err instanceof Error ? err.message : String(err) }, "search index cannot be opened");
-        return;
-      }
+      thread = startIndexThread(options.file, logger);
+      void refreshFigures();
       if (refreshMs > 0) {
         setImmediate(() => void rebuild());
         timer = setInterval(() => void rebuild(), refreshMs).unref();
@@ -257,7 +331,11 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     close() {
       closed = true;
       if (timer) clearInterval(timer);
-      index.close();
+      if (touching) clearInterval(touching);
+      const stopping = thread?.close();
+      // Released once the thread has let the file go, so the next keeper never meets a write under way.
+      void stopping?.finally(() => lease?.release());
+      if (!stopping) lease?.release();
     },
     search,
     readerWith(base) {
@@ -271,12 +349,14 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       };
     },
     onPurge(request) {
-      if (!started || closed || refreshMs === 0) return;
-      let again = request.all;
+      // Every process gets each purge: the one keeping the index applies it.
+      if (!started || closed || !keepsIndex()) return;
+      // A kind or everything is read again by a build, on the refresh's terms; an item named is read whatever they are.
+      let again = request.all && refreshMs > 0;
       for (const tag of request.tags) {
         const detail = DETAIL_TAG.exec(tag);
         if (detail) queued.set(tag, { type: detail[1] as SearchType, id: Number(detail[2]) });
-        else if (KIND_TAG.test(tag)) again = true;
+        else if (KIND_TAG.test(tag) && refreshMs > 0) again = true;
       }
       for (const path of request.paths) {
         const item = itemOfPath(path);
@@ -293,7 +373,7 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     async settled() {
       while (building || rereading) await (building ?? rereading);
     },
-    figures: () => ({ ...index.figures(), queries: { ...queries }, empty: { ...empty } }),
+    figures: () => ({ ...(thread?.figures() ?? { documents: 0, bytes: 0 }), queries: { ...queries }, empty: { ...empty } }),
   };
 }
 

@@ -94,18 +94,43 @@ export function indexTokens(text: string): string {
 export interface QueryTerm {
   text: string;
   cjk: boolean;
+  /** A one-letter Latin word: matched as a whole word, not as the start of every word it begins. */
+  whole?: boolean;
 }
+
+/**
+ * What one query may ask of the index, in pieces read (a word or lone character is one, a
+ * Chinese run one per pair): past it, later terms are left out and a long run is cut, so no
+ * query costs more than a few ordinary ones (docs/behaviour.md#search, "Bounded").
+ */
+export const QUERY_PIECES = 6;
 
 export function queryTerms(q: string): QueryTerm[] {
   const seen = new Set<string>();
-  return runsOf(normalise(q)).filter((run) => !seen.has(run.text) && seen.add(run.text));
+  const terms: QueryTerm[] = [];
+  let pieces = 0;
+  for (const run of runsOf(normalise(q))) {
+    if (pieces >= QUERY_PIECES) break;
+    let { text } = run;
+    if (run.cjk) {
+      const chars = [...text];
+      // A run of n characters is the phrase of its n - 1 pairs.
+      if (chars.length - 1 > QUERY_PIECES - pieces) text = chars.slice(0, QUERY_PIECES - pieces + 1).join("");
+    }
+    if (seen.has(text)) continue;
+    seen.add(text);
+    const size = run.cjk ? Math.max(1, [...text].length - 1) : 1;
+    pieces += size;
+    terms.push(!run.cjk && [...text].length === 1 ? { text, cjk: false, whole: true } : { text, cjk: run.cjk });
+  }
+  return terms;
 }
 
 /** Every term required: a Chinese run the phrase of its pairs, a word a prefix; undefined with no term. */
 export function matchExpression(terms: readonly QueryTerm[], column?: string): string | undefined {
   if (terms.length === 0) return undefined;
-  const parts = terms.map(({ text, cjk }) => {
-    if (!cjk) return `"${text}"*`;
+  const parts = terms.map(({ text, cjk, whole }) => {
+    if (!cjk) return whole ? `"${text}"` : `"${text}"*`;
     const chars = [...text];
     if (chars.length === 1) return `"${text}"`;
     return `"${chars
