@@ -22,18 +22,18 @@ export interface SearchIndexMeasure {
 
 export interface DataVolumeNeed {
   imageCacheBytes: number;
-  /** One per language indexed, per worker process. */
+  /** One per language indexed: the workers of an instance share them (docs/behaviour.md#search). */
   indexFiles: number;
   indexFileBytes: number;
   totalBytes: number;
 }
 
-type VolumeSettings = Pick<Config, "images" | "contentLangParam" | "webConcurrency">;
+type VolumeSettings = Pick<Config, "images" | "contentLangParam">;
 
 export function dataVolumeNeed(config: VolumeSettings, itemsPerLanguage: number, measure: SearchIndexMeasure): DataVolumeNeed {
   // With content read by language, English has an index of its own (docs/behaviour.md#search).
   const languages = config.contentLangParam === undefined ? 1 : 2;
-  const indexFiles = languages * config.webConcurrency;
+  const indexFiles = languages;
   const indexFileBytes = itemsPerLanguage * measure.bytesPerItem;
   const totalBytes = Math.ceil((config.images.cacheMaxBytes + 2 * indexFiles * indexFileBytes) * HEADROOM);
   return { imageCacheBytes: config.images.cacheMaxBytes, indexFiles, indexFileBytes, totalBytes };
