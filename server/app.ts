@@ -34,6 +34,7 @@ import type { PageRenderer } from "./render/render.ts";
 import { createSearch, type SiteSearch } from "./search/search.ts";
 import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
+import { createWechat } from "./wechat/wechat.ts";
 
 interface AppDeps {
   /** Where the upstream content API is; defaults to config.apiBaseUrl (index.ts passes the embedded one). */
@@ -132,6 +133,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const { purger, sharedPurges } = purge;
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
   const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
+  const wechatDeps = { publicOrigin: config.publicOrigin ?? "", upstreamTimeoutMs: config.upstreamTimeoutMs };
   const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
   app.get(["/", "/portal", "/portal/"], redirectHome(config.lang));
@@ -140,6 +142,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(compression({ threshold: 1024 }));
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
   app.use(enquiries.router(() => pages.sendOwnPage));
+  app.use(createWechat(config.wechat, { ...wechatDeps, shared: tier.connection, registry, logger, now }));
   app.use("/api/portal", api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.

@@ -279,6 +279,13 @@ const envSchema = z.object({
   SMTP_URL: smtpUrl.optional(),
   ENQUIRY_TO: mailboxes.optional(),
   ENQUIRY_FROM: mailbox.optional(),
+  WECHAT_APP_ID: z
+    .string()
+    .trim()
+    .regex(/^wx[0-9a-f]{16}$/, "must be an official account's AppID: wx and 16 hexadecimal digits, such as wx1234567890abcdef")
+    .optional(),
+  WECHAT_APP_SECRET: z.string().trim().regex(/^[A-Za-z0-9]{16,64}$/, "must be the official account's AppSecret (letters and digits)").optional(),
+  WECHAT_API_BASE: baseUrl.default("https://api.weixin.qq.com"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -339,6 +346,14 @@ export interface Config {
   /** docs/behaviour.md#stopping */
   shutdown: { drainMs: number; graceMs: number };
   enquiries: EnquiryConfig;
+  /** Undefined: nothing WeChat-specific (docs/behaviour.md#sharing-in-wechat). */
+  wechat?: WechatConfig;
+}
+
+export interface WechatConfig {
+  appId: string;
+  appSecret: string;
+  apiBase: string;
 }
 
 export interface EnquiryConfig {
@@ -396,6 +411,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.ENQUIRY_WEBHOOK_URL && !e.ENQUIRY_WEBHOOK_SECRET) needs("ENQUIRY_WEBHOOK_URL", "ENQUIRY_WEBHOOK_SECRET");
   if (e.SMTP_URL && !e.ENQUIRY_TO) needs("SMTP_URL", "ENQUIRY_TO");
   if (e.SMTP_URL && !e.ENQUIRY_FROM) needs("SMTP_URL", "ENQUIRY_FROM");
+  if (e.WECHAT_APP_ID && !e.WECHAT_APP_SECRET) needs("WECHAT_APP_ID", "WECHAT_APP_SECRET");
+  if (e.WECHAT_APP_SECRET && !e.WECHAT_APP_ID) needs("WECHAT_APP_SECRET", "WECHAT_APP_ID");
+  // Pages are signed for the address WeChat sees, and its JS interface safe domain names that host.
+  if (e.WECHAT_APP_ID && !e.PUBLIC_ORIGIN) needs("WECHAT_APP_ID", "PUBLIC_ORIGIN");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -441,6 +460,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
         e.ENQUIRY_WEBHOOK_URL && e.ENQUIRY_WEBHOOK_SECRET ? { url: e.ENQUIRY_WEBHOOK_URL, secrets: e.ENQUIRY_WEBHOOK_SECRET } : undefined,
       mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
     },
+    wechat:
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, apiBase: e.WECHAT_API_BASE } : undefined,
   };
 }
 
