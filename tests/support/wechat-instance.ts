@@ -12,13 +12,20 @@ import { WECHAT_APP_ID, WECHAT_APP_SECRET } from "./wechat-api.ts";
 
 export const SITE_ORIGIN = "https://www.example.com";
 
+interface SignatureAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: { code: number; msg: string; data: WechatSignature | null };
+  text: string;
+}
+
 export interface WechatInstance {
   app: PortalApp;
   origin: string;
   /** Every log line as written. */
   logText: string[];
   metricsText(): Promise<string>;
-  signature(pageUrl: string): Promise<{ status: number; body: { code: number; msg: string; data: WechatSignature | null }; text: string }>;
+  signature(pageUrl: string): Promise<SignatureAnswer>;
   close(): Promise<void>;
 }
 
@@ -52,7 +59,7 @@ export async function startWechatInstance(
     async signature(pageUrl) {
       const res = await fetch(`${origin}/api/portal/wechat/signature?url=${encodeURIComponent(pageUrl)}`);
       const text = await res.text();
-      return { status: res.status, body: JSON.parse(text), text };
+      return { status: res.status, retryAfter: res.headers.get("retry-after"), body: JSON.parse(text), text };
     },
     async close() {
       server.closeAllConnections();
