@@ -84,7 +84,7 @@ function settingsOf(config: Config) {
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: {
-      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
+      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin, wechat: config.wechat !== undefined },
       dev: config.dev,
       staleMs: cache.staleMs,
       pageCache: config.pageCache,
