@@ -284,7 +284,11 @@ const envSchema = z.object({
     .trim()
     .regex(/^wx[0-9a-f]{16}$/, "must be an official account's AppID: wx and 16 hexadecimal digits, such as wx1234567890abcdef")
     .optional(),
-  WECHAT_APP_SECRET: z.string().trim().regex(/^[A-Za-z0-9]{16,64}$/, "must be the official account's AppSecret (letters and digits)").optional(),
+  WECHAT_APP_SECRET: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{16,64}$/, "must be the official account's AppSecret (letters and digits)")
+    .optional(),
   WECHAT_API_BASE: baseUrl.default("https://api.weixin.qq.com"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
@@ -461,7 +465,9 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       mail: e.SMTP_URL && e.ENQUIRY_TO && e.ENQUIRY_FROM ? { smtpUrl: e.SMTP_URL, to: e.ENQUIRY_TO, from: e.ENQUIRY_FROM } : undefined,
     },
     wechat:
-      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, apiBase: e.WECHAT_API_BASE } : undefined,
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET
+        ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, apiBase: e.WECHAT_API_BASE }
+        : undefined,
   };
 }
 

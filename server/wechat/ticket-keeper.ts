@@ -79,7 +79,11 @@ export function createTicketKeeper({ api, appId, shared, lockMs, logger, onFetch
   let kept: Kept | undefined;
   let pausedUntil = 0;
   const inFlight = new InFlight<string>();
-  const keys = shared && [shared.key("wechat", appId, "ticket"), shared.key("wechat", appId, "lock"), shared.key("wechat", appId, "paused")];
+  const keys = shared && [
+    shared.key("wechat", appId, "ticket"),
+    shared.key("wechat", appId, "lock"),
+    shared.key("wechat", appId, "paused"),
+  ];
 
   const counted = async <T>(call: WechatCall, work: () => Promise<T>): Promise<T> => {
     try {
@@ -125,7 +129,10 @@ export function createTicketKeeper({ api, appId, shared, lockMs, logger, onFetch
   const failed = (error: unknown, pauseMs: number): never => {
     pausedUntil = now() + pauseMs;
     const reason = error instanceof Error ? error.message : String(error);
-    logger.warn({ err: reason, retryInS: Math.ceil(pauseMs / 1000) }, "WeChat's jsapi_ticket could not be fetched: signatures answer 502 until the next try");
+    logger.warn(
+      { err: reason, retryInS: Math.ceil(pauseMs / 1000) },
+      "WeChat's jsapi_ticket could not be fetched: signatures answer 502 until the next try",
+    );
     throw new TicketUnavailable(pauseMs);
   };
 

@@ -81,7 +81,8 @@ export function createWechatApi({ appId, appSecret, apiBase }: WechatConfig, tim
     } catch (error) {
       // A fetch error's cause names the address and the reason; the URL it was given (with the secret) is never quoted.
       const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
-      const reason = error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause ?? String(error));
+      const reason =
+        error instanceof Error && error.name === "TimeoutError" ? `no answer within ${timeoutMs} ms` : (cause ?? String(error));
       throw fail(`could not be read: ${reason}`);
     }
     let json: unknown;
@@ -110,7 +111,8 @@ export function createWechatApi({ appId, appSecret, apiBase }: WechatConfig, tim
       hide(accessToken);
       const json = await call("ticket", { access_token: accessToken, type: "jsapi" });
       const parsed = ticketAnswer.safeParse(json);
-      if (!parsed.success) throw new WechatApiError("ticket", "WeChat's /cgi-bin/ticket/getticket answered without a ticket and expires_in");
+      if (!parsed.success)
+        throw new WechatApiError("ticket", "WeChat's /cgi-bin/ticket/getticket answered without a ticket and expires_in");
       return { value: parsed.data.ticket, expiresInMs: parsed.data.expires_in * 1000 };
     },
   };
