@@ -4,6 +4,9 @@
  * before it expires; a replaced token is fetched again; WeChat's error answers are 502, logged
  * without the secret, and not asked again for a minute; bad addresses are 400.
  */
+import { createHash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { type StandInWechat, startStandInWechat, WECHAT_APP_ID, WECHAT_APP_SECRET, WECHAT_ERRORS } from "../support/wechat-api.ts";
@@ -89,6 +92,45 @@ describe("the ticket kept", () => {
     // The kept token refused once (40001), then a new one.
     expect(wechat.tokenFetches).toBe(2);
     expect(wechat.ticketFetches).toBe(3);
+  });
+});
+
+describe("WeChat not answering", () => {
+  it("is a 502 once the upstream timeout passes, and pages never wait for it", async () => {
+    await instance.close();
+    instance = await startWechatInstance(wechat.url, upstream.url, { now, env: { UPSTREAM_TIMEOUT_MS: "300" } });
+    wechat.hang = true;
+    const page = await fetch(`${instance.origin}/portal/index.html`, { redirect: "manual" });
+    expect(page.status).toBeLessThan(500);
+    expect(wechat.tokenFetches).toBe(0);
+    const answer = await instance.signature(PAGE);
+    expect(answer.status).toBe(502);
+    expect(instance.logText.join("\n")).toContain("no answer within 300 ms");
+  });
+});
+
+describe("the JS-SDK file", () => {
+  it("is WeChat's file from the package, served from this site and cached for a year", async () => {
+    const res = await fetch(`${instance.origin}/portal/wechat/jweixin-1.6.0.js`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toMatch(/^text\/javascript/);
+    expect(res.headers.get("cache-control")).toBe("public, max-age=31536000, immutable");
+    const served = createHash("sha256")
+      .update(Buffer.from(await res.arrayBuffer()))
+      .digest("hex");
+    const packaged = readFileSync(createRequire(import.meta.url).resolve("jweixin-module"));
+    expect(served).toBe(createHash("sha256").update(packaged).digest("hex"));
+    expect(packaged.toString()).toContain("updateAppMessageShareData");
+  });
+});
+
+describe("without WeChat's settings", () => {
+  it("has no signature call and no JS-SDK file, and asks WeChat nothing", async () => {
+    await instance.close();
+    instance = await startWechatInstance(wechat.url, upstream.url, { env: { WECHAT_APP_ID: "", WECHAT_APP_SECRET: "" } });
+    expect((await instance.signature(PAGE)).status).toBe(404);
+    expect((await fetch(`${instance.origin}/portal/wechat/jweixin-1.6.0.js`, { redirect: "manual" })).status).not.toBe(200);
+    expect(wechat.tokenFetches).toBe(0);
   });
 });
 

@@ -33,6 +33,8 @@ export interface StandInWechat {
   /** Answered instead of a token / a ticket while set. */
   tokenError: WechatError | undefined;
   ticketError: WechatError | undefined;
+  /** Calls are received and counted but never answered while set. */
+  hang: boolean;
   tokenFetches: number;
   ticketFetches: number;
   /** What each call received that WeChat would refuse (wrong grant type, type, method...). */
@@ -55,6 +57,7 @@ export async function startStandInWechat(): Promise<StandInWechat> {
     ticketExpiresIn: 7200,
     tokenError: undefined,
     ticketError: undefined,
+    hang: false,
     tokenFetches: 0,
     ticketFetches: 0,
     complaints: [],
@@ -66,6 +69,7 @@ export async function startStandInWechat(): Promise<StandInWechat> {
     if (req.method !== "GET") state.complaints.push(`${req.method} ${url.pathname}`);
     if (url.pathname === "/cgi-bin/token") {
       state.tokenFetches++;
+      if (state.hang) return;
       if (query.get("grant_type") !== "client_credential") state.complaints.push(`grant_type=${query.get("grant_type")}`);
       if (query.get("appid") !== WECHAT_APP_ID) return send(res, { errcode: 40013, errmsg: "invalid appid" });
       if (query.get("secret") !== WECHAT_APP_SECRET) return send(res, { errcode: 40125, errmsg: "invalid appsecret" });
