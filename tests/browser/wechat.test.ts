@@ -76,7 +76,12 @@ describeInBrowser("sharing in WeChat (built site, stand-in WeChat API)", () => {
     await context.addInitScript(standInBridge);
     const page = await context.newPage();
     const requests: string[] = [];
+    const problems: string[] = [];
     page.on("request", (request) => requests.push(new URL(request.url()).pathname));
+    page.on("console", (message) => {
+      if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+    });
+    page.on("pageerror", (error) => problems.push(error.message));
     await page.goto(`${newsPage}#comments`);
     await page.waitForFunction(() =>
       (window as unknown as { bridgeCalls: BridgeCall[] }).bridgeCalls.some((call) => call.name === "updateTimelineShareData"),
@@ -91,6 +96,7 @@ describeInBrowser("sharing in WeChat (built site, stand-in WeChat API)", () => {
     }));
     await context.close();
 
+    expect(problems).toEqual([]);
     expect(requests).toContain(WECHAT_SDK_PATH);
     expect(requests).toContain("/api/portal/wechat/signature");
     expect(wechat.tokenFetches).toBe(1);
