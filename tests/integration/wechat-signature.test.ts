@@ -8,6 +8,7 @@ import { createHash } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { freePort } from "../../harness/free-port.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { type StandInWechat, startStandInWechat, WECHAT_APP_ID, WECHAT_APP_SECRET, WECHAT_ERRORS } from "../support/wechat-api.ts";
 import { SITE_ORIGIN, signs, startWechatInstance, type WechatInstance } from "../support/wechat-instance.ts";
@@ -106,6 +107,18 @@ describe("WeChat not answering", () => {
     const answer = await instance.signature(PAGE);
     expect(answer.status).toBe(502);
     expect(instance.logText.join("\n")).toContain("no answer within 300 ms");
+  });
+});
+
+describe("Redis away", () => {
+  it("signs all the same in an instance started while Redis is away, fetching once for itself", async () => {
+    await instance.close();
+    const nobody = `redis://127.0.0.1:${await freePort()}`;
+    instance = await startWechatInstance(wechat.url, upstream.url, { now, env: { REDIS_URL: nobody } });
+    const answers = await Promise.all(Array.from({ length: 5 }, () => instance.signature(PAGE)));
+    expect(answers.map((a) => a.status)).toEqual(Array(5).fill(200));
+    for (const { body } of answers) expect(signs(body.data, wechat.ticket, PAGE)).toBe(true);
+    expect(wechat.tokenFetches).toBe(1);
   });
 });
 
