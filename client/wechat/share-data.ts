@@ -1,4 +1,4 @@
-/** The share card WeChat shows for this page, read from the head the server wrote. */
+/** The share card WeChat shows for a page, read from the head the server wrote for it. */
 export interface ShareData {
   title: string;
   desc: string;
@@ -8,19 +8,19 @@ export interface ShareData {
   imgUrl: string;
 }
 
-const content = (selector: string) => document.head.querySelector(selector)?.getAttribute("content")?.trim() ?? "";
-
 export function pageAddress(): string {
   return window.location.href.split("#")[0] ?? window.location.href;
 }
 
-export function shareDataOfPage(): ShareData {
-  const canonical = document.head.querySelector<HTMLLinkElement>('link[rel="canonical"]')?.href;
-  const image = content('meta[property="og:image"]');
+/** `page`: this document, or one parsed from the page's HTML (its relative addresses read against this one's). */
+export function shareDataOf(page: Document): ShareData {
+  const content = (selector: string) => page.head.querySelector(selector)?.getAttribute("content")?.trim() ?? "";
+  const absolute = (address: string | null | undefined) => (address ? new URL(address, window.location.href).href : "");
+  const canonical = page.head.querySelector('link[rel="canonical"]')?.getAttribute("href");
   return {
-    title: content('meta[property="og:title"]') || document.title,
+    title: content('meta[property="og:title"]') || page.title,
     desc: content('meta[name="description"]'),
-    link: canonical || pageAddress(),
-    imgUrl: image ? new URL(image, window.location.href).href : "",
+    link: absolute(canonical) || pageAddress(),
+    imgUrl: absolute(content('meta[property="og:image"]')),
   };
 }

@@ -40,6 +40,26 @@ function standInBridge(): void {
   });
 }
 
+/** The share card the server's head gives `html`, as the test reads it (the page reads it through the DOM). */
+function cardInHead(html: string) {
+  const unescape = (text: string | undefined) =>
+    (text ?? "")
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&lt;/g, "<")
+      .replace(/&gt;/g, ">")
+      .replace(/&amp;/g, "&");
+  const attribute = (pattern: RegExp) => unescape(pattern.exec(html)?.[1]);
+  return {
+    title: attribute(/<meta property="og:title" content="([^"]*)">/),
+    desc: attribute(/<meta name="description" content="([^"]*)">/),
+    imgUrl: attribute(/<meta property="og:image" content="([^"]*)">/),
+    link: attribute(/<link rel="canonical" href="([^"]*)">/),
+  };
+}
+
+const shareCalls = (calls: BridgeCall[]) => calls.filter((call) => call.name === "updateAppMessageShareData").map((call) => call.args);
+
 const bridgeCalls = (page: Page) => page.evaluate(() => (window as unknown as { bridgeCalls: BridgeCall[] }).bridgeCalls);
 
 describeInBrowser("sharing in WeChat (built site, stand-in WeChat API)", () => {
@@ -113,6 +133,36 @@ describeInBrowser("sharing in WeChat (built site, stand-in WeChat API)", () => {
     const card = { title: head.title, link: head.canonical, imgUrl: head.image };
     expect(calls.find((call) => call.name === "updateAppMessageShareData")?.args).toMatchObject({ ...card, desc: head.description });
     expect(calls.find((call) => call.name === "updateTimelineShareData")?.args).toMatchObject(card);
+  });
+
+  it("sets the card of the page a navigation inside the site leads to", async () => {
+    const context = await browser.newContext({ userAgent: WECHAT_UA });
+    await context.addInitScript(standInBridge);
+    const page = await context.newPage();
+    await page.goto(newsPage);
+    await page.waitForFunction(() =>
+      (window as unknown as { bridgeCalls: BridgeCall[] }).bridgeCalls.some((call) => call.name === "updateTimelineShareData"),
+    );
+    await page.evaluate(() => Object.assign(window, { landed: true }));
+    // The news item's own link back to the list: part of the page, hydrated with it.
+    await page.click(".detail-back a");
+    await page.waitForFunction(
+      () =>
+        (window as unknown as { bridgeCalls: BridgeCall[] }).bridgeCalls.filter((call) => call.name === "updateAppMessageShareData")
+          .length === 2,
+    );
+    const calls = await bridgeCalls(page);
+    const stayed = await page.evaluate(() => (window as unknown as { landed?: boolean }).landed === true);
+    const address = page.url();
+    await context.close();
+
+    expect(stayed).toBe(true);
+    expect(address).toBe(`${site.origin}/portal/message/news/list.html`);
+    const list = cardInHead(await (await fetch(address)).text());
+    expect(list.title).toBeTruthy();
+    expect(list.link).toBe(address);
+    expect(shareCalls(calls)[1]).toMatchObject(list);
+    expect(calls.filter((call) => call.name === "preVerifyJSAPI")).toHaveLength(1);
   });
 
   it("loads nothing of it in another browser, from the same cached page", async () => {
