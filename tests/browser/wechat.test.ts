@@ -42,14 +42,14 @@ function standInBridge(): void {
 
 /** The share card the server's head gives `html`, as the test reads it (the page reads it through the DOM). */
 function cardInHead(html: string) {
-  const unescape = (text: string | undefined) =>
+  const unescaped = (text: string | undefined) =>
     (text ?? "")
       .replace(/&quot;/g, '"')
       .replace(/&#39;/g, "'")
       .replace(/&lt;/g, "<")
       .replace(/&gt;/g, ">")
       .replace(/&amp;/g, "&");
-  const attribute = (pattern: RegExp) => unescape(pattern.exec(html)?.[1]);
+  const attribute = (pattern: RegExp) => unescaped(pattern.exec(html)?.[1]);
   return {
     title: attribute(/<meta property="og:title" content="([^"]*)">/),
     desc: attribute(/<meta name="description" content="([^"]*)">/),
