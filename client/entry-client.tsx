@@ -61,6 +61,8 @@ async function hydrate(): Promise<void> {
   // A part whose code fails to arrive keeps its server HTML, and tries again when it is needed.
   await loadLaterParts().catch(() => {});
   document.documentElement.dataset.hydrated = "true";
+  // Detected here, not on the server, so one cached page serves every browser; others load none of it.
+  if (state.config.wechat && navigator.userAgent.includes("MicroMessenger")) import("./wechat/wechat-share.ts").catch(() => {});
 }
 
 void hydrate();

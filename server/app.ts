@@ -37,6 +37,7 @@ import type { PageRenderer } from "./render/render.ts";
 import { createSearch, type IndexChanges, type SiteSearch } from "./search/search.ts";
 import { createSeo } from "./seo/seo.ts";
 import { createSharedTier, sharedTierSettingsOf } from "./shared-tier.ts";
+import { createWechat } from "./wechat/wechat.ts";
 
 interface AppDeps {
   /** Where the upstream content API is; defaults to config.apiBaseUrl (index.ts passes the embedded one). */
@@ -90,7 +91,7 @@ function settingsOf(config: Config) {
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: {
-      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
+      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin, wechat: config.wechat !== undefined },
       dev: config.dev,
       staleMs: cache.staleMs,
       pageCache: config.pageCache,
@@ -151,6 +152,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   });
   const cachedEntries = () => api.cache.stats().entries + (pageCache?.stats().entries ?? 0);
   const readinessDeps = { upstream, database: deps.database, sharedTier: tier, phase: deps.phase, cachedEntries, now };
+  const wechatDeps = { publicOrigin: config.publicOrigin ?? "", upstreamTimeoutMs: config.upstreamTimeoutMs };
   const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
   const redirects = createRedirectRules({ file: config.redirectsFile }, { logger, commonHeaders, table: deps.redirectRules });
@@ -163,6 +165,7 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(compression({ threshold: 1024 }));
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
   app.use(enquiries.router(() => pages.sendOwnPage));
+  app.use(createWechat(config.wechat, { ...wechatDeps, shared: tier.connection, registry, logger, now }));
   app.use("/api/portal", api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.

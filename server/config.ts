@@ -295,6 +295,17 @@ const envSchema = z.object({
     .optional(),
   BAIDU_PUSH_ENDPOINT: postUrl.default("http://data.zz.baidu.com/urls"),
   PUSH_GATHER_MS: integer(0, 600_000, "a whole number of milliseconds from 0 to 600000").default(3000),
+  WECHAT_APP_ID: z
+    .string()
+    .trim()
+    .regex(/^wx[0-9a-f]{16}$/, "must be an official account's AppID: wx and 16 hexadecimal digits, such as wx1234567890abcdef")
+    .optional(),
+  WECHAT_APP_SECRET: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9]{16,64}$/, "must be the official account's AppSecret (letters and digits)")
+    .optional(),
+  WECHAT_API_BASE: baseUrl.default("https://api.weixin.qq.com"),
   NODE_ENV: z.enum(["development", "production", "test"], "must be development, production or test").default("production"),
   LOG_LEVEL: z
     .enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"], "must be one of fatal, error, warn, info, debug, trace, silent")
@@ -358,6 +369,8 @@ export interface Config {
   shutdown: { drainMs: number; graceMs: number };
   enquiries: EnquiryConfig;
   push: PushConfig;
+  /** Undefined: nothing WeChat-specific (docs/behaviour.md#sharing-in-wechat). */
+  wechat?: WechatConfig;
 }
 
 /** Telling search engines of changed pages (docs/behaviour.md#telling-search-engines); neither set: nothing is sent. */
@@ -368,6 +381,12 @@ export interface PushConfig {
   baidu?: { token: string; endpoint: string };
   /** How long addresses are gathered into one request. */
   gatherMs: number;
+}
+
+export interface WechatConfig {
+  appId: string;
+  appSecret: string;
+  apiBase: string;
 }
 
 export interface EnquiryConfig {
@@ -428,6 +447,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   // The addresses sent are absolute, and an engine checks them against the key's or the site's host.
   if (e.INDEXNOW_KEY && !e.PUBLIC_ORIGIN) needs("INDEXNOW_KEY", "PUBLIC_ORIGIN");
   if (e.BAIDU_PUSH_TOKEN && !e.PUBLIC_ORIGIN) needs("BAIDU_PUSH_TOKEN", "PUBLIC_ORIGIN");
+  if (e.WECHAT_APP_ID && !e.WECHAT_APP_SECRET) needs("WECHAT_APP_ID", "WECHAT_APP_SECRET");
+  if (e.WECHAT_APP_SECRET && !e.WECHAT_APP_ID) needs("WECHAT_APP_SECRET", "WECHAT_APP_ID");
+  // Pages are signed for the address WeChat sees, and its JS interface safe domain names that host.
+  if (e.WECHAT_APP_ID && !e.PUBLIC_ORIGIN) needs("WECHAT_APP_ID", "PUBLIC_ORIGIN");
   return {
     port: e.PORT,
     host: e.HOST,
@@ -480,6 +503,10 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       baidu: e.BAIDU_PUSH_TOKEN ? { token: e.BAIDU_PUSH_TOKEN, endpoint: e.BAIDU_PUSH_ENDPOINT } : undefined,
       gatherMs: e.PUSH_GATHER_MS,
     },
+    wechat:
+      e.WECHAT_APP_ID && e.WECHAT_APP_SECRET
+        ? { appId: e.WECHAT_APP_ID, appSecret: e.WECHAT_APP_SECRET, apiBase: e.WECHAT_API_BASE }
+        : undefined,
   };
 }
 

@@ -11,6 +11,8 @@ export interface PublicConfig {
   classify: ClassifyMenu[];
   homeScript: boolean;
   publicOrigin?: string;
+  /** Set only when true: in WeChat's browser the page configures its JS-SDK for share cards. */
+  wechat?: true;
 }
 
 export interface PageState {

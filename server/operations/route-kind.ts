@@ -2,6 +2,7 @@
 import { API_PREFIX } from "../../shared/call-table.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
+import { WECHAT_SDK_PATH } from "../../shared/wechat.ts";
 
 export type RouteKind = "page" | "api" | "image" | "static" | "redirect" | "other";
 
@@ -15,8 +16,8 @@ export function routeKindOf(url: string, status: number): RouteKind {
   if (url.startsWith(`${API_PREFIX}/`)) return "api";
   if (!url.startsWith(`${BASE_PATH}/`)) return "other";
   if (url.startsWith(IMAGE_PATH) && (url.length === IMAGE_PATH.length || url[IMAGE_PATH.length] === "?")) return "image";
-  if (STATIC_PREFIXES.some((prefix) => url.startsWith(prefix))) return "static";
   const path = url.split("?")[0] as string;
+  if (STATIC_PREFIXES.some((prefix) => url.startsWith(prefix)) || path === WECHAT_SDK_PATH) return "static";
   if (NOT_PAGES.includes(path) || path.endsWith(".xml")) return "other";
   return "page";
 }

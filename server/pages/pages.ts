@@ -17,7 +17,7 @@ import { createPagesRouter, type PagesSettings, type SendNotFoundPage, type Send
 export type { PageCache, SendNotFoundPage };
 
 interface PagesFactorySettings extends Omit<PagesSettings, "site"> {
-  site: Pick<Config, "lang" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin">;
+  site: Pick<Config, "lang" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin"> & { wechat: boolean };
   pageCache: boolean;
   maxBytes: number;
 }
@@ -29,6 +29,7 @@ function publicConfigOf(config: PagesFactorySettings["site"]): PublicConfig {
     classify: config.classify ?? [],
     homeScript: config.homeScript,
     publicOrigin: config.publicOrigin,
+    ...(config.wechat ? { wechat: true as const } : {}),
   };
 }
 

@@ -126,7 +126,13 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
     },
     openSubscriber() {
       // Subscribing waits for a connection instead of failing, and is made again after each reconnection.
-      const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+      // Without maxRetriesPerRequest: null a SUBSCRIBE queued while Redis is away fails, unhandled, and stops the process.
+      const subscriber = redis.duplicate({
+        enableOfflineQueue: true,
+        commandTimeout: undefined,
+        autoResubscribe: true,
+        maxRetriesPerRequest: null,
+      });
       subscriber.on("error", () => {});
       subscribers.push(subscriber);
       return subscriber;

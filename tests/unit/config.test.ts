@@ -229,4 +229,29 @@ describe("parseConfig", () => {
       "FORM_SECRET must be at least 16 characters of random text (value not shown)",
     );
   });
+
+  it("reads WeChat's settings only as a whole, and never shows the AppSecret", () => {
+    const whole = {
+      PUBLIC_ORIGIN: "https://www.example.com",
+      WECHAT_APP_ID: "wx0123456789abcdef",
+      WECHAT_APP_SECRET: "0123456789abcdef0123456789abcdef",
+    };
+    expect(parseConfig({}).wechat).toBeUndefined();
+    expect(parseConfig(whole).wechat).toEqual({
+      appId: "wx0123456789abcdef",
+      appSecret: "0123456789abcdef0123456789abcdef",
+      apiBase: "https://api.weixin.qq.com",
+    });
+    expect(parseConfig({ ...whole, WECHAT_API_BASE: "http://127.0.0.1:9000/" }).wechat?.apiBase).toBe("http://127.0.0.1:9000");
+    expect(() => parseConfig({ ...whole, WECHAT_APP_SECRET: "" })).toThrow("WECHAT_APP_ID needs WECHAT_APP_SECRET as well");
+    expect(() => parseConfig({ ...whole, WECHAT_APP_ID: "" })).toThrow("WECHAT_APP_SECRET needs WECHAT_APP_ID as well");
+    expect(() => parseConfig({ ...whole, PUBLIC_ORIGIN: "" })).toThrow("WECHAT_APP_ID needs PUBLIC_ORIGIN as well");
+    expect(() => parseConfig({ ...whole, WECHAT_APP_ID: "gh_0123456789ab" })).toThrow(/^WECHAT_APP_ID must be an official account's AppID/);
+    expect(() => parseConfig({ ...whole, WECHAT_APP_SECRET: "secret with spaces!" })).toThrow(
+      "WECHAT_APP_SECRET must be the official account's AppSecret (letters and digits) (value not shown)",
+    );
+    expect(() => parseConfig({ ...whole, WECHAT_API_BASE: "api.weixin.qq.com" })).toThrow(
+      /^WECHAT_API_BASE must be an absolute http\(s\) URL/,
+    );
+  });
 });

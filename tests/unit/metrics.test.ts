@@ -15,6 +15,7 @@ describe("routeKindOf", () => {
     ["/portal/_imgx", 200, "page"],
     ["/portal/assets/entry-abc.js", 200, "static"],
     ["/portal/media/logo.svg", 304, "static"],
+    ["/portal/wechat/jweixin-1.6.0.js", 200, "static"],
     ["/portal/", 301, "redirect"],
     ["/wp-login.php", 302, "redirect"],
     ["/portal/healthz", 200, "other"],
