@@ -64,6 +64,8 @@ export function sharedClientHash(tier: SharedTier, secret: string | undefined, n
     });
     return reading;
   };
+  // A Redis started again empty gets this instance's salt back before a newcomer can store another.
+  tier.onResume(() => void reread());
 
   return async (client) => {
     if (!hash) await reread();

@@ -126,7 +126,13 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
     },
     openSubscriber() {
       // Subscribing waits for a connection instead of failing, and is made again after each reconnection.
-      const subscriber = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, autoResubscribe: true });
+      // No retry limit either: with one, a SUBSCRIBE queued while Redis is away fails at the first failed reconnection.
+      const subscriber = redis.duplicate({
+        enableOfflineQueue: true,
+        maxRetriesPerRequest: null,
+        commandTimeout: undefined,
+        autoResubscribe: true,
+      });
       subscriber.on("error", () => {});
       subscribers.push(subscriber);
       return subscriber;

@@ -13,7 +13,7 @@ import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { siteIdOf } from "../../server/redis/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const NEWS = { id: 1, title: "新闻", brief: "简介", img: "", dateTime: "20240101000000", detail: "<p>正文</p>" };
@@ -29,7 +29,7 @@ const VISITORS = [
     forms: ["2001:db8:1234:5678", "2001:db8:1234:5678::/64", "9abc:def0"],
   },
 ];
-const KEYING = [
+const KEYING: { keyedBy: string; env: Record<string, string> }[] = [
   { keyedBy: "FORM_SECRET", env: { FORM_SECRET } },
   { keyedBy: "a salt kept in Redis", env: {} },
 ];
@@ -167,5 +167,51 @@ describeWithRedis("instances naming clients in Redis", 11, (redisUrl) => {
     const replaced = [a, b].flatMap((instance) => instance.logs.filter((line) => /^the client-key salt read from Redis/.test(line.msg)));
     expect(replaced).toHaveLength(1);
     for (const instance of [a, b]) expect(instance.logs.filter((line) => /^Redis unavailable/.test(line.msg))).toEqual([]);
+  });
+});
+
+describeWithRedis("instances naming clients in a Redis that stops and starts again", 0, () => {
+  let server: RedisServer;
+  beforeEach(async () => {
+    server = await startRedisServer();
+    return () => server.stop();
+  });
+
+  it("count on their own while it is away, and under the salt they shared before once it is back, empty", async () => {
+    const [visitor, other] = ["198.51.100.80", "198.51.100.81"];
+    const saltKey = () => `portal:v1:${siteIdOf(upstream.url)}:client-salt`;
+    const admin = new Redis(server.url, { lazyConnect: true, retryStrategy: () => 50 });
+    admin.on("error", () => {});
+    try {
+      const a = await startInstance(server.url, { MISS_RATE_PER_MIN: "12" });
+      expect((await send(a, visitor, "/api/portal/message/news/1")).status).toBe(200);
+      const salt = await admin.get(saltKey());
+      expect(salt).toMatch(/^[A-Za-z0-9_-]{43}$/);
+
+      await server.stop();
+      // Started while Redis is away: no salt to read, so its own budget answers (a burst of 2).
+      const b = await startInstance(server.url, { MISS_RATE_PER_MIN: "12" });
+      expect((await send(b, visitor, "/api/portal/message/news/1")).status).toBe(200);
+      expect((await send(b, visitor, "/api/portal/message/news/2")).status).toBe(200);
+      expect((await send(b, visitor, "/api/portal/message/news/3")).status).toBe(429);
+
+      await server.start();
+      for (const instance of [a, b]) {
+        while (instance.app.portal.sharedTier?.state() !== "connected") await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      // Its purge subscription, asked for while Redis was away, was waiting for it, not failed.
+      await b.app.portal.sharedPurges?.subscribed;
+      // The instance that knew the salt writes it back; the newcomer reads that one.
+      while ((await admin.get(saltKey())) === null) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(await admin.get(saltKey())).toBe(salt);
+      expect((await send(a, other, "/api/portal/message/news/2")).status).toBe(200);
+      expect((await send(b, other, "/api/portal/message/news/3")).status).toBe(200);
+      expect((await send(a, other, "/api/portal/message/news/9")).status).toBe(429);
+      const stored = await admin.keys("*");
+      expect(stored.filter((key) => key.includes(other) || key.includes(visitor))).toEqual([]);
+      expect(stored.filter((key) => key.includes(":limit:miss:"))).toHaveLength(1);
+    } finally {
+      admin.disconnect();
+    }
   });
 });
