@@ -156,9 +156,15 @@ describeWithRedis("instances naming clients in Redis", 11, (redisUrl) => {
     expect(await redis.keys(`${prefix()}limit:miss:*`)).toHaveLength(2);
   });
 
-  it("replace a salt that is not one, log it once, and still count across instances", async () => {
+  const foreignSalts: [string, (key: string) => Promise<unknown>][] = [
+    ["a hash", (key) => redis.hset(key, "salt", "short")],
+    ["a string too short", (key) => redis.set(key, "short")],
+    ["a string of the right length with other characters", (key) => redis.set(key, "/".repeat(43))],
+  ];
+
+  it.each(foreignSalts)("replace a salt that is %s, log it once, and still count across instances", async (_kind, write) => {
     const address = VISITORS[0]?.address as string;
-    await redis.hset(`${prefix()}client-salt`, "salt", "short");
+    await write(`${prefix()}client-salt`);
     const [a, b] = [await startInstance(redisUrl, { MISS_RATE_PER_MIN: "12" }), await startInstance(redisUrl, { MISS_RATE_PER_MIN: "12" })];
     expect((await send(a, address, "/api/portal/message/news/1")).status).toBe(200);
     expect((await send(b, address, "/api/portal/message/news/2")).status).toBe(200);
