@@ -122,8 +122,11 @@ export async function runTierTrust(ctx: RunContext): Promise<SectionResult> {
           count("over 2 MB");
         }
         if (n % 10 === 0) {
-          await writer.set(`portal:v1:${site}:limit:miss:127.0.0.1`, MARK);
-          count("a count that is not a number");
+          // The load's client count, under whatever keyed hash the instances name it by.
+          for (const countKey of await writer.keys(`portal:v1:${site}:limit:miss:*`)) {
+            await writer.set(countKey, MARK);
+            count("a count that is not a number");
+          }
           await writer.publish(
             `portal:v1:${site}:channel:purge`,
             n % 20 === 0 ? MARK : JSON.stringify({ from: MARK, request: { all: true, tags: [MARK] } }),

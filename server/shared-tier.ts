@@ -5,6 +5,7 @@ import { instanceLimit } from "./admission/cluster-limit.ts";
 import { MissBudget, type MissGate } from "./admission/miss-budget.ts";
 import { ReaderGuard, type ReaderLimits } from "./admission/reader-guard.ts";
 import { type HoldingGate, holdingRefusals } from "./admission/refusal-hold.ts";
+import { sharedClientHash } from "./admission/shared-client-hash.ts";
 import { type ClientLimit, type LimitSpec, sharedOrOwnLimit } from "./admission/shared-limit.ts";
 import { sharedMissBudget } from "./admission/shared-miss-budget.ts";
 import { sharedReaderGuard } from "./admission/shared-reader-guard.ts";
@@ -19,6 +20,8 @@ interface SharedTierSettings {
   redisUrl?: string;
   /** Instances share when they serve the same content: the same upstream, or the same embedded database. */
   contentSource: string;
+  /** FORM_SECRET: keys the hash of a client in Redis keys; without it, a salt kept in Redis does. */
+  clientSecret?: string;
   upstreamTimeoutMs: number;
   missRatePerMin: number;
   reader: { ratePerMin: number; dedupWindowMs: number };
@@ -46,6 +49,7 @@ export function sharedTierSettingsOf(config: Config): SharedTierSettings {
   return {
     redisUrl,
     contentSource: config.apiBaseUrl ?? config.databaseUrl,
+    clientSecret: config.enquiries.formSecret,
     upstreamTimeoutMs,
     missRatePerMin,
     reader,
@@ -68,14 +72,15 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
   const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger);
   // A lock or a claim outlives the upstream request it covers.
   const holdMs = settings.upstreamTimeoutMs + 1000;
+  const hashOf = sharedClientHash(tier, settings.clientSecret, now);
   return {
     connection: tier,
-    missBudget: held(sharedMissBudget(tier, missBudget, settings.missRatePerMin)),
+    missBudget: held(sharedMissBudget(tier, hashOf, missBudget, settings.missRatePerMin)),
     missesAreOwn: false,
-    readerLimits: sharedReaderGuard(tier, readerGuard, { ...settings.reader, claimMs: holdMs }),
+    readerLimits: sharedReaderGuard(tier, hashOf, readerGuard, { ...settings.reader, claimMs: holdMs }),
     counts,
     cacheLevel: (namespace, codec) => createSharedCacheLevel(tier, { namespace, codec, staleMs: settings.staleMs, lockMs: holdMs, now }),
-    clientLimit: (spec) => sharedOrOwnLimit(tier, spec, ownLimit(spec)),
+    clientLimit: (spec) => sharedOrOwnLimit(tier, hashOf, spec, ownLimit(spec)),
     purgeChannel: { connection: tier, pubsub: createPubSub(tier) },
     state: () => tier.state(),
     close: () => tier.close(),

@@ -1,9 +1,10 @@
-// Per-client limits counted in Redis (one fixed window), this instance's own answering while Redis is away
-// or a count read back is not a number (docs/behaviour.md#api-cache).
+// Per-client limits counted in Redis (one fixed window) under the client's keyed hash, this instance's own answering
+// while Redis is away or a count read back is not a number (docs/behaviour.md#api-cache).
 import { ReplyError } from "ioredis";
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import type { SharedTier } from "../redis/redis-connection.ts";
 import type { Admission } from "./miss-budget.ts";
+import type { ClientHash } from "./shared-client-hash.ts";
 
 type SharedLimit = (client: string) => Promise<Admission | undefined>;
 
@@ -31,26 +32,28 @@ export function localLimit(limit: LimitSpec): ClientLimit {
 }
 
 /** `own`: this instance's count, answering while Redis cannot. */
-export function sharedOrOwnLimit(tier: SharedTier, limit: LimitSpec, own: ClientLimit): ClientLimit {
-  const shared = createSharedLimit(tier, limit);
+export function sharedOrOwnLimit(tier: SharedTier, hashOf: ClientHash, limit: LimitSpec, own: ClientLimit): ClientLimit {
+  const shared = createSharedLimit(tier, hashOf, limit);
   return async (client) => (await shared(client)) ?? own(client);
 }
 
-export function createSharedLimit(tier: SharedTier, limit: LimitSpec): SharedLimit {
+export function createSharedLimit(tier: SharedTier, hashOf: ClientHash, limit: LimitSpec): SharedLimit {
   const limiter = new RateLimiterRedis({
     storeClient: tier.redis,
     keyPrefix: tier.key("limit", limit.name),
     points: limit.points,
     duration: limit.durationS,
   });
-  return (client) =>
-    tier.run(async (redis): Promise<Admission | undefined> => {
+  return async (client) => {
+    const hashed = await hashOf(client);
+    if (hashed === undefined) return undefined;
+    return tier.run(async (redis): Promise<Admission | undefined> => {
       try {
-        await limiter.consume(client);
+        await limiter.consume(hashed);
         return { ok: true };
       } catch (refusal) {
         if (refusal instanceof ReplyError) {
-          const key = limiter.getKey(client);
+          const key = limiter.getKey(hashed);
           tier.malformed("a shared limit's count", { key, err: (refusal as Error).message });
           await redis.del(key);
           return undefined;
@@ -60,4 +63,5 @@ export function createSharedLimit(tier: SharedTier, limit: LimitSpec): SharedLim
         return refusalOf(refusal);
       }
     }, undefined);
+  };
 }

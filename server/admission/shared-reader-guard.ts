@@ -1,8 +1,10 @@
-// The reader rules across instances: one rate per client, one count per (client, type, pid) claimed in Redis;
-// the instance's own guard stays in front and answers alone while Redis is away (docs/behaviour.md#reader-updates).
+// The reader rules across instances: one rate per client, one count per (client, type, pid) claimed in Redis under
+// its keyed hash; the instance's own guard stays in front and answers alone while Redis is away
+// (docs/behaviour.md#reader-updates).
 
 import type { SharedTier } from "../redis/redis-connection.ts";
 import { DUPLICATE, type Duplicate, type ReaderGuard, type ReaderLimits } from "./reader-guard.ts";
+import type { ClientHash } from "./shared-client-hash.ts";
 import { createSharedLimit } from "./shared-limit.ts";
 
 interface SharedReaderOptions {
@@ -12,9 +14,13 @@ interface SharedReaderOptions {
   claimMs: number;
 }
 
-export function sharedReaderGuard(tier: SharedTier, local: ReaderGuard, options: SharedReaderOptions): ReaderLimits {
-  const rate = createSharedLimit(tier, { name: "reader", points: options.ratePerMin, durationS: 60 });
-  const claimed = async <T>(key: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean) => {
+export function sharedReaderGuard(tier: SharedTier, hashOf: ClientHash, local: ReaderGuard, options: SharedReaderOptions): ReaderLimits {
+  const rate = createSharedLimit(tier, hashOf, { name: "reader", points: options.ratePerMin, durationS: 60 });
+  const claimed = async <T>(count: string, forward: () => Promise<T | Duplicate>, succeeded: (result: T) => boolean) => {
+    const hashed = await hashOf(count);
+    // No instance-wide hash known yet (Redis away): this instance's own count, as when a claim cannot be made.
+    if (hashed === undefined) return forward();
+    const key = tier.key("reader-seen", hashed);
     const claim = await tier.run((redis) => redis.set(key, "counting", "PX", options.claimMs, "NX"), "unshared");
     if (claim === null) return DUPLICATE;
     const release = () => tier.run((redis) => redis.del(key), 0);
@@ -41,7 +47,7 @@ export function sharedReaderGuard(tier: SharedTier, local: ReaderGuard, options:
     },
     forwardOnce(key, forward, succeeded) {
       if (options.dedupWindowMs === 0) return local.forwardOnce(key, forward, succeeded);
-      return local.forwardOnce(key, () => claimed(tier.key("reader-seen", key), forward, succeeded), succeeded);
+      return local.forwardOnce(key, () => claimed(key, forward, succeeded), succeeded);
     },
   };
 }

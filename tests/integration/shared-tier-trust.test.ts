@@ -11,7 +11,6 @@ import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { clientKeyOf } from "../../server/admission/client-key.ts";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { scriptHashOf } from "../../server/http/security-headers.ts";
 import type { PurgeRequest } from "../../server/purge/purge-request.ts";
@@ -205,14 +204,16 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
 
   it("go on with their own limits over a count that is not a number, and put it right", async () => {
     const a = await startInstance(redisUrl, { MISS_RATE_PER_MIN: "600" });
-    const countKey = `portal:v1:${siteIdOf(upstream.url)}:limit:miss:${clientKeyOf(VISITOR)}`;
-    await redis.set(countKey, "lots");
-    for (const id of [1, 2, 3]) upstream.routes.set(`/api/portal/message/news/${id}`, { ...NEWS, id });
+    for (const id of [1, 2, 3, 4]) upstream.routes.set(`/api/portal/message/news/${id}`, { ...NEWS, id });
+    // The visitor's count, under the keyed hash the instance names it by.
+    expect((await send(a, "/api/portal/message/news/4")).status).toBe(200);
+    const [countKey] = await redis.keys(`portal:v1:${siteIdOf(upstream.url)}:limit:miss:*`);
+    await redis.set(countKey as string, "lots");
     for (const id of [1, 2, 3]) expect((await send(a, `/api/portal/message/news/${id}`)).status).toBe(200);
     expect(a.app.portal.sharedTier?.state()).toBe("connected");
     expect(warnings(a, /^Redis unavailable/)).toEqual([]);
     expect(warnings(a, /^a shared limit's count read from Redis/)).toHaveLength(1);
-    expect(Number(await redis.get(countKey))).toBeGreaterThan(0);
+    expect(Number(await redis.get(countKey as string))).toBeGreaterThan(0);
   });
 
   it("ignore messages on the purge channel that are not purges", async () => {
