@@ -63,6 +63,15 @@ const plainDynamicImports: Plugin = {
   },
 };
 
+/** A build that prints a warning fails, naming each: warnings are fixed where they point, never left to scroll by. */
+const warningsFail: Plugin = {
+  name: "warnings-fail",
+  apply: "build",
+  onLog(level, log) {
+    if (level === "warn") this.error(`build warning (fix it where it points): ${log.message}`);
+  },
+};
+
 /**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
  * /portal/assets/) to dist/client; `vite build --ssr client/entry-server.tsx` writes the
@@ -70,7 +79,7 @@ const plainDynamicImports: Plugin = {
  */
 export default defineConfig(({ isSsrBuild }) => ({
   base: "/portal/",
-  plugins: [react(), ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
+  plugins: [react(), warningsFail, ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
   resolve: {
     // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
