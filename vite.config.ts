@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { createLogger, defineConfig, type Logger, type Plugin } from "vite";
 
 /** React DOM, which the entry imports lazily so that it sets itself up in a later task, but from the same file. */
 const REACT_DOM = /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/;
@@ -63,23 +63,28 @@ const plainDynamicImports: Plugin = {
   },
 };
 
-/** A build that prints a warning fails, naming each: warnings are fixed where they point, never left to scroll by. */
-const warningsFail: Plugin = {
-  name: "warnings-fail",
-  apply: "build",
-  onLog(level, log) {
-    if (level === "warn") this.error(`build warning (fix it where it points): ${log.message}`);
-  },
-};
+/**
+ * A build that prints a warning fails: each is fixed where it points, never left to scroll by.
+ * The logger sees exactly what would be printed (the bundler's own log holds more, which Vite filters).
+ */
+function warningsFail(): Logger {
+  const logger = createLogger();
+  const failed = (message: string) => {
+    logger.error(`build warning (fix it where it points): ${message}`);
+    process.exitCode = 1;
+  };
+  return { ...logger, warn: failed, warnOnce: failed };
+}
 
 /**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
  * /portal/assets/) to dist/client; `vite build --ssr client/entry-server.tsx` writes the
  * server renderer to dist/ssr. The server loads them in production without Vite.
  */
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
+  ...(command === "build" ? { customLogger: warningsFail() } : {}),
   base: "/portal/",
-  plugins: [react(), warningsFail, ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
+  plugins: [react(), ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
   resolve: {
     // React 19 has useSyncExternalStore: the shim SWR and wouter import for React 17 and older is dead weight.
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
