@@ -24,6 +24,7 @@ export const ENGLISH: Record<Key, Message> = {
   "state.retry": "Retry",
   "state.reload": "Reload",
   "state.notFound": "Nothing was found here",
+  "title.notFound": "Page not found",
   "state.backHome": "Back to the home page",
   "state.empty": "Nothing here yet",
 
