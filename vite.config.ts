@@ -76,6 +76,9 @@ function warningsFail(): Logger {
   return { ...logger, warn: failed, warnOnce: failed };
 }
 
+/** How long plugins took says how busy the machine was, not what to fix in the sources: not a warning here. */
+const CHECKS = { bundlerTimings: false };
+
 /**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
  * /portal/assets/) to dist/client; `vite build --ssr client/entry-server.tsx` writes the
@@ -90,7 +93,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
   },
   build: isSsrBuild
-    ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false }
+    ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false, rolldownOptions: { checks: CHECKS } }
     : {
         outDir: "dist/client",
         emptyOutDir: true,
@@ -101,6 +104,7 @@ export default defineConfig(({ command, isSsrBuild }) => ({
         // modules its chunk imports in turn are fetched while the data is on its way.
         modulePreload: false,
         rolldownOptions: {
+          checks: CHECKS,
           output: {
             // Everything the app starts with is one file (one request, and compressed as a whole):
             // left to itself, the bundler moves what the entry shares with a part loaded later
