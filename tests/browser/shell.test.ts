@@ -136,6 +136,31 @@ describeInBrowser("the site shell in Chromium", () => {
     }
   });
 
+  it("keeps the narrow header's tools the same distance from the right edge in every language", async () => {
+    for (const width of [320, 375, 414]) {
+      const { page, problems } = await openWatchedPage(env.browser, width);
+      const margins: Record<string, { left: number; right: number }> = {};
+      for (const path of ["/portal/index.html", "/portal/en/index.html"]) {
+        await page.goto(env.site.origin + path);
+        await hydrated(page);
+        margins[path] = await page.evaluate(() => {
+          const brand = document.querySelector(".brand")?.getBoundingClientRect();
+          const last = document.querySelector(".header-search-button")?.getBoundingClientRect();
+          return { left: Math.round(brand?.left ?? -1), right: Math.round(window.innerWidth - (last?.right ?? 0)) };
+        });
+      }
+      // As wide as the brand's margin on the left, whatever the language's words for the switch and the menu.
+      const left = margins["/portal/index.html"]?.left ?? -1;
+      expect(left, `${width}`).toBeGreaterThan(0);
+      expect(margins, `${width}`).toEqual({
+        "/portal/index.html": { left, right: left },
+        "/portal/en/index.html": { left, right: left },
+      });
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
+  });
+
   it("switches between the horizontal and the vertical menu when the window is resized", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1280);
     await page.goto(`${env.site.origin}/portal/about/index.html`);
