@@ -62,12 +62,23 @@ function satisfies(version, range) {
   );
 }
 
+/** .nvmrc's version; a tree that carries only the build (an image) has none, and the check still speaks. */
+function recommendedVersion() {
+  try {
+    return fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim();
+  } catch (_) {
+    return undefined;
+  }
+}
+
 const range = JSON.parse(fs.readFileSync(path.join(ROOT, "package.json"), "utf8")).engines.node;
-const recommended = fs.readFileSync(path.join(ROOT, ".nvmrc"), "utf8").trim();
+const recommended = recommendedVersion();
 const running = (process.argv[2] || process.versions.node).replace(/^v/, "");
 
 if (!satisfies(parts(running), range)) {
-  const getIt = `nvm install or fnm use (both read .nvmrc), or without either: export PATH="$(bash .ci/node.sh ${recommended})/bin:$PATH"`;
-  process.stderr.write(`Portal needs Node.js ${range} (${recommended} recommended); this is Node.js ${running}. Get it with ${getIt}\n`);
+  const major = recommended || range.replace(/^\D*(\d+).*$/, "$1");
+  const getIt = `nvm install or fnm use (both read .nvmrc), or without either: export PATH="$(bash .ci/node.sh ${major})/bin:$PATH"`;
+  const advice = recommended ? ` (${recommended} recommended)` : "";
+  process.stderr.write(`Portal needs Node.js ${range}${advice}; this is Node.js ${running}. Get it with ${getIt}\n`);
   process.exitCode = 1;
 }

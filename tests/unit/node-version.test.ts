@@ -4,7 +4,8 @@
  * crashing the process. Run as npm runs it, a real Node process, told which version to judge.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { PROJECT_ROOT } from "../../server/project-root.ts";
@@ -47,6 +48,22 @@ describe("the Node.js check", () => {
   it.runIf(existsSync("/usr/bin/node"))("judges the system's own Node.js by the version it reports", () => {
     const system = spawnSync("/usr/bin/node", ["--version"], { encoding: "utf8" }).stdout.trim();
     expect(check(undefined, "/usr/bin/node")).toEqual(check(system));
+  });
+
+  it("still speaks in a tree without .nvmrc (a build alone), naming the range", () => {
+    const tree = mkdtempSync(path.join(tmpdir(), "portal-node-"));
+    try {
+      mkdirSync(path.join(tree, "scripts"));
+      copyFileSync(SCRIPT, path.join(tree, "scripts/node-version.cjs"));
+      copyFileSync(path.join(PROJECT_ROOT, "package.json"), path.join(tree, "package.json"));
+      const run = spawnSync(process.execPath, [path.join(tree, "scripts/node-version.cjs"), "20.20.2"], { encoding: "utf8" });
+      expect(run.status).toBe(1);
+      expect(run.stderr.trim().split("\n")).toEqual([
+        expect.stringContaining(`Portal needs Node.js ${pkg.engines.node}; this is Node.js 20.20.2`),
+      ]);
+    } finally {
+      rmSync(tree, { recursive: true, force: true });
+    }
   });
 
   it("runs before npm start, npm test and npm run content, and npm install refuses an older Node.js", () => {
