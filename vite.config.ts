@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import react from "@vitejs/plugin-react";
-import { defineConfig, type Plugin } from "vite";
+import { createLogger, defineConfig, type Logger, type Plugin } from "vite";
 
 /** React DOM, which the entry imports lazily so that it sets itself up in a later task, but from the same file. */
 const REACT_DOM = /[\\/]node_modules[\\/](react-dom|scheduler)[\\/]/;
@@ -64,11 +64,28 @@ const plainDynamicImports: Plugin = {
 };
 
 /**
+ * A build that prints a warning fails: each is fixed where it points, never left to scroll by.
+ * The logger sees exactly what would be printed (the bundler's own log holds more, which Vite filters).
+ */
+function warningsFail(): Logger {
+  const logger = createLogger();
+  const failed = (message: string) => {
+    logger.error(`build warning (fix it where it points): ${message}`);
+    process.exitCode = 1;
+  };
+  return { ...logger, warn: failed, warnOnce: failed };
+}
+
+/** How long plugins took says how busy the machine was, not what to fix in the sources: not a warning here. */
+const CHECKS = { bundlerTimings: false };
+
+/**
  * One config for both builds: `vite build` writes the browser bundle (hashed, under
  * /portal/assets/) to dist/client; `vite build --ssr client/entry-server.tsx` writes the
  * server renderer to dist/ssr. The server loads them in production without Vite.
  */
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ command, isSsrBuild }) => ({
+  ...(command === "build" ? { customLogger: warningsFail() } : {}),
   base: "/portal/",
   plugins: [react(), ...(isSsrBuild ? [] : [findStartModules, plainDynamicImports, compileEntryEagerly])],
   resolve: {
@@ -76,7 +93,7 @@ export default defineConfig(({ isSsrBuild }) => ({
     alias: [{ find: /^use-sync-external-store\/shim(\/index\.js)?$/, replacement: "react" }],
   },
   build: isSsrBuild
-    ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false }
+    ? { outDir: "dist/ssr", emptyOutDir: true, copyPublicDir: false, rolldownOptions: { checks: CHECKS } }
     : {
         outDir: "dist/client",
         emptyOutDir: true,
@@ -87,6 +104,7 @@ export default defineConfig(({ isSsrBuild }) => ({
         // modules its chunk imports in turn are fetched while the data is on its way.
         modulePreload: false,
         rolldownOptions: {
+          checks: CHECKS,
           output: {
             // Everything the app starts with is one file (one request, and compressed as a whole):
             // left to itself, the bundler moves what the entry shares with a part loaded later

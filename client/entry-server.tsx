@@ -16,7 +16,7 @@ export async function render({ path, search, state }: RenderInput): Promise<Rend
   // The parts the browser hydrates later are rendered whole here.
   await loadLaterParts();
   const appHtml = renderToString(<App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />);
-  const pageFile = page && pageModuleFile(page);
+  const pageFile = page && (await pageModuleFile(page));
   const modules = [...(pageFile ? [pageFile] : []), ...(state.lang === "en" ? [MESSAGES_EN_FILE] : [])];
   return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules };
 }

@@ -25,10 +25,11 @@ export function pageHeading(match: RouteMatch, read: ReadPayload, lang: Lang): s
   return route.title[lang];
 }
 
-export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate, lang: Lang): string {
+/** `notFound`: the page answers 404 (an item the upstream does not have), so its title says so, not the page type's name. */
+export function documentTitle(match: RouteMatch | null, read: ReadPayload, t: Translate, lang: Lang, notFound = false): string {
   const author = read<Author>(keys.sysauthor());
   const name = textOf(author?.name);
-  if (!match) return [name, t("state.notFound")].filter(Boolean).join(" - ");
+  if (!match || notFound) return [name, t("title.notFound")].filter(Boolean).join(" - ");
   if (isHome(match.route)) return [name, textOf(author?.fname)].filter(Boolean).join(" - ");
   return [name, pageHeading(match, read, lang)].filter(Boolean).join(" - ");
 }

@@ -98,13 +98,14 @@ export function HomeCarousel({ slides: all }: { slides: Slide[] }) {
   );
 }
 
+/** The headline is text over the picture (which then needs no alt of its own): it reads at every width, and is translated. */
 function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; newTab: string }) {
   const title = textOf(slide.title);
   const url = linkOf(slide.url);
-  const image = showsImage(slide.img) ? (
+  const image = showsImage(slide.img) && (
     <ResponsiveImg
       src={slide.img}
-      alt={title}
+      alt=""
       width={SLIDE_WIDTH}
       height={SLIDE_HEIGHT}
       box={[320, SLIDE_WIDTH]}
@@ -113,13 +114,23 @@ function SlideContent({ slide, first, newTab }: { slide: Slide; first: boolean; 
       {...(first ? { fetchPriority: "high" as const } : { loading: "lazy" as const, decoding: "async" as const })}
       draggable={false}
     />
-  ) : (
-    <span className="carousel-title">{title}</span>
   );
-  if (!url) return image;
+  const caption = title && (
+    <span className="carousel-title">
+      <span>{title}</span>
+    </span>
+  );
+  if (!url)
+    return (
+      <>
+        {image}
+        {caption}
+      </>
+    );
   return (
     <a href={url} target="_blank" rel="noopener noreferrer" className="carousel-link">
       {image}
+      {caption}
       <span className="visually-hidden">{newTab}</span>
     </a>
   );

@@ -6,6 +6,7 @@ export const COMMON_MESSAGES = {
   "state.retry": "重试",
   "state.reload": "重新加载",
   "state.notFound": "没有找到这个页面的内容",
+  "title.notFound": "页面未找到",
   "state.backHome": "返回首页",
   "state.empty": "暂无内容",
 };

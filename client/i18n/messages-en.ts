@@ -24,6 +24,7 @@ export const ENGLISH: Record<Key, Message> = {
   "state.retry": "Retry",
   "state.reload": "Reload",
   "state.notFound": "Nothing was found here",
+  "title.notFound": "Page not found",
   "state.backHome": "Back to the home page",
   "state.empty": "Nothing here yet",
 
@@ -125,7 +126,7 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.contact.error.contact": "give an email address or a phone number",
   "pages.contact.error.singleLine": "this must be one line, without control characters",
   "pages.contact.error.addressSigns": "this cannot contain <, > or @",
-  "pages.contact.error.consent": "tick the box to agree before sending",
+  "pages.contact.error.consent": "Tick the box to agree before sending",
   "pages.contact.error.invalid": "this is not valid",
   "pages.contact.problem.token": "The form has expired or was sent already. Please send it again.",
   "pages.contact.problem.tooMany": "Too many enquiries from your address. Please try again later.",

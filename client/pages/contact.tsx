@@ -160,8 +160,9 @@ export default function ContactPage({ match, query }: PageProps) {
   }
 
   const listed = FORM_ORDER.filter((field) => errors[field]);
-  const errorText = (field: EnquiryField) =>
-    `${t(LABELS[field])}: ${t(`pages.contact.error.${errors[field]}` as keyof typeof PAGES_MESSAGES)}`;
+  const errorOf = (field: EnquiryField) => t(`pages.contact.error.${errors[field]}` as keyof typeof PAGES_MESSAGES);
+  // The consent's label is a whole sentence: its error says only what to do.
+  const errorText = (field: EnquiryField) => (field === "consent" ? errorOf(field) : `${t(LABELS[field])}: ${errorOf(field)}`);
   const described = (field: EnquiryField) =>
     [HINTS[field] && `${fieldId(field)}-hint`, errors[field] && fieldErrorId(field)].filter(Boolean).join(" ") || undefined;
 

@@ -46,7 +46,8 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
   const config = read<SiteConfig>(keys.syscfg());
   const meta = (name: string, content: unknown) =>
     textOf(content) ? `<meta name="${name}" content="${escapeHtml(textOf(content))}">` : "";
-  const title = documentTitle(match, read, t, state.lang);
+  const notFound = isNotFound(match, state.fallback);
+  const title = documentTitle(match, read, t, state.lang, notFound);
   const description = pageDescription(match, read);
   const ico = textOf(config?.ico);
   const tags = [
@@ -56,7 +57,7 @@ export function documentHead({ match, search, state }: HeadInput, t: Translate):
     ...VERIFY_METAS.map(([field, name]) => meta(name, config?.[field])),
     meta("theme-color", themeColorOf(config)),
     isImageSource(ico) ? `<link rel="icon" href="${escapeHtml(imageUrl(ico, FAVICON_WIDTH))}">` : "",
-    ...(isNotFound(match, state.fallback) || !match || match.route.unlisted
+    ...(notFound || !match || match.route.unlisted
       ? [meta("robots", "noindex")]
       : searchTags({ match, query: new URLSearchParams(search), state, read, title, description })),
   ];

@@ -5,9 +5,18 @@
  */
 import type { PageModule } from "../pages/page-props.ts";
 
-const PAGE_FILES = import.meta.glob<PageModule>("../pages/*.tsx", { eager: true });
+// Loaded on demand, like the registry's imports: a static import here would fold every page into the renderer's entry.
+const PAGE_LOADERS = import.meta.glob<PageModule>("../pages/*.tsx");
 
-export function pageModuleFile(module: PageModule): string | undefined {
-  const found = Object.entries(PAGE_FILES).find(([, candidate]) => candidate === module);
-  return found && `client/pages/${found[0].slice("../pages/".length)}`;
+let files: Promise<Map<PageModule, string>> | undefined;
+
+function filesByModule(): Promise<Map<PageModule, string>> {
+  files ??= Promise.all(
+    Object.entries(PAGE_LOADERS).map(async ([file, load]) => [await load(), `client/pages/${file.slice("../pages/".length)}`] as const),
+  ).then((entries) => new Map(entries));
+  return files;
+}
+
+export async function pageModuleFile(module: PageModule): Promise<string | undefined> {
+  return (await filesByModule()).get(module);
 }

@@ -13,10 +13,10 @@ export function DocumentTitle() {
   const { match } = useRouteMatch();
   const { cache, fallback } = useSWRConfig();
   // The page reads the same key, so nothing more is fetched: this only re-renders when it arrives.
-  useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
+  const { notFound } = useApi(match ? (detailKey(match) ?? null) : null, { detail: true });
   const inLang = useKeyInLang();
   const read: ReadPayload = <T,>(key: string) => (cache.get(inLang(key))?.data ?? fallback[inLang(key)] ?? undefined) as T | undefined;
-  const title = documentTitle(match, read, t, usePageState().lang);
+  const title = documentTitle(match, read, t, usePageState().lang, notFound);
   useEffect(() => {
     document.title = title;
   }, [title]);

@@ -164,7 +164,8 @@ function logContentRequest(logger: Logger): RequestHandler {
   return (req, res, next) => {
     const started = performance.now();
     res.once("finish", () => {
-      logger.info(
+      // The server's own access line says what a visitor asked; these are its sub-requests, for debugging.
+      logger.debug(
         {
           reqId: req.get("x-request-id"),
           method: req.method,

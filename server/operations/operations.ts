@@ -23,10 +23,12 @@ interface OperationsDeps {
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   /** Redis, where the missing-pages log is shared; undefined: this instance's own. */
   sharedTier: SharedTier | undefined;
+  /** The process's phase: a drain's readiness 503s are logged as what they are, expected. */
+  phase?: () => Phase;
   now?: () => number;
 }
 
-export function createOperations({ registry, counts, logger, clientAddressOf, sharedTier, now }: OperationsDeps) {
+export function createOperations({ registry, counts, logger, clientAddressOf, sharedTier, phase, now }: OperationsDeps) {
   const metrics = createAppMetrics(registry, counts);
   const missingPages = createMissingPages({ tier: sharedTier, now });
   metrics.registerMissingPages(() => missingPages.totals());
@@ -35,7 +37,8 @@ export function createOperations({ registry, counts, logger, clientAddressOf, sh
     return { readiness, router: createHealthRouter({ readiness, missBudget: deps.missBudget }) };
   };
   const afterAnswer = missingPages.observe;
-  return { metrics, health, missingPages, requestLog: createRequestLog({ logger, metrics, clientAddressOf, afterAnswer }) };
+  const draining = () => phase?.() === "draining";
+  return { metrics, health, missingPages, requestLog: createRequestLog({ logger, metrics, clientAddressOf, afterAnswer, draining }) };
 }
 
 interface InternalEndpoints {

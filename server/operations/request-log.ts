@@ -1,5 +1,6 @@
 // The access line and request metrics of every request, fast path included (docs/behaviour.md#logs).
 import type { IncomingMessage, ServerResponse } from "node:http";
+import { BASE_PATH } from "../../shared/routes.ts";
 import type { CacheStatus } from "../cache/swr-cache.ts";
 import type { Logger } from "../logger.ts";
 import type { AppMetrics } from "./app-metrics.ts";
@@ -11,6 +12,8 @@ interface RequestLogDeps {
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   /** Told of every answer as it ends, with the URL as it arrived (Express may have rewritten req.url since). */
   afterAnswer?: (url: string, req: IncomingMessage, res: ServerResponse) => void;
+  /** Whether the instance is draining: its readiness 503s are then what it was asked to say, not errors. */
+  draining?: () => boolean;
 }
 
 interface RequestRecord {
@@ -27,7 +30,15 @@ const isQuiet = (status: number, cache: unknown, url: string) => {
   return routeKindOf(url, status) === "static";
 };
 
-export function createRequestLog({ logger, metrics, clientAddressOf, afterAnswer }: RequestLogDeps) {
+const READINESS_PATH = `${BASE_PATH}/readyz`;
+
+function levelOf(status: number, cache: unknown, url: string, draining: boolean): "debug" | "info" | "error" {
+  if (isQuiet(status, cache, url)) return "debug";
+  if (status < 500) return "info";
+  return status === 503 && draining && url.split("?")[0] === READINESS_PATH ? "info" : "error";
+}
+
+export function createRequestLog({ logger, metrics, clientAddressOf, afterAnswer, draining }: RequestLogDeps) {
   return (req: IncomingMessage, res: ServerResponse): RequestRecord => {
     const record: RequestRecord = {};
     const url = req.url ?? "";
@@ -39,7 +50,7 @@ export function createRequestLog({ logger, metrics, clientAddressOf, afterAnswer
       metrics.observeRequest(url, status, ms / 1000);
       afterAnswer?.(url, req, res);
       const cache = record.cache ?? res.getHeader("x-cache") ?? res.getHeader("x-page-cache");
-      const level = isQuiet(status, cache, url) ? "debug" : status >= 500 ? "error" : "info";
+      const level = levelOf(status, cache, url, draining?.() ?? false);
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {

@@ -204,10 +204,12 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
             try {
               return await docOfListed(reader, type, item, jobNames, previous);
             } catch (err) {
-              logger.warn(
-                { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
-                "search index could not read an item",
-              );
+              // Once closed, the upstream is going away too: a read failing then says nothing.
+              if (!closed)
+                logger.warn(
+                  { type, id: item.id, err: err instanceof Error ? err.message : String(err) },
+                  "search index could not read an item",
+                );
               return typeof item.id === "number" ? previous.docOf(type, item.id) : undefined;
             }
           });

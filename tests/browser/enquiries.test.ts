@@ -114,6 +114,34 @@ describeInBrowser("enquiries in Chromium", () => {
     await context.close();
   });
 
+  it("marks every field in error the same way, and says of the consent only what to do", async () => {
+    const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
+    const page = await context.newPage();
+    await withSeasonedTokens(page);
+    await page.goto(`${site.origin}/portal/contact.html`);
+    // An email address that is not one, no name and no consent: three fields in error, each its own kind of input.
+    await page.locator("#enquiry-email").fill("not-an-address");
+    await page.locator("#enquiry-message").fill("three mistakes");
+    await page.getByRole("button", { name: "提交留言" }).click();
+    await page.locator(".enquiry-summary").waitFor();
+    const marks = await page.evaluate(() =>
+      [...document.querySelectorAll('.enquiry-form [aria-invalid="true"]')].map((field) => {
+        const style = getComputedStyle(field);
+        return { id: field.id, outline: `${style.outlineStyle} ${style.outlineWidth} ${style.outlineColor}` };
+      }),
+    );
+    expect(marks.map((mark) => mark.id).sort()).toEqual(["enquiry-consent", "enquiry-email", "enquiry-name"]);
+    expect(marks[0]?.outline).toMatch(/^solid [1-9]/);
+    expect(marks.map((mark) => mark.outline)).toEqual(marks.map(() => marks[0]?.outline));
+    // The consent's error is what to do, not its whole sentence again, in the summary and beside the box.
+    const consentError = (await page.locator("#enquiry-consent-error").textContent())?.trim();
+    expect(consentError).toBe("请勾选同意后再提交");
+    const summary = await page.locator(".enquiry-summary li").allTextContents();
+    expect(summary).toContain("请勾选同意后再提交");
+    expect(summary.join("\n")).not.toMatch(/[。.][:：]/);
+    await context.close();
+  });
+
   it("refuses a form another site's page posts to it, and tells the visitor why on the contact page", async () => {
     const context = await browser.newContext({ javaScriptEnabled: false, viewport: { width: 375, height: 800 } });
     const page = await context.newPage();

@@ -4,6 +4,7 @@
  * native scrolling under a finger, the partner marquee's decision, the layout at three widths, and the custom layout's
  * markup and `useEval|` script against a stand-in upstream.
  */
+import { readFileSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +16,7 @@ import { startBuiltSite } from "../support/built-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const HOME = "/portal/index.html";
+const DEMO_SLIDES = (JSON.parse(readFileSync(DEMO_SITE_FILE, "utf8")) as { slides: { title: string }[] }).slides;
 /** A smooth scroll across several slides can take over a second on a busy machine: wait for it to settle. */
 const SCROLLING = { timeout: 5000 };
 
@@ -130,6 +132,52 @@ describeInBrowser("the home page in Chromium (demo site)", () => {
     expect(failedRequests).toEqual([]);
     expect(apiRequests).toEqual([]);
     await page.context().close();
+  });
+
+  it("shows every slide's headline as text that no control covers, at 375 px and wider", async () => {
+    for (const width of [320, 375, 768, 1440]) {
+      const { page, problems } = await openHome({ width });
+      // Each slide's headline box, placed as it shows when that slide is the current one; the controls' boxes.
+      const boxes = await page.evaluate(() => {
+        const box = (r: DOMRect) => ({ left: r.left, top: r.top, right: r.right, bottom: r.bottom });
+        const carousel = document.querySelector(".carousel")?.getBoundingClientRect() as DOMRect;
+        const headlines = [...document.querySelectorAll(".carousel-slide")].map((slide) => {
+          const text = slide.querySelector(".carousel-title > span");
+          const own = text?.getBoundingClientRect();
+          const at = slide.getBoundingClientRect();
+          const fontSize = text ? Number.parseFloat(getComputedStyle(text).fontSize) : 0;
+          if (!own) return { text: "", fontSize, box: null };
+          const dx = carousel.left - at.left;
+          return {
+            text: text?.textContent ?? "",
+            fontSize,
+            box: { left: own.left + dx, top: own.top, right: own.right + dx, bottom: own.bottom },
+          };
+        });
+        const controls = [".carousel-prev", ".carousel-next", ".carousel-toggle", ".carousel-dots"].map((selector) => ({
+          selector,
+          box: box(document.querySelector(selector)?.getBoundingClientRect() as DOMRect),
+        }));
+        return { carousel: box(carousel), headlines, controls };
+      });
+      const overlaps = (a: typeof boxes.carousel, b: typeof boxes.carousel) =>
+        a.left < b.right && b.left < a.right && a.top < b.bottom && b.top < a.bottom;
+      expect(boxes.headlines.map((h) => h.text)).toEqual(DEMO_SLIDES.slice(0, 10).map((slide) => slide.title));
+      for (const [index, headline] of boxes.headlines.entries()) {
+        const where = `slide ${index + 1} at ${width} px`;
+        expect(headline.fontSize, where).toBeGreaterThanOrEqual(18);
+        const box = headline.box as typeof boxes.carousel;
+        // Inside the carousel, and under no control.
+        expect(box.left >= boxes.carousel.left && box.right <= boxes.carousel.right, where).toBe(true);
+        expect(box.top >= boxes.carousel.top && box.bottom <= boxes.carousel.bottom, where).toBe(true);
+        expect(
+          boxes.controls.filter((control) => overlaps(control.box, box)).map((c) => c.selector),
+          where,
+        ).toEqual([]);
+      }
+      expect(problems).toEqual([]);
+      await page.context().close();
+    }
   });
 
   it("advances every 6 seconds, and not while the pointer is over the carousel", async () => {

@@ -97,7 +97,8 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
     server = await startServerProcess({
       WEB_CONCURRENCY: "2",
       DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
-      LOG_LEVEL: "info",
+      // The embedded content API's own request lines are at debug.
+      LOG_LEVEL: "debug",
       METRICS_PORT: "0",
     });
     await vi.waitFor(() => expect(countLogs(server, "all workers listening")).toBe(1), { timeout: 30_000, interval: 100 });

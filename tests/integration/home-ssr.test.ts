@@ -119,7 +119,9 @@ describe("home page, default layout (themePortal 1,1)", () => {
     expect(slides[9]?.attribs["aria-label"]).toBe("第 10 张，共 10 张");
 
     const images = all(carousel, tag("img"));
-    expect(images.map((img) => img.attribs.alt)).toEqual(SLIDES.slice(0, 10).map((s) => s.title));
+    // Each headline is text over its picture, which then has no alt of its own.
+    expect(images.map((img) => img.attribs.alt)).toEqual(SLIDES.slice(0, 10).map(() => ""));
+    expect(all(carousel, hasClass("carousel-title")).map(text)).toEqual(SLIDES.slice(0, 10).map((s) => s.title));
     const [first, ...rest] = images;
     expect(first?.attribs).toMatchObject({ width: "1920", height: "720", sizes: "100vw", fetchpriority: "high" });
     expect(images.map((img) => sourceOf(img.attribs.src))).toEqual(SLIDES.slice(0, 10).map((s) => s.img));
@@ -339,8 +341,9 @@ describe("home page links from content", () => {
       ...UNSAFE.map(() => []),
       ...SAFE.map((url) => [url]),
     ]);
-    // The unlinked slide still shows its picture.
-    expect(all(slides[0] as Element, tag("img")).map((img) => img.attribs.alt)).toEqual(["链接1"]);
+    // The unlinked slide still shows its picture, and its headline as text (the picture then needs no alt).
+    expect(all(slides[0] as Element, tag("img")).map((img) => img.attribs.alt)).toEqual([""]);
+    expect(text(one(slides[0] as Element, hasClass("carousel-title")))).toBe("链接1");
 
     const partners = all(one(doc, hasClass("home-partners")), hasClass("partner"));
     expect(partners.map((partner) => all(partner, tag("a")).map((a) => a.attribs.href))).toEqual([
@@ -376,7 +379,11 @@ describe("home page of the embedded demo site", () => {
 
       const slides = all(one(doc, hasClass("carousel")), hasClass("carousel-slide"));
       expect(slides).toHaveLength(Math.min(10, demo.slides.length));
-      expect(all(slides[0] as Element, tag("img"))[0]?.attribs.alt).toBe(demo.slides[0].title);
+      // Each headline is text over its picture, readable at every width.
+      expect(slides.map((slide) => text(one(slide, hasClass("carousel-title"))))).toEqual(
+        demo.slides.slice(0, 10).map((s: { title: string }) => s.title),
+      );
+      expect(all(slides[0] as Element, tag("img"))[0]?.attribs.alt).toBe("");
 
       const productGrid = one(byId(doc, "product-list"), hasClass("home-grid"));
       expect(productGrid.attribs.class).toContain(demo.products.length === 5 ? "home-grid-3" : "home-grid-4");

@@ -83,9 +83,14 @@ describe("server-rendered pages", () => {
     for (const path of ["/portal/message/news/999", "/portal/message/news/8", "/portal/message/news/abc", "/portal/message/news?id=0"]) {
       const res = await request(site.origin).get(path);
       expect(res.status, path).toBe(404);
+      // Its title says so, not the page type's name (新闻详情).
+      expect(res.text, path).toContain("<title>测试公司 - 页面未找到</title>");
       // Kept briefly by shared caches like any page (scans for ids cost nothing twice), never by browsers.
       expect(res.headers["cache-control"]).toMatch(/^(no-store|public, max-age=0, s-maxage=)/);
     }
+    const english = await request(site.origin).get("/portal/en/message/news/999");
+    expect(english.status).toBe(404);
+    expect(english.text).toContain("<title>测试公司 - Page not found</title>");
   });
 
   it("answers 502 with an error state when a call fails with nothing stale", async () => {

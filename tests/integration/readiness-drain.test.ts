@@ -170,8 +170,13 @@ describe("drain on SIGTERM", () => {
     release();
     expect((await inFlight).status).toBe(200);
     expect(await exitOf(server.child)).toBe(0);
-    const messages = server.logs.map((line) => (JSON.parse(line) as { msg: string }).msg);
-    expect(messages).toEqual(expect.arrayContaining(["draining: readiness is 503, still serving", "stopped"]));
+    const entries = server.logs.map((line) => JSON.parse(line) as { msg: string; level: string; url?: string; status?: number });
+    expect(entries.map((e) => e.msg)).toEqual(expect.arrayContaining(["draining: readiness is 503, still serving", "stopped"]));
+    // A drain's 503s are readiness saying what it was asked to: no error for an operator to chase.
+    const drainAnswers = entries.filter((e) => e.msg === "request" && e.url === "/portal/readyz" && e.status === 503);
+    expect(drainAnswers.length).toBeGreaterThan(0);
+    expect(drainAnswers.map((e) => e.level)).toEqual(drainAnswers.map(() => "info"));
+    expect(entries.filter((e) => e.level === "error")).toEqual([]);
   });
 
   it("cuts off what is still in flight after SHUTDOWN_GRACE_MS and exits 0", async () => {

@@ -127,6 +127,8 @@ describe("npm start with no upstream configured", () => {
       expect(res.status, call.path).toBe(200);
       expect(body.code, call.path).toBe(0);
     }
+    // Its sub-requests to the embedded content API are for debugging: at info only the access lines show.
+    expect(server.logs.filter((line) => JSON.parse(line).msg === "content api request")).toEqual([]);
     const slides = (await get("/message/indexslide/list")).data;
     expect(slides).toHaveLength(10);
     expect((await get("/crm/partner/list")).data.length).toBeGreaterThanOrEqual(40);

@@ -152,12 +152,12 @@ describe("the pages' components", () => {
   it.each(PAGE_ROUTES.map((route) => [route.id, route] as const))("%s has one, named in its head by its file", async (_id, route) => {
     const module = await loadPage(route);
     expect(typeof module.default).toBe("function");
-    expect(pageModuleFile(module)).toMatch(/^client\/pages\/[a-z-]+\.tsx$/);
+    expect(await pageModuleFile(module)).toMatch(/^client\/pages\/[a-z-]+\.tsx$/);
   });
 
   it("are shared by pages alike, and preloaded by the file that holds them", async () => {
     expect(await loadPage(PAGES.newsList)).toBe(await loadPage(PAGES.noticeList));
-    expect(pageModuleFile(await loadPage(PAGES.jobSchoolDetail))).toBe("client/pages/job-detail.tsx");
+    expect(await pageModuleFile(await loadPage(PAGES.jobSchoolDetail))).toBe("client/pages/job-detail.tsx");
   });
 
   it("refuse a page not bound to one, naming it", async () => {
