@@ -1,0 +1,39 @@
+/** `GET /portal/_preview` opens a preview from a signed link, `/portal/_preview/exit` ends it (docs/behaviour.md#preview). */
+import { type Request, type Response, Router } from "express";
+import type { PurgeSecret } from "../config.ts";
+import { HttpError } from "../http/errors.ts";
+import { PREVIEW_EXIT_PATH, PREVIEW_PATH } from "../../shared/preview.ts";
+import { checkPreviewLink, sitePathOf } from "./preview-link.ts";
+import { clearedPreviewCookie, previewCookieOf } from "./preview-cookie.ts";
+
+interface PreviewRouteSettings {
+  secrets: readonly PurgeSecret[];
+  /** PUBLIC_ORIGIN is https: the cookie is Secure. */
+  secure: boolean;
+}
+
+const queryOf = (req: Request) => new URLSearchParams(req.originalUrl.split("?")[1] ?? "");
+
+/** Neither answer is kept by anyone: the cookie is the editor's alone. */
+function redirect(res: Response, cookie: string, to: string): void {
+  res.setHeader("Cache-Control", "private, no-store");
+  res.setHeader("X-Robots-Tag", "noindex");
+  res.setHeader("Set-Cookie", cookie);
+  res.redirect(303, to);
+}
+
+export function createPreviewRouter(settings: PreviewRouteSettings, now: () => number): Router {
+  const router = Router();
+  router.get(PREVIEW_PATH, (req, res) => {
+    const checked = checkPreviewLink(queryOf(req), settings.secrets, now());
+    if (!checked.ok) throw new HttpError(403, checked.error, { "Cache-Control": "no-store" });
+    const [secret] = settings.secrets as [PurgeSecret];
+    redirect(res, previewCookieOf(checked.expiresS, now(), secret, settings.secure), checked.path);
+  });
+  // Whatever the cookie holds, even none: leaving a preview is always allowed.
+  router.get(PREVIEW_EXIT_PATH, (req, res) => {
+    const to = sitePathOf(queryOf(req).get("path")) ?? "/portal/";
+    redirect(res, clearedPreviewCookie(settings.secure), to);
+  });
+  return router;
+}

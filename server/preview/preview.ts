@@ -1,0 +1,30 @@
+// Preview as the app mounts it: the predicate every cache asks, and the link and exit routes (docs/behaviour.md#preview).
+// Without PREVIEW_SECRET no request is a preview and neither route exists.
+import { type RequestHandler, Router } from "express";
+import { HttpError } from "../http/errors.ts";
+import type { Config } from "../config.ts";
+import { type InPreview, inPreviewOf } from "./preview-cookie.ts";
+import { createPreviewRouter } from "./preview-route.ts";
+
+export type { InPreview };
+export { previewLinkOf, sitePathOf } from "./preview-link.ts";
+
+export interface Preview {
+  inPreview: InPreview;
+  router: Router;
+}
+
+export function createPreview(settings: { preview: Config["preview"]; publicOrigin: string | undefined }, now: () => number = Date.now): Preview {
+  const { secrets } = settings.preview;
+  if (secrets.length === 0) return { inPreview: () => false, router: Router() };
+  const secure = settings.publicOrigin?.startsWith("https:") ?? false;
+  return { inPreview: inPreviewOf(secrets, now), router: createPreviewRouter({ secrets, secure }, now) };
+}
+
+/** Before the preview's own data calls: a visitor (or an ended preview) is refused, never answered from a cache. */
+export function onlyInPreview(inPreview: InPreview): RequestHandler {
+  return (req, _res, next) => {
+    if (!inPreview(req)) throw new HttpError(403, "no preview is open: open a preview link first", { "Cache-Control": "no-store" });
+    next();
+  };
+}
