@@ -28,9 +28,9 @@ import {
   type Readiness,
 } from "./operations/operations.ts";
 import { createPages, type PageCache } from "./pages/pages.ts";
+import { createPreview, onlyInPreview } from "./preview/preview.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
-import { createPreview, onlyInPreview } from "./preview/preview.ts";
 import { createPush, type Push } from "./push/push.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
 import type { PageRenderer } from "./render/render.ts";

@@ -13,8 +13,8 @@ import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Config } from "../config.ts";
 import { answerOf, HttpError, writeErrorAnswer } from "../http/errors.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
-import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { previewPathOf } from "./preview-reader.ts";
+import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
 

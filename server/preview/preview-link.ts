@@ -1,15 +1,16 @@
 /** Signed preview links and what they lead to (docs/behaviour.md#preview): HMAC-SHA256 of "<path>.<expires>", base64url. */
-import type { PurgeSecret } from "../config.ts";
+
 import { PREVIEW_PATH } from "../../shared/preview.ts";
+import type { PurgeSecret } from "../config.ts";
 import { signatureOf, signedByOneOf } from "../purge/purge-auth.ts";
 
 const MAX_PATH_LENGTH = 2048;
 /** Nothing a browser could take for another host, scheme or line: `//`, `\`, controls, spaces. */
-const UNSAFE = /[\\\s\u0000-\u001f\u007f]/;
+const UNSAFE = (raw: string) => /[\\\s]/.test(raw) || [...raw].some((c) => c.charCodeAt(0) < 0x20 || c.charCodeAt(0) === 0x7f);
 
 /** `raw` as a path of this site's pages (`/portal` or below, query kept), or undefined for anything else. */
 export function sitePathOf(raw: unknown): string | undefined {
-  if (typeof raw !== "string" || raw.length > MAX_PATH_LENGTH || UNSAFE.test(raw)) return undefined;
+  if (typeof raw !== "string" || raw.length > MAX_PATH_LENGTH || UNSAFE(raw)) return undefined;
   if (!/^\/portal(?:[/?#]|$)/.test(raw)) return undefined;
   const url = new URL(raw, "http://site.invalid");
   if (url.host !== "site.invalid" || url.pathname.startsWith(PREVIEW_PATH)) return undefined;

@@ -1,10 +1,10 @@
 /** `GET /portal/_preview` opens a preview from a signed link, `/portal/_preview/exit` ends it (docs/behaviour.md#preview). */
 import { type Request, type Response, Router } from "express";
+import { PREVIEW_EXIT_PATH, PREVIEW_PATH } from "../../shared/preview.ts";
 import type { PurgeSecret } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
-import { PREVIEW_EXIT_PATH, PREVIEW_PATH } from "../../shared/preview.ts";
-import { checkPreviewLink, sitePathOf } from "./preview-link.ts";
 import { clearedPreviewCookie, previewCookieOf } from "./preview-cookie.ts";
+import { checkPreviewLink, sitePathOf } from "./preview-link.ts";
 
 interface PreviewRouteSettings {
   secrets: readonly PurgeSecret[];

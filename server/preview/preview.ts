@@ -1,20 +1,24 @@
 // Preview as the app mounts it: the predicate every cache asks, and the link and exit routes (docs/behaviour.md#preview).
 // Without PREVIEW_SECRET no request is a preview and neither route exists.
 import { type RequestHandler, Router } from "express";
-import { HttpError } from "../http/errors.ts";
 import type { Config } from "../config.ts";
+import { HttpError } from "../http/errors.ts";
 import { type InPreview, inPreviewOf } from "./preview-cookie.ts";
 import { createPreviewRouter } from "./preview-route.ts";
 
-export type { InPreview };
+export { previewLinkCommand } from "./preview-command.ts";
 export { previewLinkOf, sitePathOf } from "./preview-link.ts";
+export type { InPreview };
 
 export interface Preview {
   inPreview: InPreview;
   router: Router;
 }
 
-export function createPreview(settings: { preview: Config["preview"]; publicOrigin: string | undefined }, now: () => number = Date.now): Preview {
+export function createPreview(
+  settings: { preview: Config["preview"]; publicOrigin: string | undefined },
+  now: () => number = Date.now,
+): Preview {
   const { secrets } = settings.preview;
   if (secrets.length === 0) return { inPreview: () => false, router: Router() };
   const secure = settings.publicOrigin?.startsWith("https:") ?? false;

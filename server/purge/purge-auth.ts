@@ -77,7 +77,12 @@ export function signatureOf(secret: PurgeSecret, data: string | Buffer, encoding
 }
 
 /** Whether `given` is `data`'s signature under one of `secrets`; each is compared, whichever matches. */
-export function signedByOneOf(data: string | Buffer, given: string, secrets: readonly PurgeSecret[], encoding: "base64" | "base64url"): boolean {
+export function signedByOneOf(
+  data: string | Buffer,
+  given: string,
+  secrets: readonly PurgeSecret[],
+  encoding: "base64" | "base64url",
+): boolean {
   let matched = false;
   for (const secret of secrets) matched = sameText(given, signatureOf(secret, data, encoding)) || matched;
   return matched;

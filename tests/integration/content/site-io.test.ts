@@ -16,6 +16,7 @@ import { listMessages, listProducts, readerCount } from "../../../server/content
 import { describeEachDatabase } from "../../support/databases.ts";
 import { buildFixtureSite } from "../../support/fixture-site.ts";
 
+const VISITOR = { preview: false, nowMs: Date.now() };
 const DEMO_SITE = join(import.meta.dirname, "../../../content/site.json");
 
 describe("the test fixture", () => {
@@ -67,8 +68,8 @@ describeEachDatabase("site import and export", (databases) => {
   it("replaces all content, leaving nothing of the old site", async () => {
     const smaller: SiteFile = { ...fixture, products: fixture.products.slice(0, 1), news: fixture.news.slice(0, 2), readers: [] };
     await importSite(content, smaller);
-    expect(await listProducts(content)).toEqual(smaller.products);
-    expect((await listMessages(content, 2, { pageIndex: 0, pageMaxCount: 100 })).totalCount).toBe(2);
+    expect(await listProducts(content, VISITOR)).toEqual(smaller.products);
+    expect((await listMessages(content, 2, { pageIndex: 0, pageMaxCount: 100 }, VISITOR)).totalCount).toBe(2);
     expect(await readerCount(content, 2, 1)).toBe(0);
     await importSite(content, fixture);
     expect(serialiseSite(await exportSite(content))).toBe(serialiseSite(fixture));
@@ -106,7 +107,7 @@ describeEachDatabase("site import and export", (databases) => {
     const big = structuredClone(fixture);
     (big.products[0] as { type: number }).type = Number.MAX_SAFE_INTEGER;
     await importSite(content, big);
-    expect((await listProducts(content))[0]?.type).toBe(Number.MAX_SAFE_INTEGER);
+    expect((await listProducts(content, VISITOR))[0]?.type).toBe(Number.MAX_SAFE_INTEGER);
     await importSite(content, fixture);
   });
 
@@ -119,7 +120,7 @@ describeEachDatabase("site import and export", (databases) => {
       expect(serialiseSite(await exportSite(fresh))).toBe(serialiseSite(fixture));
       await writeFile(file, serialiseSite({ ...fixture, products: [] }));
       expect(await loadSiteIfEmpty(fresh, file)).toBe(false);
-      expect(await listProducts(fresh)).toEqual(fixture.products);
+      expect(await listProducts(fresh, VISITOR)).toEqual(fixture.products);
     } finally {
       await fresh.close();
     }
