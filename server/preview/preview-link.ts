@@ -11,9 +11,11 @@ const UNSAFE = (raw: string) => /[\\\s]/.test(raw) || [...raw].some((c) => c.cha
 /** `raw` as a path of this site's pages (`/portal` or below, query kept), or undefined for anything else. */
 export function sitePathOf(raw: unknown): string | undefined {
   if (typeof raw !== "string" || raw.length > MAX_PATH_LENGTH || UNSAFE(raw)) return undefined;
-  if (!/^\/portal(?:[/?#]|$)/.test(raw)) return undefined;
+  const under = (path: string) => /^\/portal(?:[/?#]|$)/.test(path);
+  if (!under(raw)) return undefined;
+  // Dot segments resolved: `/portal/../admin` is not under /portal.
   const url = new URL(raw, "http://site.invalid");
-  if (url.host !== "site.invalid" || url.pathname.startsWith(PREVIEW_PATH)) return undefined;
+  if (url.host !== "site.invalid" || !under(url.pathname) || url.pathname.startsWith(PREVIEW_PATH)) return undefined;
   return url.pathname + url.search;
 }
 
