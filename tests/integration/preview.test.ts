@@ -104,9 +104,17 @@ describe("a draft", () => {
         "/portal/message/news/list.html",
         "/portal/sitemap.xml",
         "/portal/message/news/rss.xml",
-        "/api/portal/message/news?pageIndex=0&pageMaxCount=50",
-      ].map(async (p) => (await get(p)).text()),
+        "/api/portal/message/news/list?pageIndex=0&pageMaxCount=50",
+      ].map(async (p) => {
+        const res = await get(p);
+        expect(res.status, p).toBe(200);
+        return res.text();
+      }),
     );
+    // Each holds the news a visitor sees (the newest published one), and not the draft.
+    const [list, sitemap, feed, api] = answers as [string, string, string, string];
+    for (const text of [list, feed, api]) expect(text).toContain("青禾数智获评2026年度浙江省数字化转型优秀服务商");
+    expect(sitemap).toContain("/portal/message/news/33<");
     for (const text of answers) expect(text).not.toContain(DRAFT.title);
     for (const text of answers) expect(text).not.toContain(`news/${DRAFT.id}`);
     expect((await get(`/portal/message/news/${DRAFT.id}`)).status).toBe(404);

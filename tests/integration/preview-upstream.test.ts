@@ -1,0 +1,84 @@
+/**
+ * A preview in front of an external content API (docs/behaviour.md#preview), on the built server: every upstream
+ * call a preview makes carries PREVIEW_PARAM=1, none is answered from or kept in a cache, and a visitor's own
+ * preview parameter never reaches the upstream.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../server/config.ts";
+import { previewLinkOf } from "../../server/preview/preview.ts";
+import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
+import { newPurgeSecret } from "../support/purge-request.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+
+const SECRET = newPurgeSecret();
+const DETAIL = "/portal/message/news/33";
+let upstream: StandInUpstream;
+let site: BuiltSite;
+
+beforeAll(async () => {
+  upstream = await startStandInUpstream(demoUpstreamRoutes());
+  site = await startBuiltSite({
+    API_BASE_URL: upstream.url,
+    PORTAL_CLASSIFY: DEMO_CLASSIFY,
+    PREVIEW_SECRET: SECRET,
+    PREVIEW_PARAM: "draft",
+  });
+});
+afterAll(async () => {
+  await site?.close();
+  await upstream?.close();
+});
+
+const get = (path: string, cookie?: string) => fetch(`${site.origin}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+
+async function previewCookie(path: string): Promise<string> {
+  const [secret] = parseConfig({ PREVIEW_SECRET: SECRET }).preview.secrets;
+  if (!secret) throw new Error("no secret");
+  const opened = await get(previewLinkOf(path, Math.floor(Date.now() / 1000) + 600, secret));
+  expect(opened.status).toBe(303);
+  return (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+}
+
+describe("a preview in front of an external content API", () => {
+  it("asks the upstream with PREVIEW_PARAM=1 on every call, each time, and leaves the visitors' cached page as it was", async () => {
+    const visitorFirst = await get(DETAIL);
+    expect(visitorFirst.status).toBe(200);
+    const visitorHtml = await visitorFirst.text();
+    const asked = () => upstream.count("/api/portal/message/news/33");
+    const before = asked();
+
+    const cookie = await previewCookie(DETAIL);
+    const from = upstream.requests.length;
+    for (let i = 1; i <= 2; i++) {
+      const shown = await get(DETAIL, cookie);
+      expect(shown.status).toBe(200);
+      expect(shown.headers.get("cache-control")).toBe("private, no-store");
+      expect(shown.headers.get("x-robots-tag")).toBe("noindex");
+      await shown.text();
+      // Read again each time: no cache answered it.
+      expect(asked()).toBe(before + i);
+    }
+    const data = await get("/portal/_preview/api/message/news/list?pageIndex=0&pageMaxCount=5", cookie);
+    expect(data.headers.get("cache-control")).toBe("private, no-store");
+    expect((await data.json()).code).toBe(0);
+    const previewCalls = upstream.requests.slice(from);
+    expect(previewCalls.length).toBeGreaterThan(2);
+    for (const call of previewCalls) expect(new URL(call.url, upstream.url).searchParams.get("draft"), call.url).toBe("1");
+
+    // The visitor's page comes from the page cache, as it was before the preview.
+    const visitorAfter = await get(DETAIL);
+    expect(visitorAfter.headers.get("x-page-cache")).toBe("HIT");
+    expect(await visitorAfter.text()).toBe(visitorHtml);
+    expect(asked()).toBe(before + 2);
+  });
+
+  it("never passes a visitor's own preview parameter to the upstream", async () => {
+    const from = upstream.requests.length;
+    const answer = await get("/api/portal/message/news/32?draft=1&preview=1");
+    expect(answer.status).toBe(200);
+    const calls = upstream.requests.slice(from).filter((r) => r.url.startsWith("/api/portal/message/news/32"));
+    expect(calls).toHaveLength(1);
+    expect(calls[0]?.url).toBe("/api/portal/message/news/32");
+  });
+});
