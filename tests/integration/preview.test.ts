@@ -12,6 +12,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { PurgeSecret } from "../../server/config.ts";
 import { previewLinkOf } from "../../server/preview/preview.ts";
+import { type EngineReceiver, startIndexNowReceiver } from "../support/engine-receivers.ts";
 import { freshGet } from "../support/fresh-get.ts";
 import { PROJECT_DIR, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
@@ -43,10 +44,15 @@ let dir: string;
 let server: ServerProcess;
 let databaseUrl: string;
 let scheduledAt: number;
+let indexNow: EngineReceiver;
+const ORIGIN = "https://www.example.com";
 
 beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "portal-preview-"));
   databaseUrl = `sqlite:${path.join(dir, "portal.db")}`;
+  indexNow = await startIndexNowReceiver();
+  // The server and the import command alike tell IndexNow of what changes.
+  const pushEnv = { PUBLIC_ORIGIN: ORIGIN, INDEXNOW_KEY: "preview-test-key", INDEXNOW_ENDPOINT: indexNow.url, PUSH_GATHER_MS: "200" };
   // Long lifetimes: only a purge can bring a scheduled item in within the time the test waits.
   server = await startServerProcess(
     {
@@ -55,7 +61,7 @@ beforeAll(async () => {
       WEB_CONCURRENCY: "2",
       CACHE_TTL_MS: "3600000",
       PREVIEW_SECRET: SECRET_TEXT,
-      PUBLIC_ORIGIN: "https://www.example.com",
+      ...pushEnv,
     },
     { built: true },
   );
@@ -76,7 +82,7 @@ beforeAll(async () => {
   );
   const file = path.join(dir, "with-drafts.json");
   await writeFile(file, JSON.stringify(site));
-  expect(await cli(["import", file], { DATABASE_URL: databaseUrl })).toMatchObject({ code: 0 });
+  expect(await cli(["import", file], { DATABASE_URL: databaseUrl, ...pushEnv })).toMatchObject({ code: 0 });
   // The import is live once both processes have purged for it.
   const purges = () => server.logs.filter((line) => line.includes("the content database got an import"));
   while (new Set(purges().map((line) => JSON.parse(line).pid)).size < 2) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -84,6 +90,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   if (server && server.child.exitCode === null) await server.stop();
+  await indexNow?.close();
   await rm(dir, { recursive: true, force: true });
 });
 
@@ -235,5 +242,8 @@ describe("an item scheduled 10 seconds ahead", () => {
       if (found === 0) await new Promise((resolve) => setTimeout(resolve, 100));
     }
     expect((await (await get(`/api/portal/search?q=${encodeURIComponent("预览稿")}`)).json()).data.totalCount).toBe(0);
+    // Search engines are told of it as it appears; of the draft, never (neither by the import nor since).
+    await indexNow.waitFor(() => indexNow.accepted().includes(`${ORIGIN}/portal/message/news/${SCHEDULED.id}`));
+    expect(indexNow.accepted().filter((url) => url.includes(`/news/${DRAFT.id}`))).toEqual([]);
   }, 30_000);
 });
