@@ -160,9 +160,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
   app.use(enquiries.router(() => pages.sendOwnPage));
   app.use("/api/portal", api.router);
+  for (const [path, handler] of preview.routes) app.get(path, handler);
   // A preview's pages read their data here, under /portal where its cookie is sent; never anyone else.
-  app.use(PREVIEW_API_PREFIX, onlyInPreview(inPreview), api.router);
-  app.use(preview.router);
+  if (preview.routes.length > 0) app.use(PREVIEW_API_PREFIX, onlyInPreview(inPreview), api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
   app.use(createSeo({ settings: settings.seo, reader: api.cachedReader, logger, now }));

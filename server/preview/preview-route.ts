@@ -1,5 +1,5 @@
 /** `GET /portal/_preview` opens a preview from a signed link, `/portal/_preview/exit` ends it (docs/behaviour.md#preview). */
-import { type Request, type Response, Router } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { PREVIEW_EXIT_PATH, PREVIEW_PATH } from "../../shared/preview.ts";
 import type { PurgeSecret } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
@@ -22,18 +22,24 @@ function redirect(res: Response, cookie: string, to: string): void {
   res.redirect(303, to);
 }
 
-export function createPreviewRouter(settings: PreviewRouteSettings, now: () => number): Router {
-  const router = Router();
-  router.get(PREVIEW_PATH, (req, res) => {
+/**
+ * Routes of their own (`app.get`), not a Router: a request for any other path passes them without the
+ * deferred step an exhausted Router takes, which would part requests arriving together from a render they share.
+ */
+export function previewRoutes(settings: PreviewRouteSettings, now: () => number): [string, RequestHandler][] {
+  const open: RequestHandler = (req, res) => {
     const checked = checkPreviewLink(queryOf(req), settings.secrets, now());
     if (!checked.ok) throw new HttpError(403, checked.error, { "Cache-Control": "no-store" });
     const [secret] = settings.secrets as [PurgeSecret];
     redirect(res, previewCookieOf(checked.expiresS, now(), secret, settings.secure), checked.path);
-  });
+  };
   // Whatever the cookie holds, even none: leaving a preview is always allowed.
-  router.get(PREVIEW_EXIT_PATH, (req, res) => {
+  const exit: RequestHandler = (req, res) => {
     const to = sitePathOf(queryOf(req).get("path")) ?? "/portal/";
     redirect(res, clearedPreviewCookie(settings.secure), to);
-  });
-  return router;
+  };
+  return [
+    [PREVIEW_PATH, open],
+    [PREVIEW_EXIT_PATH, exit],
+  ];
 }

@@ -1,10 +1,10 @@
 // Preview as the app mounts it: the predicate every cache asks, and the link and exit routes (docs/behaviour.md#preview).
 // Without PREVIEW_SECRET no request is a preview and neither route exists.
-import { type RequestHandler, Router } from "express";
+import type { RequestHandler } from "express";
 import type { Config } from "../config.ts";
 import { HttpError } from "../http/errors.ts";
 import { type InPreview, inPreviewOf } from "./preview-cookie.ts";
-import { createPreviewRouter } from "./preview-route.ts";
+import { previewRoutes } from "./preview-route.ts";
 
 export { previewLinkCommand } from "./preview-command.ts";
 export { previewLinkOf, sitePathOf } from "./preview-link.ts";
@@ -12,7 +12,8 @@ export type { InPreview };
 
 export interface Preview {
   inPreview: InPreview;
-  router: Router;
+  /** GET routes to mount (none without PREVIEW_SECRET). */
+  routes: [string, RequestHandler][];
 }
 
 export function createPreview(
@@ -20,9 +21,9 @@ export function createPreview(
   now: () => number = Date.now,
 ): Preview {
   const { secrets } = settings.preview;
-  if (secrets.length === 0) return { inPreview: () => false, router: Router() };
+  if (secrets.length === 0) return { inPreview: () => false, routes: [] };
   const secure = settings.publicOrigin?.startsWith("https:") ?? false;
-  return { inPreview: inPreviewOf(secrets, now), router: createPreviewRouter({ secrets, secure }, now) };
+  return { inPreview: inPreviewOf(secrets, now), routes: previewRoutes({ secrets, secure }, now) };
 }
 
 /** Before the preview's own data calls: a visitor (or an ended preview) is refused, never answered from a cache. */
