@@ -3,12 +3,14 @@
  * call a preview makes carries PREVIEW_PARAM=1, none is answered from or kept in a cache, and a visitor's own
  * preview parameter never reaches the upstream.
  */
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseConfig } from "../../server/config.ts";
 import { previewLinkOf } from "../../server/preview/preview.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
+import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SECRET = newPurgeSecret();
@@ -30,12 +32,13 @@ afterAll(async () => {
   await upstream?.close();
 });
 
-const get = (path: string, cookie?: string) => fetch(`${site.origin}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
+const get = (path: string, cookie?: string, on = site) =>
+  fetch(`${on.origin}${path}`, { redirect: "manual", headers: cookie ? { cookie } : {} });
 
-async function previewCookie(path: string): Promise<string> {
+async function previewCookie(path: string, on = site): Promise<string> {
   const [secret] = parseConfig({ PREVIEW_SECRET: SECRET }).preview.secrets;
   if (!secret) throw new Error("no secret");
-  const opened = await get(previewLinkOf(path, Math.floor(Date.now() / 1000) + 600, secret));
+  const opened = await get(previewLinkOf(path, Math.floor(Date.now() / 1000) + 600, secret), undefined, on);
   expect(opened.status).toBe(303);
   return (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
 }
@@ -80,5 +83,36 @@ describe("a preview in front of an external content API", () => {
     const calls = upstream.requests.slice(from).filter((r) => r.url.startsWith("/api/portal/message/news/32"));
     expect(calls).toHaveLength(1);
     expect(calls[0]?.url).toBe("/api/portal/message/news/32");
+  });
+});
+
+describeWithRedis("a preview beside the shared tier", 7, (redisUrl) => {
+  let shared: BuiltSite;
+  beforeAll(async () => {
+    await emptyDatabase(redisUrl);
+    shared = await startBuiltSite({
+      API_BASE_URL: upstream.url,
+      PORTAL_CLASSIFY: DEMO_CLASSIFY,
+      PREVIEW_SECRET: SECRET,
+      REDIS_URL: redisUrl,
+    });
+  });
+  afterAll(async () => {
+    await shared?.close();
+  });
+
+  it("writes nothing to the shared tier's cache; a visitor's read of the same page does", async () => {
+    const redis = new Redis(redisUrl);
+    const keysOf = async (id: number) => (await redis.keys("*")).filter((key) => key.includes(`/message/news/${id}`));
+    try {
+      const cookie = await previewCookie("/portal/message/news/31", shared);
+      for (let i = 0; i < 2; i++) expect((await get("/portal/message/news/31", cookie, shared)).status).toBe(200);
+      expect((await get("/portal/_preview/api/message/news/31", cookie, shared)).status).toBe(200);
+      expect(await keysOf(31)).toEqual([]);
+      expect((await get("/portal/message/news/31", undefined, shared)).status).toBe(200);
+      expect((await keysOf(31)).length).toBeGreaterThan(0);
+    } finally {
+      redis.disconnect();
+    }
   });
 });
