@@ -64,6 +64,13 @@ const menuItem = z.strictObject({
   delflag: z.number().int().min(0).max(1),
 });
 
+/** Date.parse takes 2026-02-30 for 2 March: the day must exist in its month. */
+function isRealInstant(raw: string): boolean {
+  const [y, mo, d, h, mi] = raw.slice(0, 16).split(/\D/).map(Number) as [number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && !Number.isNaN(Date.parse(raw));
+}
+
 /** An instant with its offset, e.g. 2026-12-01T09:00:00+08:00 (exported in UTC). */
 const instant = z
   .string()
@@ -71,7 +78,7 @@ const instant = z
     /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/,
     "must be an ISO 8601 date and time with its offset, such as 2026-12-01T09:00:00+08:00",
   )
-  .refine((raw) => !Number.isNaN(Date.parse(raw)), "is not a real date and time");
+  .refine(isRealInstant, "is not a real date and time");
 /** docs/behaviour.md#drafts-and-schedules: absent, an item is published at once. */
 const schedule = {
   status: z.enum(["published", "draft"], "must be published or draft").optional(),
