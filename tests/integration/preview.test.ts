@@ -158,6 +158,12 @@ describe("a draft", () => {
     // The list a preview shows has the draft and the item not yet due; the visitors' list, neither.
     const list = await (await get("/portal/message/news/list.html", cookie)).text();
     expect(list).toContain(DRAFT.title);
+    // In the page's language: an English page's banner is in English.
+    const english = await (await get("/portal/en/message/news/list.html", cookie)).text();
+    expect(english).toContain('<section class="preview-banner" aria-label="Preview"><p>This is a preview: ');
+    expect(english).toContain(
+      `<a href="/portal/_preview/exit?path=${encodeURIComponent("/portal/en/message/news/list.html")}">Leave the preview</a>`,
+    );
     const data = await get(`/portal/_preview/api/message/news/${DRAFT.id}`, cookie);
     expect(data.status).toBe(200);
     expect(data.headers.get("cache-control")).toBe("private, no-store");
