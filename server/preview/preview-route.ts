@@ -31,6 +31,9 @@ export function previewRoutes(settings: PreviewRouteSettings, now: () => number)
     const checked = checkPreviewLink(queryOf(req), settings.secrets, now());
     if (!checked.ok) throw new HttpError(403, checked.error, { "Cache-Control": "no-store" });
     const [secret] = settings.secrets as [PurgeSecret];
+    // The browser may hold the visitors' copy of the page (revalidated, but stale-while-revalidate may show it
+    // first): its cache of this site is emptied, so the page the editor lands on is the preview's.
+    res.setHeader("Clear-Site-Data", '"cache"');
     redirect(res, previewCookieOf(checked.expiresS, now(), secret, settings.secure), checked.path);
   };
   // Whatever the cookie holds, even none: leaving a preview is always allowed.

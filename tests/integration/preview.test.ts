@@ -138,6 +138,7 @@ describe("a draft", () => {
     const opened = await get(link);
     expect(opened.status).toBe(303);
     expect(opened.headers.get("location")).toBe(page);
+    expect(opened.headers.get("clear-site-data")).toBe('"cache"');
     const setCookie = opened.headers.get("set-cookie") ?? "";
     expect(setCookie).toMatch(/^portal_preview=\d+\.[\w-]+; Max-Age=\d+; Path=\/portal; HttpOnly; SameSite=Lax; Secure$/);
     expect(Number(/Max-Age=(\d+)/.exec(setCookie)?.[1])).toBeLessThanOrEqual(600);
