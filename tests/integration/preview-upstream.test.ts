@@ -86,6 +86,34 @@ describe("a preview in front of an external content API", () => {
   });
 });
 
+describe("a preview's miss budget", () => {
+  let limited: BuiltSite;
+  beforeAll(async () => {
+    limited = await startBuiltSite({
+      API_BASE_URL: upstream.url,
+      PORTAL_CLASSIFY: DEMO_CLASSIFY,
+      PREVIEW_SECRET: SECRET,
+      MISS_RATE_PER_MIN: "30",
+    });
+  });
+  afterAll(async () => {
+    await limited?.close();
+  });
+
+  it("is charged for every render, as any client's misses are; the visitors' cached page is still answered", async () => {
+    expect((await get(DETAIL, undefined, limited)).status).toBe(200);
+    const cookie = await previewCookie(DETAIL, limited);
+    // Each preview renders: the client's budget (a bucket of three) runs out within a few.
+    const statuses: number[] = [];
+    while (statuses.length < 10 && statuses.at(-1) !== 429) statuses.push((await get(DETAIL, cookie, limited)).status);
+    expect(statuses[0]).toBe(200);
+    expect(statuses.at(-1)).toBe(429);
+    const hit = await get(DETAIL, undefined, limited);
+    expect(hit.status).toBe(200);
+    expect(hit.headers.get("x-page-cache")).toBe("HIT");
+  });
+});
+
 describeWithRedis("a preview beside the shared tier", 7, (redisUrl) => {
   let shared: BuiltSite;
   beforeAll(async () => {
