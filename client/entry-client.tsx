@@ -6,6 +6,7 @@ import { startTransition } from "react";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
 import { App } from "./app.tsx";
+import { readPreviewData } from "./data/fetch-payload.ts";
 import { pageHydrated } from "./hydration/hydrate-apart.tsx";
 import { loadLaterParts } from "./hydration/later-part.tsx";
 import { replayLostPresses } from "./hydration/lost-press.ts";
@@ -49,6 +50,7 @@ async function hydrate(): Promise<void> {
   // Not in the task that ended parsing (DOMContentLoaded), which lays out the rest of the page.
   await nextTask();
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
+  if (state.preview) readPreviewData();
   replayLostPresses();
   const [{ hydrateRoot }] = await Promise.all([reactDom, pageCode, loadMessages(state.lang)]);
   // As a transition, React hydrates the root in slices, not in one task.

@@ -1,10 +1,11 @@
 // createApp composes the listener production serves (fast paths first, then Express) from a config and its parts.
 // It never reads the environment nor listens (server/index.ts does), so tests run that same listener.
-import type { RequestListener } from "node:http";
+import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import compression from "compression";
 import express from "express";
 import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
+import { PREVIEW_API_PREFIX } from "../shared/preview.ts";
 import { createApiProxy, type UpstreamClient } from "./api-proxy/api-proxy.ts";
 import { IdleRecompressor } from "./cache/idle-recompressor.ts";
 import { trackActivity } from "./cache/request-activity.ts";
@@ -27,6 +28,7 @@ import {
   type Readiness,
 } from "./operations/operations.ts";
 import { createPages, type PageCache } from "./pages/pages.ts";
+import { createPreview, onlyInPreview } from "./preview/preview.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
 import { createPush, type Push } from "./push/push.ts";
@@ -87,7 +89,8 @@ function settingsOf(config: Config) {
     tier: sharedTierSettingsOf(config),
     csp: { dev: config.dev, https: publicOrigin?.startsWith("https:") ?? false },
     search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang, contentLangParam },
-    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs },
+    api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs, previewParam: config.preview.param },
+    preview: { preview: config.preview, publicOrigin },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: {
@@ -125,8 +128,11 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
     if (!fromScratch) for (const { type, id, change } of items) push.onItemChange({ type, id }, change);
   };
   const searchDeps = { logger, inFlight: activity.inFlight, now, onIndexChanges };
+  const preview = createPreview(settings.preview, now);
+  const { inPreview } = preview;
   const api = createApiProxy(settings.api, {
     ...proxyDeps,
+    inPreview,
     localAnswers: (parts) => createSearch(settings.search, { ...parts, ...searchDeps }),
   });
   const { upstream, localAnswers: search } = api;
@@ -141,7 +147,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const enquiryDeps = { logger, registry, limit: tier.clientLimit, missBudget: tier.missBudget, publicOrigin: config.publicOrigin };
   const enquiries = createEnquiries(config.enquiries, config.databaseUrl, { ...enquiryDeps, now, ...deps.enquiryDelivery });
   const perRequestState = enquiries.formState;
-  const pages = createPages(settings.pages, { ...common, renderer, reader: api.reader, metrics, perRequestState });
+  const pagesPreview = { inPreview, reader: api.previewReader };
+  const pages = createPages(settings.pages, { ...common, renderer, reader: api.reader, metrics, perRequestState, preview: pagesPreview });
   const { pageCache } = pages;
   const purgeDeps = { cache: api.cache, pageCache, channel: tier.purgeChannel, logger, now };
   const purge = createPurge(settings.purge, { ...purgeDeps, onPurge: (request) => search.onPurge(request) });
@@ -167,6 +174,9 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(enquiries.router(() => pages.sendOwnPage));
   app.use(createWechat(config.wechat, { ...wechatDeps, shared: tier.connection, registry, logger, now }));
   app.use("/api/portal", api.router);
+  for (const [path, handler] of preview.routes) app.get(path, handler);
+  // A preview's pages read their data here, under /portal where its cookie is sent; never anyone else.
+  if (preview.routes.length > 0) app.use(PREVIEW_API_PREFIX, onlyInPreview(inPreview), api.router);
   app.use("/portal/media", express.static(mediaDir, MEDIA_OPTIONS));
   // Before the pages: /portal/message/news/rss.xml would otherwise be a news detail with a bad id.
   app.use(createSeo({ settings: settings.seo, reader: api.cachedReader, logger, now }));
@@ -178,10 +188,12 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(countAsMissing(missingPages), redirectHome(config.lang));
   app.use(createErrorHandler(logger));
 
-  const handle = fastPathsFirst([redirects.fastPath, api.router.fastPath, pages.fastPath], app, (req, res) => {
+  const follow = (req: IncomingMessage, res: ServerResponse) => {
     activity.begin(res);
     return requestLog(req, res);
-  });
+  };
+  const fastPathOptions = { bypassesCaches: inPreview, answersFirst: [redirects.fastPath] };
+  const handle = fastPathsFirst([api.router.fastPath, pages.fastPath], app, follow, fastPathOptions);
   const close = async () => {
     redirects.close();
     search.close();

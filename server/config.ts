@@ -269,6 +269,12 @@ const envSchema = z.object({
   IMAGE_ALLOW_SVG: z.enum(["on", "off"], "must be on or off").default("off"),
   PAGE_CACHE: z.enum(["on", "off"], "must be on or off").default("on"),
   PURGE_SECRET: purgeSecrets.optional(),
+  PREVIEW_SECRET: purgeSecrets.optional(),
+  PREVIEW_PARAM: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z_][A-Za-z0-9_.-]{0,63}$/, "must be a query parameter name of letters, digits, _ . - (at most 64)")
+    .default("preview"),
   REDIS_URL: redisUrl.optional(),
   METRICS_PORT: integer(0, 65535, "a port number from 0 to 65535").optional(),
   METRICS_HOST: z.string().trim().min(1, "must be a host name or address").default("127.0.0.1"),
@@ -356,6 +362,8 @@ export interface Config {
   };
   /** Empty: no purge endpoint. */
   purgeSecrets: PurgeSecret[];
+  /** docs/behaviour.md#preview; `secrets` empty: no preview links. `param`: what the upstream reads as "show drafts". */
+  preview: { secrets: PurgeSecret[]; param: string };
   /** Undefined: every instance keeps its own state. */
   redisUrl?: string;
   /** The internal listener; undefined: none. */
@@ -483,6 +491,7 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
       allowSvg: e.IMAGE_ALLOW_SVG === "on",
     },
     purgeSecrets: e.PURGE_SECRET ?? [],
+    preview: { secrets: e.PREVIEW_SECRET ?? [], param: e.PREVIEW_PARAM },
     redisUrl: e.REDIS_URL,
     metrics: e.METRICS_PORT === undefined ? undefined : { port: e.METRICS_PORT, host: e.METRICS_HOST },
     seedContent: e.SEED_CONTENT,

@@ -1,5 +1,5 @@
 /**
- * `npm run content -- export|import|backup|enquiries ...` on DATABASE_URL's database
+ * `npm run content -- export|import|backup|enquiries|push|preview-link ...` on DATABASE_URL's database
  * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
@@ -10,12 +10,14 @@ import { exportSite, hasSite, importSite } from "./content/site-io.ts";
 import { parseSiteText, serialiseSite } from "./content/site-text.ts";
 import { backupSqlite } from "./content/sqlite-backup.ts";
 import { createEnquiryStore, type Enquiry } from "./enquiries/store.ts";
+import { previewLinkCommand } from "./preview/preview.ts";
 import { queueAddressesByHand, queueImportChanges } from "./push/push.ts";
 
-const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID | push URL...
+const USAGE = `usage: npm run content -- export FILE | import FILE | backup FILE | enquiries [--since DATE] [--json] | enquiries delete ID | push URL... | preview-link PATH [--hours N]
   export FILE   write all content to FILE as a site file (- for stdout)
   import FILE   replace all content with the site file FILE (- for stdin); search engines are told of what changed
   push URL...   tell the search engines configured (INDEXNOW_KEY, BAIDU_PUSH_TOKEN) of these pages on PUBLIC_ORIGIN
+  preview-link PATH [--hours N]   print a link (PREVIEW_SECRET) showing PATH with its drafts, valid N hours (default 24)
   backup FILE   copy the live SQLite database to the new file FILE (for PostgreSQL use pg_dump)
   enquiries     list the enquiries received (since DATE, e.g. 2025-06-01), or export them as JSON
   enquiries delete ID   delete one enquiry (a visitor asking for their data to be erased)
@@ -40,6 +42,10 @@ async function runContentCli(args: readonly string[]): Promise<number> {
     const config = configOrNothing();
     return config === undefined ? 1 : pushByHand(config, args.slice(1));
   }
+  if (command === "preview-link") {
+    const config = configOrNothing();
+    return config === undefined ? 1 : printPreviewLink(config, args.slice(1));
+  }
   if (
     (command !== "export" && command !== "import" && command !== "backup") ||
     !file ||
@@ -54,6 +60,17 @@ async function runContentCli(args: readonly string[]): Promise<number> {
   const { databaseUrl } = config;
   if (command === "backup") return backupTo(databaseUrl, file);
   return command === "export" ? exportTo(databaseUrl, file) : importFrom(config, file);
+}
+
+function printPreviewLink(config: Config, args: readonly string[]): number {
+  const outcome = previewLinkCommand(config, args, Date.now());
+  if (!outcome.ok) {
+    process.stderr.write(`${outcome.usage ? USAGE : outcome.error}\n`);
+    return outcome.usage ? 2 : 1;
+  }
+  if (outcome.note) process.stderr.write(`${outcome.note}\n`);
+  process.stdout.write(`${outcome.link}\n`);
+  return 0;
 }
 
 function databaseUrlOrNothing(): string | undefined {

@@ -130,11 +130,14 @@ async function serve(config: Config, logger: Logger, life: Lifecycle, redirectRu
         logger.fatal({ err }, "the content API thread stopped");
         process.exit(1);
       },
-      // An import replaces the whole site: hard, so the next visitor gets the new content.
-      onContentChanged: () => {
+      // An import replaces the whole site, and a scheduled item changes lists, counts, feeds and the sitemap:
+      // hard, so the next visitor gets the new content; the search's refresh tells the search engines.
+      onContentChanged: (cause) => {
         life.app?.portal.purger.purge({ all: true, tags: [], paths: [], mode: "hard" }, "content");
-        logger.info("the content database got an import: purged the caches");
+        if (cause === "import") logger.info("the content database got an import: purged the caches");
+        else logger.info("a scheduled item is due: purged the caches");
       },
+      previewParam: config.preview.param,
     });
     upstreamUrl = contentApi.url;
     classify ??= contentApi.classify;

@@ -24,6 +24,8 @@ export interface PageState {
   fallback: Record<string, unknown>;
   failures: Record<string, 502 | 504>;
   form?: EnquiryFormState;
+  /** An editor's preview (docs/behaviour.md#preview): drafts shown, a banner with its exit, data read past the caches. */
+  preview?: true;
 }
 
 export const STATE_ELEMENT_ID = "portal-state";

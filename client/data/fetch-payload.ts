@@ -1,13 +1,22 @@
 import { API_PREFIX, payloadKindOf } from "../../shared/call-table.ts";
 import { payloadOf } from "../../shared/envelope.ts";
+import { PREVIEW_API_PREFIX } from "../../shared/preview.ts";
 import { ApiError } from "./api-error.ts";
 import { textOf } from "./content-values.ts";
 
-/** SWR's fetcher: GETs a key from /api/portal and returns its payload, or throws an ApiError. */
+/** Where data calls go: /api/portal, or in a preview its own calls under /portal, which carry its cookie. */
+let dataPrefix = API_PREFIX;
+
+/** Once, before hydration, on a preview's page (docs/behaviour.md#preview). */
+export function readPreviewData(): void {
+  dataPrefix = PREVIEW_API_PREFIX;
+}
+
+/** SWR's fetcher: GETs a key from /api/portal (a preview's, in a preview) and returns its payload, or throws an ApiError. */
 export async function fetchPayload<T>(key: string): Promise<T> {
   let response: Response;
   try {
-    response = await fetch(API_PREFIX + key, { headers: { accept: "application/json" } });
+    response = await fetch(dataPrefix + key, { headers: { accept: "application/json" } });
   } catch {
     throw new ApiError(0, "network error");
   }

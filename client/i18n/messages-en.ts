@@ -29,6 +29,9 @@ export const ENGLISH: Record<Key, Message> = {
   "state.empty": "Nothing here yet",
 
   "shell.skip": "Skip to main content",
+  "shell.preview.label": "Preview",
+  "shell.preview.text": "This is a preview: drafts and scheduled items are shown to you alone.",
+  "shell.preview.exit": "Leave the preview",
   "shell.home": "Home",
   "shell.nav": "Main navigation",
   "shell.menu": "Menu",

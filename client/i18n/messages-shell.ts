@@ -9,4 +9,7 @@ export const SHELL_MESSAGES = {
   "shell.backToTop": "返回顶部",
   "shell.error": "页面出现了问题",
   "shell.errorHint": "请重试；如果问题依旧，请重新加载页面。",
+  "shell.preview.label": "预览",
+  "shell.preview.text": "这是预览：草稿和定时发布的内容只有您能看到。",
+  "shell.preview.exit": "退出预览",
 };

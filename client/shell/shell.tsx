@@ -15,6 +15,7 @@ import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts
 import { DocumentTitle } from "./document-title.tsx";
 import { ErrorBoundary } from "./error-boundary.tsx";
 import { Header } from "./header.tsx";
+import { PreviewBanner } from "./preview-banner.tsx";
 
 const FOOTER_ID = "site-footer";
 const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
@@ -65,6 +66,7 @@ export function Shell({ children }: { children: ReactNode }) {
       <a className="skip-link" href="#main-content">
         {t("shell.skip")}
       </a>
+      <PreviewBanner />
       <HydrateApart>
         <Header />
       </HydrateApart>

@@ -11,6 +11,7 @@ import type { Config } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { answerCodec } from "./answer-codec.ts";
 import { type ApiReader, createApiReader } from "./api-reader.ts";
+import { createPreviewReader } from "./preview-reader.ts";
 import { createPortalApiRouter } from "./router.ts";
 import { apiAnswerHeaders } from "./send-api-answer.ts";
 import { createUpstreamClient, type UpstreamClient, type UpstreamOutcome } from "./upstream-client.ts";
@@ -25,6 +26,8 @@ interface ApiProxySettings {
   contentLangParam: string | undefined;
   maxUrlLength: number;
   upstreamTimeoutMs: number;
+  /** What the upstream reads as "show drafts" (PREVIEW_PARAM). */
+  previewParam: string;
 }
 
 interface ApiProxyDeps<A> {
@@ -41,6 +44,8 @@ interface ApiProxyDeps<A> {
   localAnswers: (parts: { upstream: UpstreamClient; answerHeaders: Headers }) => A;
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   recompressor: IdleRecompressor;
+  /** Whether a request is a preview (docs/behaviour.md#preview). */
+  inPreview: (req: IncomingMessage) => boolean;
   logger: Logger;
   now?: () => number;
 }
@@ -63,6 +68,9 @@ export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiRea
   });
   const cachedReader = createApiReader(cache, upstream, settings.cache, answerHeaders, settings.contentLangParam);
   const reader = localAnswers.readerWith(cachedReader);
+  const previewReader = localAnswers.readerWith(
+    createPreviewReader(upstream, answerHeaders, settings.contentLangParam, settings.previewParam),
+  );
   const router = createPortalApiRouter({
     settings: { classify: settings.classify, contentLang: settings.contentLangParam !== undefined, staleMs: settings.cache.staleMs },
     reader,
@@ -74,6 +82,7 @@ export function createApiProxy<A extends { readerWith(cached: ApiReader): ApiRea
     answerHeaders,
     maxUrlLength: settings.maxUrlLength,
     recompressor: deps.recompressor,
+    preview: { inPreview: deps.inPreview, reader: previewReader, param: settings.previewParam },
   });
-  return { upstream, localAnswers, cache, cachedReader, reader, router };
+  return { upstream, localAnswers, cache, cachedReader, reader, previewReader, router };
 }

@@ -8,10 +8,12 @@ import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { DUPLICATE, type ReaderLimits } from "../admission/reader-guard.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
 import { memoByUrl } from "../cache/memo-by-url.ts";
+import { sendPrepared } from "../cache/prepared-answer.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Config } from "../config.ts";
 import { answerOf, HttpError, writeErrorAnswer } from "../http/errors.ts";
 import { type ApiReader, httpErrorOf } from "./api-reader.ts";
+import { previewPathOf } from "./preview-reader.ts";
 import { classifyPathsOf, type ResolvedRequest, resolveApiRequest } from "./resolve-request.ts";
 import { sendApiAnswer } from "./send-api-answer.ts";
 import type { UpstreamClient, UpstreamResponse } from "./upstream-client.ts";
@@ -28,7 +30,12 @@ interface PortalApiDeps {
   /** Longer request targets are Express's to refuse. */
   maxUrlLength: number;
   recompressor?: IdleRecompressor;
+  /** A preview's request (docs/behaviour.md#preview) and the reader it reads through instead of the caches. */
+  preview?: { inPreview: (req: IncomingMessage) => boolean; reader: ApiReader; param: string };
 }
+
+/** Kept by no one on the way, and never indexed. */
+const PREVIEW_HEADERS = ["Cache-Control", "private, no-store", "X-Robots-Tag", "noindex"];
 
 const READER_BODY_LIMIT = "1kb";
 
@@ -63,6 +70,10 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
 
     if (resolved.kind === "refused") {
       throw new HttpError(resolved.status, resolved.message, resolved.allow ? { Allow: resolved.allow } : undefined);
+    }
+    if (deps.preview?.inPreview(req)) {
+      await answerPreview(req, res, resolved, deps.preview);
+      return;
     }
     if (resolved.kind === "get") {
       if (resolved.call.uncached) {
@@ -107,6 +118,29 @@ export function createPortalApiRouter(deps: PortalApiDeps): Router & { fastPath:
     });
   });
 
+  /** Charged as any miss; an editor's reading is not a reader's, so a read is never counted. */
+  async function answerPreview(
+    req: Request,
+    res: Response,
+    resolved: Exclude<ResolvedRequest, { kind: "refused" }>,
+    preview: NonNullable<PortalApiDeps["preview"]>,
+  ): Promise<void> {
+    if (resolved.kind === "reader-put") {
+      res.status(200).set({ "Cache-Control": "private, no-store", "X-Reader": "preview" }).json({ code: 0, msg: "ok", data: null });
+      return;
+    }
+    await chargeMiss(req);
+    if (resolved.call.uncached) {
+      const path = previewPathOf(API_PREFIX + resolved.key, preview.param);
+      const answer = await callUpstream(() => upstream.request("GET", path, undefined, res.locals.reqId));
+      res.setHeader("X-Robots-Tag", "noindex");
+      sendUncached(res, answer, "private, no-store");
+      return;
+    }
+    const outcome = await preview.reader.get(resolved.key, res.locals.reqId);
+    sendPrepared(req, res, outcome.value.ready, PREVIEW_HEADERS);
+  }
+
   const prefix = `${API_PREFIX}/`;
   const fastPath: RequestFastPath = (req, res) => {
     const url = req.url ?? "";
@@ -143,9 +177,9 @@ async function callUpstream<T>(call: () => Promise<T>): Promise<T> {
   }
 }
 
-function sendUncached(res: Response, answer: UpstreamResponse): void {
+function sendUncached(res: Response, answer: UpstreamResponse, cacheControl = "no-store"): void {
   if (answer.status !== 404 && (answer.status < 200 || answer.status > 299)) {
     throw new HttpError(502, `upstream answered ${answer.status}`);
   }
-  res.status(answer.status).set({ "Cache-Control": "no-store", "Content-Type": "application/json; charset=utf-8" }).send(answer.body);
+  res.status(answer.status).set({ "Cache-Control": cacheControl, "Content-Type": "application/json; charset=utf-8" }).send(answer.body);
 }

@@ -8,6 +8,7 @@ interface CallArgs {
   /** 0 for a call that is not a detail. */
   id: number;
   query: URLSearchParams;
+  audience: store.Audience;
 }
 
 type CallHandler = (content: ContentDb, args: CallArgs) => Promise<unknown>;
@@ -27,28 +28,32 @@ export const CALL_HANDLERS: Readonly<Record<string, CallHandler>> = {
   menuList: (c) => store.listMenus(c),
   indexHtml: (c) => store.getHomeHtml(c),
   slideList: (c) => store.listSlides(c),
-  productList: (c) => store.listProducts(c),
-  product: (c, { id }) => store.getProduct(c, id),
-  serviceList: (c) => store.listServices(c),
-  service: (c, { id }) => store.getService(c, id),
-  newsList: (c, { query }) => store.listMessages(c, MESSAGE_KIND.news, page(query)),
-  news: (c, { id }) => store.getMessage(c, MESSAGE_KIND.news, id),
-  noticeList: (c, { query }) => store.listMessages(c, MESSAGE_KIND.notice, page(query)),
-  notice: (c, { id }) => store.getMessage(c, MESSAGE_KIND.notice, id),
+  productList: (c, { audience }) => store.listProducts(c, audience),
+  product: (c, { id, audience }) => store.getProduct(c, id, audience),
+  serviceList: (c, { audience }) => store.listServices(c, audience),
+  service: (c, { id, audience }) => store.getService(c, id, audience),
+  newsList: (c, { query, audience }) => store.listMessages(c, MESSAGE_KIND.news, page(query), audience),
+  news: (c, { id, audience }) => store.getMessage(c, MESSAGE_KIND.news, id, audience),
+  noticeList: (c, { query, audience }) => store.listMessages(c, MESSAGE_KIND.notice, page(query), audience),
+  notice: (c, { id, audience }) => store.getMessage(c, MESSAGE_KIND.notice, id, audience),
   partnerList: (c) => store.listPartners(c),
   company: (c) => store.getCompanyIntro(c),
   founderList: (c) => store.listFounders(c),
   milestoneList: (c, { query }) => store.listMilestones(c, page(query)),
   jobTypeList: (c) => store.listJobTypes(c),
   jobAddrList: (c) => store.listJobAddrs(c),
-  jobList: (c, { query }) =>
-    store.listJobs(c, {
-      ...page(query),
-      type: typeOf<JobKind>(query),
-      jobTypeIds: ids(query.get("jobTypeIds")),
-      jobAddrIds: ids(query.get("jobAddrIds")),
-    }),
-  job: (c, { id }) => store.getJob(c, id),
+  jobList: (c, { query, audience }) =>
+    store.listJobs(
+      c,
+      {
+        ...page(query),
+        type: typeOf<JobKind>(query),
+        jobTypeIds: ids(query.get("jobTypeIds")),
+        jobAddrIds: ids(query.get("jobAddrIds")),
+      },
+      audience,
+    ),
+  job: (c, { id, audience }) => store.getJob(c, id, audience),
   readerCount: (c, { query }) => store.readerCount(c, Number(query.get("type")) as MessageKind, Number(query.get("pid"))),
 };
 

@@ -8,7 +8,8 @@ import { DEMO_SITE_FILE } from "../project-root.ts";
 import { startContentApi } from "./api.ts";
 import { type FromThread, type PreparedContent, type ThreadData, type ToThread, threadErrorOf } from "./api-thread-messages.ts";
 import { openContentDb } from "./db.ts";
-import { getClassifyMenus, getImportMark } from "./store.ts";
+import { startPublishTimer } from "./publish-timer.ts";
+import { getClassifyMenus, getImportMark, nextPublishAt } from "./store.ts";
 
 if (!parentPort) throw new Error("the content API runs as a worker thread");
 
@@ -32,19 +33,26 @@ async function prepare(databaseUrl: string, seed: ThreadData["seed"]): Promise<v
   port.close();
 }
 
-async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<void> {
+async function serve(databaseUrl: string, logs: ThreadData["logs"], previewParam: string | undefined): Promise<void> {
   const content = await openContentDb(databaseUrl);
   const api = await startContentApi(content, {
     onError: (error) => say({ type: "error", error: threadErrorOf(error) }),
     logger: logs ? createLogger(logs.level, { readable: logs.readable }) : undefined,
+    previewParam,
   });
+  // Each process's thread keeps its own timer, so every process (and instance) sees a scheduled item appear.
+  const publishing = startPublishTimer(
+    (nowMs) => nextPublishAt(content, nowMs),
+    () => say({ type: "content-changed", cause: "schedule" }),
+  );
   let mark = await getImportMark(content);
   const watching = setInterval(() => {
     getImportMark(content).then(
       (now) => {
         if (now === mark) return;
         mark = now;
-        say({ type: "content-changed" });
+        publishing.reread();
+        say({ type: "content-changed", cause: "import" });
       },
       // A database that does not answer is readiness's to report; the next read tries again.
       () => {},
@@ -58,6 +66,7 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
       );
     } else if (message.type === "close") {
       clearInterval(watching);
+      publishing.close();
       void api
         .close()
         .finally(() => content.close())
@@ -67,8 +76,8 @@ async function serve(databaseUrl: string, logs: ThreadData["logs"]): Promise<voi
   say({ type: "ready", url: api.url, dialect: content.dialect, classify: await getClassifyMenus(content) });
 }
 
-const { task, databaseUrl, logs, seed } = workerData as ThreadData;
-(task === "prepare" ? prepare(databaseUrl, seed) : serve(databaseUrl, logs)).catch((error: unknown) => {
+const { task, databaseUrl, logs, seed, previewParam } = workerData as ThreadData;
+(task === "prepare" ? prepare(databaseUrl, seed) : serve(databaseUrl, logs, previewParam)).catch((error: unknown) => {
   say({ type: "failed", error: threadErrorOf(error) });
   port.close();
 });

@@ -13,6 +13,8 @@ export interface ThreadData {
   databaseUrl: string;
   logs?: { level: Config["logLevel"]; readable: boolean };
   seed?: "demo" | "none";
+  /** PREVIEW_PARAM: the query parameter that shows drafts. */
+  previewParam?: string;
 }
 
 export type PreparedContent = "loaded-demo" | "has-site" | "empty";
@@ -23,7 +25,8 @@ export type FromThread =
   | { type: "prepared"; content: PreparedContent }
   | { type: "ready"; url: string; dialect: ContentDialect; classify: ClassifyMenu[] }
   | { type: "pong"; id: number; error?: ThreadError }
-  | { type: "content-changed" }
+  /** An import landed, or a scheduled item became due. */
+  | { type: "content-changed"; cause: "import" | "schedule" }
   | { type: "error"; error: ThreadError }
   | { type: "failed"; error: ThreadError };
 

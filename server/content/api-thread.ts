@@ -24,8 +24,9 @@ interface ContentApiThreadOptions {
   onError: (error: Error) => void;
   /** Told when the thread stops without being asked to. */
   onExit: (error: Error) => void;
-  /** Told when another import landed in the database. */
-  onContentChanged?: () => void;
+  /** Told when another import landed in the database, or a scheduled item became due. */
+  onContentChanged?: (cause: "import" | "schedule") => void;
+  previewParam?: string;
 }
 
 /** V8's default young generation, sized for a main thread, would keep megabytes resident for nothing. */
@@ -70,8 +71,9 @@ export function startContentApiThread({
   onError,
   onExit,
   onContentChanged,
+  previewParam,
 }: ContentApiThreadOptions): Promise<ContentApiThread> {
-  const worker = threadOf({ task: "serve", databaseUrl, logs });
+  const worker = threadOf({ task: "serve", databaseUrl, logs, previewParam });
   const pings = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextPing = 0;
   let closing: Promise<void> | undefined;
@@ -128,7 +130,7 @@ export function startContentApiThread({
           onError(errorOf(message.error));
           break;
         case "content-changed":
-          onContentChanged?.();
+          onContentChanged?.(message.cause);
           break;
         case "failed":
           rejectStart(errorOf(message.error));

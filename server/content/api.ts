@@ -13,7 +13,7 @@ import { EMBEDDED_LANG_PARAM } from "../config.ts";
 import type { Logger } from "../logger.ts";
 import { CALL_ENTITIES, CALL_HANDLERS } from "./api-handlers.ts";
 import type { ContentDb } from "./db.ts";
-import { incrementReader } from "./store.ts";
+import { type Audience, incrementReader } from "./store.ts";
 import { TRANSLATION_LANGS, type TranslationLang, translatePayload } from "./translations.ts";
 
 interface ContentApiOptions {
@@ -21,6 +21,9 @@ interface ContentApiOptions {
   onError?: (error: unknown) => void;
   /** One line per request, with the server's X-Request-Id. */
   logger?: Logger;
+  /** The query parameter that, at `1`, shows drafts and items not yet due (PREVIEW_PARAM); default `preview`. */
+  previewParam?: string;
+  now?: () => number;
 }
 
 export interface StartedContentApi {
@@ -51,8 +54,10 @@ function createContentApi(content: ContentDb, options: ContentApiOptions = {}): 
       res.set("Allow", allowedMethods(matches));
       return send(res, 405, errorEnvelope(405, "method not allowed"));
     }
-    if (match.call.method === "PUT") return answerReaderPut(content, req, res);
-    return answerGet(content, match, req, res);
+    const nowMs = (options.now ?? Date.now)();
+    if (match.call.method === "PUT") return answerReaderPut(content, req, res, nowMs);
+    const audience = { preview: searchParamsOf(req).get(options.previewParam ?? "preview") === "1", nowMs };
+    return answerGet(content, match, req, res, audience);
   });
 
   app.use((_req, res) => send(res, 404, errorEnvelope(404, "no such call")));
@@ -90,7 +95,7 @@ function translationLangOf(query: URLSearchParams): { ok: true; lang?: Translati
   return lang ? { ok: true, lang } : { ok: false, error: `${EMBEDDED_LANG_PARAM} must be zh-CN or en` };
 }
 
-async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: Request, res: Response) {
+async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: Request, res: Response, audience: Audience) {
   const params = searchParamsOf(req);
   const query = normaliseCallQuery(call, params);
   if (!query.ok) return send(res, 400, errorEnvelope(400, query.error));
@@ -104,17 +109,17 @@ async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: 
   }
   const handler = CALL_HANDLERS[call.id];
   if (!handler) return send(res, 404, errorEnvelope(404, "no such call"));
-  const found = await handler(content, { id, query: new URLSearchParams(query.search) });
+  const found = await handler(content, { id, query: new URLSearchParams(query.search), audience });
   if (found === undefined && call.detail) return send(res, 404, errorEnvelope(404, "no such item"));
   const entity = CALL_ENTITIES[call.id];
   const data = lang.lang && entity && found !== undefined ? await translatePayload(content, entity, lang.lang, found) : found;
   return send(res, 200, { code: 0, msg: "ok", data: data ?? null });
 }
 
-async function answerReaderPut(content: ContentDb, req: Request, res: Response) {
+async function answerReaderPut(content: ContentDb, req: Request, res: Response, nowMs: number) {
   const parsed = parseReaderBody(req.body);
   if (!parsed.ok) return send(res, 400, errorEnvelope(400, parsed.error));
-  const counted = await incrementReader(content, parsed.reader.type, parsed.reader.pid);
+  const counted = await incrementReader(content, parsed.reader.type, parsed.reader.pid, nowMs);
   if (!counted) return send(res, 404, errorEnvelope(404, "no such item"));
   return send(res, 200, { code: 0, msg: "ok", data: null });
 }

@@ -172,11 +172,25 @@ const pushQueue: Migration = {
   },
 };
 
+/** Drafts and schedules (docs/behaviour.md#drafts-and-schedules): what exists stays published. */
+const schedules: Migration = {
+  async up(db: Kysely<unknown>) {
+    for (const table of ["products", "services", "messages", "jobs"]) {
+      await db.schema
+        .alterTable(table)
+        .addColumn("status", "text", (c) => c.notNull().defaultTo("published"))
+        .execute();
+      await db.schema.alterTable(table).addColumn("publish_at", "bigint").execute();
+    }
+  },
+};
+
 export const CONTENT_MIGRATIONS: Readonly<Record<string, Migration>> = {
   "0001_initial": initial,
   "0002_enquiries": enquiries,
   "0003_translations": translations,
   "0004_push_queue": pushQueue,
+  "0005_schedules": schedules,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => ({ ...CONTENT_MIGRATIONS }) };

@@ -30,7 +30,16 @@ interface SlideTable {
   img: string;
 }
 
-interface ProductTable {
+/** Whether visitors may see an item (docs/behaviour.md#drafts-and-schedules); a preview sees every one. */
+export type ItemStatus = "published" | "draft";
+
+/** `publish_at`: milliseconds since 1970; null: as soon as published. */
+interface Scheduled {
+  status: ItemStatus;
+  publish_at: number | null;
+}
+
+interface ProductTable extends Scheduled {
   id: number;
   position: number;
   name: string;
@@ -39,7 +48,7 @@ interface ProductTable {
   type: number;
 }
 
-interface ServiceTable {
+interface ServiceTable extends Scheduled {
   id: number;
   position: number;
   name: string;
@@ -48,7 +57,7 @@ interface ServiceTable {
 }
 
 /** News and notices in one table: `kind` 1 notice, 2 news; ids are unique per kind. */
-interface MessageTable {
+interface MessageTable extends Scheduled {
   kind: MessageKind;
   id: number;
   position: number;
@@ -88,7 +97,7 @@ interface NamedTable {
   name: string;
 }
 
-interface JobTable {
+interface JobTable extends Scheduled {
   id: number;
   position: number;
   type: JobKind;

@@ -64,9 +64,30 @@ const menuItem = z.strictObject({
   delflag: z.number().int().min(0).max(1),
 });
 
+/** Date.parse takes 2026-02-30 for 2 March: the day must exist in its month. */
+function isRealInstant(raw: string): boolean {
+  const [y, mo, d, h, mi] = raw.slice(0, 16).split(/\D/).map(Number) as [number, number, number, number, number];
+  const day = new Date(Date.UTC(y, mo - 1, d));
+  return day.getUTCMonth() === mo - 1 && day.getUTCDate() === d && h < 24 && mi < 60 && !Number.isNaN(Date.parse(raw));
+}
+
+/** An instant with its offset, e.g. 2026-12-01T09:00:00+08:00 (exported in UTC). */
+const instant = z
+  .string()
+  .regex(
+    /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(?::\d{2}(?:\.\d{1,3})?)?(?:Z|[+-]\d{2}:\d{2})$/,
+    "must be an ISO 8601 date and time with its offset, such as 2026-12-01T09:00:00+08:00",
+  )
+  .refine(isRealInstant, "is not a real date and time");
+/** docs/behaviour.md#drafts-and-schedules: absent, an item is published at once. */
+const schedule = {
+  status: z.enum(["published", "draft"], "must be published or draft").optional(),
+  publishAt: instant.optional(),
+};
+
 const slide = z.strictObject({ id, title: shortText, url: shortText, img: shortText });
-const product = z.strictObject({ id, name: shortText, propImg: shortText, detail: text, type: z.number().int().min(0) });
-const service = z.strictObject({ id, name: shortText, detail: text, type: z.number().int().min(0) });
+const product = z.strictObject({ id, name: shortText, propImg: shortText, detail: text, type: z.number().int().min(0), ...schedule });
+const service = z.strictObject({ id, name: shortText, detail: text, type: z.number().int().min(0), ...schedule });
 const message = z.strictObject({
   id,
   title: shortText,
@@ -74,6 +95,7 @@ const message = z.strictObject({
   img: shortText,
   dateTime: digits(14),
   detail: text,
+  ...schedule,
 });
 const partner = z.strictObject({ id, logo: shortText, url: shortText });
 const founder = z.strictObject({ id, picture: shortText, name: shortText, job: shortText, brief: text });
@@ -89,6 +111,7 @@ const job = z.strictObject({
   description: text,
   requirement: text,
   callHr: text,
+  ...schedule,
 });
 const reader = z.strictObject({
   type: z.union([z.literal(1), z.literal(2)]),

@@ -6,7 +6,7 @@ import { randomUUID } from "node:crypto";
 import type { Insertable, Transaction } from "kysely";
 import { MESSAGE_KIND, type MessageKind } from "../../shared/entities.ts";
 import type { ContentDb } from "./db.ts";
-import type { Database, SettingKey } from "./schema.ts";
+import type { Database, ItemStatus, SettingKey } from "./schema.ts";
 import { SITE_FILE_VERSION, type SiteFile } from "./site-file.ts";
 import { readSiteFile, validateSite } from "./site-text.ts";
 import { TRANSLATED_COLLECTIONS, TRANSLATED_SETTINGS, type TranslatedEntity } from "./translations.ts";
@@ -55,12 +55,17 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
     await insertRows(
       trx,
       "products",
-      valid.products.map(({ propImg, ...p }, position) => ({ ...p, prop_img: propImg, position })),
+      valid.products.map(({ propImg, status, publishAt, ...p }, position) => ({
+        ...p,
+        prop_img: propImg,
+        position,
+        ...scheduleColumns({ status, publishAt }),
+      })),
     );
     await insertRows(
       trx,
       "services",
-      valid.services.map((s, position) => ({ ...s, position })),
+      valid.services.map(({ status, publishAt, ...s }, position) => ({ ...s, position, ...scheduleColumns({ status, publishAt }) })),
     );
     await insertRows(trx, "messages", [...messageRows(valid.news, MESSAGE_KIND.news), ...messageRows(valid.notices, MESSAGE_KIND.notice)]);
     await insertRows(
@@ -91,12 +96,13 @@ export async function importSite(content: ContentDb, site: SiteFile): Promise<vo
     await insertRows(
       trx,
       "jobs",
-      valid.jobs.map(({ jobAddrId, jobTypeId, callHr, ...j }, position) => ({
+      valid.jobs.map(({ jobAddrId, jobTypeId, callHr, status, publishAt, ...j }, position) => ({
         ...j,
         job_addr_id: jobAddrId,
         job_type_id: jobTypeId,
         call_hr: callHr,
         position,
+        ...scheduleColumns({ status, publishAt }),
       })),
     );
     await insertRows(trx, "translations", translationRows(valid));
@@ -126,10 +132,11 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
       const messages = (kind: MessageKind) =>
         trx
           .selectFrom("messages")
-          .select(["id", "title", "brief", "img", "date_time as dateTime", "detail"])
+          .select(["id", "title", "brief", "img", "date_time as dateTime", "detail", "status", "publish_at"])
           .where("kind", "=", kind)
           .orderBy("position")
-          .execute();
+          .execute()
+          .then((rows) => rows.map(withSchedule));
       // Keys in site-file order, which is the order the JSON gets.
       const file = {
         version: SITE_FILE_VERSION,
@@ -146,10 +153,16 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
         slides: await trx.selectFrom("slides").select(["id", "title", "url", "img"]).orderBy("position").execute(),
         products: await trx
           .selectFrom("products")
-          .select(["id", "name", "prop_img as propImg", "detail", "type"])
+          .select(["id", "name", "prop_img as propImg", "detail", "type", "status", "publish_at"])
           .orderBy("position")
-          .execute(),
-        services: await trx.selectFrom("services").select(["id", "name", "detail", "type"]).orderBy("position").execute(),
+          .execute()
+          .then((rows) => rows.map(withSchedule)),
+        services: await trx
+          .selectFrom("services")
+          .select(["id", "name", "detail", "type", "status", "publish_at"])
+          .orderBy("position")
+          .execute()
+          .then((rows) => rows.map(withSchedule)),
         news: await messages(MESSAGE_KIND.news),
         notices: await messages(MESSAGE_KIND.notice),
         partners: await trx.selectFrom("partners").select(["id", "logo", "url"]).orderBy("position").execute(),
@@ -169,9 +182,12 @@ export async function exportSite(content: ContentDb): Promise<SiteFile> {
             "description",
             "requirement",
             "call_hr as callHr",
+            "status",
+            "publish_at",
           ])
           .orderBy("position")
-          .execute(),
+          .execute()
+          .then((rows) => rows.map(withSchedule)),
         readers: await trx.selectFrom("readers").select(["type", "pid", "count"]).orderBy("type").orderBy("pid").execute(),
       };
       return withTranslations(file, translations);
@@ -238,8 +254,36 @@ function withTranslations<F extends Record<string, unknown>>(file: F, rows: read
   return { ...file, translations };
 }
 
+interface ScheduleFields {
+  status?: ItemStatus;
+  publishAt?: string;
+}
+
+function scheduleColumns({ status, publishAt }: ScheduleFields): { status: ItemStatus; publish_at: number | null } {
+  return { status: status ?? "published", publish_at: publishAt === undefined ? null : Date.parse(publishAt) };
+}
+
+/** Only what differs from the default, so a site with neither exports as it did before there were any. */
+function withSchedule<T extends { status: ItemStatus; publish_at: number | string | null }>({
+  status,
+  publish_at,
+  ...item
+}: T): Omit<T, "status" | "publish_at"> & ScheduleFields {
+  return {
+    ...item,
+    ...(status === "draft" ? { status } : {}),
+    ...(publish_at === null ? {} : { publishAt: new Date(Number(publish_at)).toISOString() }),
+  };
+}
+
 function messageRows(messages: SiteFile["news"], kind: MessageKind): Insertable<Database["messages"]>[] {
-  return messages.map(({ dateTime, ...m }, position) => ({ ...m, date_time: dateTime, kind, position }));
+  return messages.map(({ dateTime, status, publishAt, ...m }, position) => ({
+    ...m,
+    date_time: dateTime,
+    kind,
+    position,
+    ...scheduleColumns({ status, publishAt }),
+  }));
 }
 
 async function insertRows<T extends keyof Database>(trx: Transaction<Database>, table: T, rows: Insertable<Database[T]>[]): Promise<void> {

@@ -1,5 +1,5 @@
 /** The content API's queries, each returning a call's payload (docs/behaviour.md#calls); a detail is undefined when absent. */
-import type { SelectQueryBuilder } from "kysely";
+import { type SelectQueryBuilder, type SqlBool, sql } from "kysely";
 import type {
   Author,
   ClassifyMenu,
@@ -34,6 +34,35 @@ interface JobQuery extends PageQuery {
   jobAddrIds?: readonly number[];
 }
 
+/** Who asks (docs/behaviour.md#drafts-and-schedules): a visitor sees what is published and due; a preview, everything. */
+export interface Audience {
+  preview: boolean;
+  nowMs: number;
+}
+
+/** For the product, service, message and job tables alike. */
+function shownTo(nowMs: number) {
+  return sql<SqlBool>`(status = 'published' and (publish_at is null or publish_at <= ${nowMs}))`;
+}
+
+/** The earliest `publishAt` still to come of a published item, or undefined: when the site next changes by itself. */
+export async function nextPublishAt(content: ContentDb, nowMs: number): Promise<number | undefined> {
+  const tables = ["products", "services", "messages", "jobs"] as const;
+  const times = await Promise.all(
+    tables.map((table) =>
+      content.db
+        .selectFrom(table)
+        .select((eb) => eb.fn.min("publish_at").as("next"))
+        .where("status", "=", "published")
+        .where("publish_at", ">", nowMs)
+        .executeTakeFirst(),
+    ),
+  );
+  const next = times.map((row) => (row?.next == null ? Number.POSITIVE_INFINITY : Number(row.next)));
+  const earliest = Math.min(...next);
+  return Number.isFinite(earliest) ? earliest : undefined;
+}
+
 async function readSetting<T>(content: ContentDb, key: SettingKey): Promise<T | undefined> {
   const row = await content.db.selectFrom("setting").select("value").where("key", "=", key).executeTakeFirst();
   return row ? (JSON.parse(row.value) as T) : undefined;
@@ -65,26 +94,49 @@ export function listSlides(content: ContentDb): Promise<WithId<Slide>[]> {
 
 const productColumns = ["id", "name", "prop_img as propImg", "detail", "type"] as const;
 
-export function listProducts(content: ContentDb): Promise<Product[]> {
-  return content.db.selectFrom("products").select(productColumns).orderBy("position").execute();
+export function listProducts(content: ContentDb, audience: Audience): Promise<Product[]> {
+  return content.db
+    .selectFrom("products")
+    .select(productColumns)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
+    .orderBy("position")
+    .execute();
 }
 
-export function getProduct(content: ContentDb, id: number): Promise<Product | undefined> {
-  return content.db.selectFrom("products").select(productColumns).where("id", "=", id).executeTakeFirst();
+export function getProduct(content: ContentDb, id: number, audience: Audience): Promise<Product | undefined> {
+  return content.db
+    .selectFrom("products")
+    .select(productColumns)
+    .where("id", "=", id)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
+    .executeTakeFirst();
 }
 
 const serviceColumns = ["id", "name", "detail", "type"] as const;
 
-export function listServices(content: ContentDb): Promise<Service[]> {
-  return content.db.selectFrom("services").select(serviceColumns).orderBy("position").execute();
+export function listServices(content: ContentDb, audience: Audience): Promise<Service[]> {
+  return content.db
+    .selectFrom("services")
+    .select(serviceColumns)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
+    .orderBy("position")
+    .execute();
 }
 
-export function getService(content: ContentDb, id: number): Promise<Service | undefined> {
-  return content.db.selectFrom("services").select(serviceColumns).where("id", "=", id).executeTakeFirst();
+export function getService(content: ContentDb, id: number, audience: Audience): Promise<Service | undefined> {
+  return content.db
+    .selectFrom("services")
+    .select(serviceColumns)
+    .where("id", "=", id)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
+    .executeTakeFirst();
 }
 
-export async function listMessages(content: ContentDb, kind: MessageKind, page: PageQuery): Promise<Paged<Message>> {
-  const ofKind = content.db.selectFrom("messages").where("kind", "=", kind);
+export async function listMessages(content: ContentDb, kind: MessageKind, page: PageQuery, audience: Audience): Promise<Paged<Message>> {
+  const ofKind = content.db
+    .selectFrom("messages")
+    .where("kind", "=", kind)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)));
   return pageOf(
     page,
     ofKind,
@@ -98,12 +150,13 @@ export async function listMessages(content: ContentDb, kind: MessageKind, page: 
   );
 }
 
-export function getMessage(content: ContentDb, kind: MessageKind, id: number): Promise<Message | undefined> {
+export function getMessage(content: ContentDb, kind: MessageKind, id: number, audience: Audience): Promise<Message | undefined> {
   return content.db
     .selectFrom("messages")
     .select(["id", "title", "brief", "img", "date_time as dateTime", "detail"])
     .where("kind", "=", kind)
     .where("id", "=", id)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
     .executeTakeFirst();
 }
 
@@ -150,8 +203,8 @@ const jobColumns = [
   "type",
 ] as const;
 
-export async function listJobs(content: ContentDb, query: JobQuery): Promise<Paged<Job>> {
-  let matching = content.db.selectFrom("jobs");
+export async function listJobs(content: ContentDb, query: JobQuery, audience: Audience): Promise<Paged<Job>> {
+  let matching = content.db.selectFrom("jobs").$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)));
   if (query.type !== undefined) matching = matching.where("type", "=", query.type);
   if (query.jobTypeIds?.length) matching = matching.where("job_type_id", "in", [...query.jobTypeIds]);
   if (query.jobAddrIds?.length) matching = matching.where("job_addr_id", "in", [...query.jobAddrIds]);
@@ -167,12 +220,17 @@ export async function listJobs(content: ContentDb, query: JobQuery): Promise<Pag
   );
 }
 
-export function getJob(content: ContentDb, id: number): Promise<Job | undefined> {
-  return content.db.selectFrom("jobs").select(jobColumns).where("id", "=", id).executeTakeFirst();
+export function getJob(content: ContentDb, id: number, audience: Audience): Promise<Job | undefined> {
+  return content.db
+    .selectFrom("jobs")
+    .select(jobColumns)
+    .where("id", "=", id)
+    .$if(!audience.preview, (q) => q.where(shownTo(audience.nowMs)))
+    .executeTakeFirst();
 }
 
-/** One statement, so concurrent calls lose nothing; false when there is no such message. */
-export async function incrementReader(content: ContentDb, type: MessageKind, pid: number): Promise<boolean> {
+/** One statement, so concurrent calls lose nothing; false when there is no such message a visitor sees. */
+export async function incrementReader(content: ContentDb, type: MessageKind, pid: number, nowMs: number): Promise<boolean> {
   const result = await content.db
     .insertInto("readers")
     .columns(["type", "pid", "count"])
@@ -184,7 +242,9 @@ export async function incrementReader(content: ContentDb, type: MessageKind, pid
           eb.cast<number>(eb.val(pid), "bigint").as("pid"),
           eb.cast<number>(eb.val(1), "bigint").as("count"),
         ])
-        .where(({ exists, selectFrom }) => exists(selectFrom("messages").select("id").where("kind", "=", type).where("id", "=", pid))),
+        .where(({ exists, selectFrom }) =>
+          exists(selectFrom("messages").select("id").where("kind", "=", type).where("id", "=", pid).where(shownTo(nowMs))),
+        ),
     )
     .onConflict((oc) => oc.columns(["type", "pid"]).doUpdateSet((eb) => ({ count: eb(eb.ref("readers.count"), "+", 1) })))
     .executeTakeFirst();

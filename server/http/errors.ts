@@ -3,6 +3,7 @@
 import type { ServerResponse } from "node:http";
 import type { ErrorRequestHandler, Response } from "express";
 import { errorEnvelope } from "../../shared/envelope.ts";
+import { PREVIEW_API_PREFIX } from "../../shared/preview.ts";
 import type { Logger } from "../logger.ts";
 
 export class HttpError extends Error {
@@ -50,6 +51,7 @@ export function describeError(err: unknown): { status: number; message: string; 
 }
 
 function isApiRequest(url: string): boolean {
+  if (url.startsWith(`${PREVIEW_API_PREFIX}/`)) return true;
   return url === "/api/portal" || url.startsWith("/api/portal/") || url.startsWith("/api/portal?");
 }
 

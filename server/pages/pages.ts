@@ -42,6 +42,7 @@ interface PagesFactoryDeps {
   recompressor: IdleRecompressor;
   metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage">;
   perRequestState: (req: Request) => Partial<PageState>;
+  preview: { inPreview: (req: IncomingMessage) => boolean; reader: ApiReader };
   logger: Logger;
   now?: () => number;
 }
@@ -81,6 +82,7 @@ export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDe
     recompressor: deps.recompressor,
     observeStage: metrics.observeRenderStage,
     perRequestState: deps.perRequestState,
+    preview: deps.preview,
   });
   metrics.registerShared("page", router.sharedRenders);
   const { fastPath, sendOwnPage, sendNotFoundPage } = router;

@@ -39,6 +39,8 @@ interface PagesDeps {
   observeStage?: (stage: RenderStage, seconds: number) => void;
   /** What a page rendered per request (its route says `perRequest`) adds to its state: a form token, say. */
   perRequestState?: (req: Request) => Partial<PageState>;
+  /** A preview's request (docs/behaviour.md#preview) and the reader it reads through instead of the caches. */
+  preview?: { inPreview: (req: IncomingMessage) => boolean; reader: ApiReader };
 }
 
 export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
@@ -102,6 +104,7 @@ export function createPagesRouter({
   recompressor,
   observeStage = () => {},
   perRequestState,
+  preview,
 }: PagesDeps): Router & {
   fastPath: RequestFastPath;
   sharedRenders(): number;
@@ -121,9 +124,10 @@ export function createPagesRouter({
     background: boolean,
     requestId: string | undefined,
     extra?: Partial<PageState>,
+    from: ApiReader = reader,
   ): Promise<RenderedPage> {
     const { match } = page;
-    const read: ApiReader["get"] = (key) => (background ? reader.current : reader.get)(key, requestId);
+    const read: ApiReader["get"] = (key) => (background ? from.current : from.get)(key, requestId);
     const dataStarted = performance.now();
     const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang);
     const { status, freshForMs, tags } = loaded;
@@ -200,16 +204,22 @@ export function createPagesRouter({
   // Requests the hot path looked up in the page cache and left to Express: their miss is counted already.
   const lookedUp = new WeakSet<IncomingMessage>();
 
-  /** A page of its own for one request: never shared, never kept (by us or by anyone on the way). */
+  /**
+   * A page of its own for one request: never shared, never kept (by us or by anyone on the way). A preview's
+   * reads its data past every cache, shows the banner, and is never indexed.
+   */
   async function sendOwn(req: Request, res: Response, page: PageRequest, extra: Partial<PageState>, status?: number): Promise<void> {
     const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) {
       sendTooManyPage(res, admitted.retryAfterS, page.lang);
       return;
     }
-    const rendered = await render(page, undefined, false, res.locals.reqId, extra);
+    const inPreview = preview?.inPreview(req) === true;
+    const own: Partial<PageState> = inPreview ? { ...extra, preview: true } : extra;
+    const rendered = await render(page, undefined, false, res.locals.reqId, own, inPreview ? preview?.reader : reader);
     applyPageHeaders(res, rendered);
-    res.setHeader("Cache-Control", "no-store");
+    res.setHeader("Cache-Control", inPreview ? "private, no-store" : "no-store");
+    if (inPreview) res.setHeader("X-Robots-Tag", "noindex");
     res.setHeader("ETag", rendered.etag);
     res.status(rendered.status === 200 && status ? status : rendered.status).send(rendered.body);
   }
@@ -257,8 +267,8 @@ export function createPagesRouter({
       next();
       return;
     }
-    if (page.match.route.perRequest) {
-      await sendOwn(req, res, page, perRequestState?.(req) ?? {});
+    if (page.match.route.perRequest || preview?.inPreview(req)) {
+      await sendOwn(req, res, page, page.match.route.perRequest ? (perRequestState?.(req) ?? {}) : {});
       return;
     }
     const cached = lookedUp.has(req) ? undefined : pageCache?.lookup(page.key, reRender(page, res.locals.reqId));

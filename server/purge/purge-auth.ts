@@ -67,9 +67,23 @@ export function webhookHeadersOf(headers: IncomingHttpHeaders, nowMs: number): W
 export function signatureMatches(webhook: WebhookHeaders, body: Buffer, secrets: readonly PurgeSecret[]): boolean {
   const signed = Buffer.concat([Buffer.from(`${webhook.id}.${webhook.timestamp}.`), body]);
   let matched = false;
-  for (const secret of secrets) {
-    const expected = createHmac("sha256", secret.key).update(signed).digest("base64");
-    for (const given of webhook.signatures) matched = sameText(given, expected) || matched;
-  }
+  for (const given of webhook.signatures) matched = signedByOneOf(signed, given, secrets, "base64") || matched;
+  return matched;
+}
+
+/** `data`'s HMAC-SHA256 under `secret`, as purge and preview signatures are made. */
+export function signatureOf(secret: PurgeSecret, data: string | Buffer, encoding: "base64" | "base64url"): string {
+  return createHmac("sha256", secret.key).update(data).digest(encoding);
+}
+
+/** Whether `given` is `data`'s signature under one of `secrets`; each is compared, whichever matches. */
+export function signedByOneOf(
+  data: string | Buffer,
+  given: string,
+  secrets: readonly PurgeSecret[],
+  encoding: "base64" | "base64url",
+): boolean {
+  let matched = false;
+  for (const secret of secrets) matched = sameText(given, signatureOf(secret, data, encoding)) || matched;
   return matched;
 }

@@ -24,11 +24,17 @@ interface Seen {
   english: boolean;
 }
 
-function itemsOf(site: SiteFile, collection: Collection): Map<number, Seen> {
+type FileItem = { id: number; type?: number; status?: string; publishAt?: string } & Record<string, unknown>;
+
+/** A draft or an item not yet due has no public page: it is told of when it appears (the search's refresh sees it). */
+const isPublic = (item: FileItem, nowMs: number) =>
+  item.status !== "draft" && (item.publishAt === undefined || Date.parse(item.publishAt) <= nowMs);
+
+function itemsOf(site: SiteFile, collection: Collection, nowMs: number): Map<number, Seen> {
   const english = new Map(
     ((site.translations?.en?.[collection] ?? []) as { id: number }[]).map((fields) => [fields.id, JSON.stringify(fields)]),
   );
-  const items = site[collection] as ({ id: number; type?: number } & Record<string, unknown>)[];
+  const items = (site[collection] as FileItem[]).filter((item) => isPublic(item, nowMs));
   return new Map(
     items.map((item) => [
       item.id,
@@ -37,12 +43,12 @@ function itemsOf(site: SiteFile, collection: Collection): Map<number, Seen> {
   );
 }
 
-/** `before` undefined: the database held no site, so every item is new. */
-export function changedItemsOf(before: SiteFile | undefined, after: SiteFile): SiteChanges {
+/** `before` undefined: the database held no site, so every item is new. Only items visitors see at `nowMs` count. */
+export function changedItemsOf(before: SiteFile | undefined, after: SiteFile, nowMs = Date.now()): SiteChanges {
   const changes: SiteChanges = { changed: [], gone: [] };
   for (const [collection, type] of COLLECTIONS) {
-    const old = before ? itemsOf(before, collection) : new Map<number, Seen>();
-    const now = itemsOf(after, collection);
+    const old = before ? itemsOf(before, collection, nowMs) : new Map<number, Seen>();
+    const now = itemsOf(after, collection, nowMs);
     for (const [id, item] of now) {
       if (old.get(id)?.text === item.text) continue;
       changes.changed.push({ type, id, english: item.english, ...(type === "job" ? { jobKind: item.jobKind } : {}) });

@@ -96,6 +96,19 @@ describe("what an import changed", () => {
     ]);
     expect(gone).toEqual([{ type: "notice", id: site.notices.at(-1)?.id }]);
   });
+
+  it("leaves out a draft and an item not yet due, and counts a published item made a draft as gone", () => {
+    const now = Date.parse("2026-03-01T12:00:00Z");
+    const after = structuredClone(site);
+    const model = after.products[0] as SiteFile["products"][number];
+    after.products.push({ ...model, id: 997, status: "draft" });
+    after.products.push({ ...model, id: 998, publishAt: "2026-03-01T12:00:01Z" });
+    after.products.push({ ...model, id: 999, publishAt: "2026-03-01T11:59:59Z" });
+    (after.news[0] as { status?: string }).status = "draft";
+    const { changed, gone } = changedItemsOf(site, after, now);
+    expect(changed).toEqual([{ type: "product", id: 999, english: false }]);
+    expect(gone).toEqual([{ type: "news", id: site.news[0]?.id }]);
+  });
 });
 
 describe("Baidu's day", () => {

@@ -4,6 +4,7 @@ import useSWR from "swr";
 import { API_PREFIX } from "../../../shared/call-table.ts";
 import { keys } from "../../../shared/data-keys.ts";
 import type { MessageKind } from "../../../shared/entities.ts";
+import { usePageState } from "../../data/page-state-context.tsx";
 import { PAGES_MESSAGES } from "../../i18n/messages-pages.ts";
 import { useT } from "../../i18n/use-t.ts";
 
@@ -24,6 +25,7 @@ function countReader(type: MessageKind, pid: number): Promise<unknown> {
 
 export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
   const t = useT(PAGES_MESSAGES);
+  const preview = usePageState().preview === true;
   const view = `${type}:${pid}`;
   // Refs survive React's development double effects, so one view makes one PUT.
   const counted = useRef<string | null>(null);
@@ -32,10 +34,15 @@ export function ReaderCount({ type, pid }: { type: MessageKind; pid: number }) {
   useEffect(() => {
     if (counted.current === view) return;
     counted.current = view;
+    // A crawler's or an editor's preview is no reader; the count is shown to the editor all the same.
     if (CRAWLER.test(navigator.userAgent)) return;
+    if (preview) {
+      setReady(view);
+      return;
+    }
     // Read after the PUT settles, whatever its answer (a 429 still has a count to show).
     void countReader(type, pid).then(() => setReady(view));
-  }, [view, type, pid]);
+  }, [view, type, pid, preview]);
 
   const { data } = useSWR<number>(ready === view ? keys.readerCount(type, pid) : null, { revalidateOnMount: true });
   const shown = ready === view && typeof data === "number";

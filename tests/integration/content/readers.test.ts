@@ -67,12 +67,12 @@ describeEachDatabase("reader counts", (databases) => {
     content = await openContentDb(url);
     try {
       const before = (await exportSite(content)).readers;
-      expect(await incrementReader(content, MESSAGE_KIND.notice, 25)).toBe(false);
-      expect(await incrementReader(content, MESSAGE_KIND.news, Number.MAX_SAFE_INTEGER)).toBe(false);
+      expect(await incrementReader(content, MESSAGE_KIND.notice, 25, Date.now())).toBe(false);
+      expect(await incrementReader(content, MESSAGE_KIND.news, Number.MAX_SAFE_INTEGER, Date.now())).toBe(false);
       expect(await readerCount(content, MESSAGE_KIND.notice, 25)).toBe(0);
       expect((await exportSite(content)).readers).toEqual(before);
       // The first read of a message creates its record.
-      expect(await incrementReader(content, MESSAGE_KIND.news, 25)).toBe(true);
+      expect(await incrementReader(content, MESSAGE_KIND.news, 25, Date.now())).toBe(true);
       expect(await readerCount(content, MESSAGE_KIND.news, 25)).toBe(1);
     } finally {
       await content.close();

@@ -12,10 +12,11 @@ import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
 import { parseSiteFile, type SiteFile } from "../../../server/content/site-file.ts";
 import { exportSite, importSite, loadSiteIfEmpty } from "../../../server/content/site-io.ts";
 import { SiteImportError, serialiseSite } from "../../../server/content/site-text.ts";
-import { listMessages, listProducts, readerCount } from "../../../server/content/store.ts";
+import { getMessage, incrementReader, listMessages, listProducts, nextPublishAt, readerCount } from "../../../server/content/store.ts";
 import { describeEachDatabase } from "../../support/databases.ts";
 import { buildFixtureSite } from "../../support/fixture-site.ts";
 
+const VISITOR = { preview: false, nowMs: Date.now() };
 const DEMO_SITE = join(import.meta.dirname, "../../../content/site.json");
 
 describe("the test fixture", () => {
@@ -58,6 +59,65 @@ describeEachDatabase("site import and export", (databases) => {
     expect(serialiseSite(await exportSite(content))).toBe(first);
   });
 
+  it("carries drafts and schedules through export and import, hiding them from visitors until due", async () => {
+    const now = Date.parse("2026-03-01T12:00:00Z");
+    const [first, second, third] = fixture.news as [SiteFile["news"][number], SiteFile["news"][number], SiteFile["news"][number]];
+    const site: SiteFile = {
+      ...fixture,
+      news: [
+        { ...first, status: "draft" },
+        { ...second, publishAt: "2026-03-01T21:00:00+08:00" },
+        { ...third, publishAt: "2026-03-01T11:00:00Z" },
+        ...fixture.news.slice(3),
+      ],
+      products: [{ ...(fixture.products[0] as SiteFile["products"][number]), status: "draft" }, ...fixture.products.slice(1)],
+      jobs: [{ ...(fixture.jobs[0] as SiteFile["jobs"][number]), publishAt: "2026-03-02T00:00:00Z" }, ...fixture.jobs.slice(1)],
+    };
+    await importSite(content, site);
+    const exported = await exportSite(content);
+    expect(exported.news.slice(0, 3)).toEqual([
+      { ...first, status: "draft" },
+      { ...second, publishAt: "2026-03-01T13:00:00.000Z" },
+      { ...third, publishAt: "2026-03-01T11:00:00.000Z" },
+    ]);
+    expect(exported.products[0]?.status).toBe("draft");
+    expect(exported.jobs[0]?.publishAt).toBe("2026-03-02T00:00:00.000Z");
+    // Items with neither export as before there were any.
+    expect(exported.news[3]).toEqual(fixture.news[3]);
+    const text = serialiseSite(exported);
+    await importSite(content, JSON.parse(text) as SiteFile);
+    expect(serialiseSite(await exportSite(content))).toBe(text);
+
+    const page = { pageIndex: 0, pageMaxCount: 100 };
+    const visitor = { preview: false, nowMs: now };
+    const ids = async (audience: typeof visitor) => (await listMessages(content, 2, page, audience)).pageDataList.map((m) => m.id);
+    expect(await ids(visitor)).not.toContain(first.id);
+    expect(await ids(visitor)).not.toContain(second.id);
+    expect(await ids(visitor)).toContain(third.id);
+    expect((await listMessages(content, 2, page, visitor)).totalCount).toBe(fixture.news.length - 2);
+    expect(await getMessage(content, 2, first.id, visitor)).toBeUndefined();
+    expect(await getMessage(content, 2, first.id, { preview: true, nowMs: now })).toBeDefined();
+    expect((await ids({ preview: true, nowMs: now })).length).toBe(fixture.news.length);
+    expect(await ids({ preview: false, nowMs: Date.parse("2026-03-01T13:00:00Z") })).toContain(second.id);
+    expect((await listProducts(content, visitor)).map((p) => p.id)).not.toContain(fixture.products[0]?.id);
+    expect(await incrementReader(content, 2, first.id, now)).toBe(false);
+    // The next time the site changes by itself: the news item at 13:00, then the job at midnight, then none.
+    expect(await nextPublishAt(content, now)).toBe(Date.parse("2026-03-01T13:00:00Z"));
+    expect(await nextPublishAt(content, Date.parse("2026-03-01T13:00:00Z"))).toBe(Date.parse("2026-03-02T00:00:00Z"));
+    expect(await nextPublishAt(content, Date.parse("2026-03-02T00:00:00Z"))).toBeUndefined();
+    await importSite(content, fixture);
+  });
+
+  it("refuses a publishAt without its offset, and a status it does not know, naming the field", () => {
+    const bad = (news: Record<string, unknown>) => parseSiteFile({ ...fixture, news: [{ ...fixture.news[0], ...news }] });
+    expect(bad({ publishAt: "2026-03-01 09:00" })).toMatchObject({
+      ok: false,
+      error: expect.stringMatching(/^news\[0\]\.publishAt: must be an ISO 8601/),
+    });
+    expect(bad({ publishAt: "2026-02-30T09:00:00Z" })).toMatchObject({ ok: false });
+    expect(bad({ status: "hidden" })).toMatchObject({ ok: false, error: "news[0].status: must be published or draft" });
+  });
+
   it("exports readers sorted by type, then pid", async () => {
     const shuffled = { ...fixture, readers: [...fixture.readers].reverse() };
     await importSite(content, shuffled);
@@ -67,8 +127,8 @@ describeEachDatabase("site import and export", (databases) => {
   it("replaces all content, leaving nothing of the old site", async () => {
     const smaller: SiteFile = { ...fixture, products: fixture.products.slice(0, 1), news: fixture.news.slice(0, 2), readers: [] };
     await importSite(content, smaller);
-    expect(await listProducts(content)).toEqual(smaller.products);
-    expect((await listMessages(content, 2, { pageIndex: 0, pageMaxCount: 100 })).totalCount).toBe(2);
+    expect(await listProducts(content, VISITOR)).toEqual(smaller.products);
+    expect((await listMessages(content, 2, { pageIndex: 0, pageMaxCount: 100 }, VISITOR)).totalCount).toBe(2);
     expect(await readerCount(content, 2, 1)).toBe(0);
     await importSite(content, fixture);
     expect(serialiseSite(await exportSite(content))).toBe(serialiseSite(fixture));
@@ -106,7 +166,7 @@ describeEachDatabase("site import and export", (databases) => {
     const big = structuredClone(fixture);
     (big.products[0] as { type: number }).type = Number.MAX_SAFE_INTEGER;
     await importSite(content, big);
-    expect((await listProducts(content))[0]?.type).toBe(Number.MAX_SAFE_INTEGER);
+    expect((await listProducts(content, VISITOR))[0]?.type).toBe(Number.MAX_SAFE_INTEGER);
     await importSite(content, fixture);
   });
 
@@ -119,7 +179,7 @@ describeEachDatabase("site import and export", (databases) => {
       expect(serialiseSite(await exportSite(fresh))).toBe(serialiseSite(fixture));
       await writeFile(file, serialiseSite({ ...fixture, products: [] }));
       expect(await loadSiteIfEmpty(fresh, file)).toBe(false);
-      expect(await listProducts(fresh)).toEqual(fixture.products);
+      expect(await listProducts(fresh, VISITOR)).toEqual(fixture.products);
     } finally {
       await fresh.close();
     }
