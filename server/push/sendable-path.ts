@@ -10,9 +10,9 @@ const NOINDEX = /^\/(search\.html|contact\.html|_[^/]*)(\/|$)/;
 
 /** RFC 3986's unreserved characters mean the same escaped or not: `%73earch.html` is `search.html`. */
 export function decodeUnreserved(path: string): string {
-  return path.replace(/%([0-9a-f]{2})/gi, (escape, hex: string) => {
+  return path.replace(/%([0-9a-f]{2})/gi, (escaped, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return /[A-Za-z0-9\-._~]/.test(char) ? char : escape.toUpperCase();
+    return /[A-Za-z0-9\-._~]/.test(char) ? char : escaped.toUpperCase();
   });
 }
 
