@@ -53,7 +53,7 @@ interface AppDeps {
   metricsRegistry?: Registry;
   phase?: () => Phase;
   enquiryDelivery?: { backoffBaseMs?: number; pollMs?: number };
-  push?: { backoffBaseMs?: number; pollMs?: number };
+  push?: { backoffBaseMs?: number; pollMs?: number; now?: () => number };
   /** REDIRECTS_FILE as loaded at start (server/index.ts); absent: loaded here. */
   redirectRules?: RuleTable;
 }

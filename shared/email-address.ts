@@ -9,16 +9,20 @@ const LABEL = /^[\p{L}\p{M}\p{N}](?:[\p{L}\p{M}\p{N}-]{0,61}[\p{L}\p{M}\p{N}])?$
 /** A top-level domain is letters (or its punycode): never digits, so no address literal passes. */
 const TOP_LABEL = /^(?:[\p{L}\p{M}]{2,63}|xn--[a-z0-9-]{1,59})$/iu;
 
+/** A character other than ASCII that NFKC folds to ASCII (`ａ`, `＠`, `ﬁ`): it looks like the address it is not. */
+const hasAsciiLookAlike = (address: string) => [...address].some((char) => char > "\x7f" && /[ -~]/.test(char.normalize("NFKC")));
+
 /**
  * One `@`; a local part without quotes, spaces, controls, `%`, `!` or an encoded word (`=?`);
- * a domain of two or more labels, no `[...]` literal, no IP address, no control or bidi character.
+ * a domain of two or more labels, no `[...]` literal, no IP address, no control or bidi character;
+ * no full-width or other look-alike of an ASCII character (nodemailer would send `ａ@ｂ.cn` as `ａ@b.cn`).
  */
 export function isPlainEmail(address: string): boolean {
   const at = address.indexOf("@");
   if (at < 1 || at !== address.lastIndexOf("@")) return false;
   const local = address.slice(0, at);
   const domain = address.slice(at + 1);
-  if (local.length > 64 || domain.length > 253 || local.includes("=?") || !LOCAL.test(local)) return false;
+  if (local.length > 64 || domain.length > 253 || local.includes("=?") || !LOCAL.test(local) || hasAsciiLookAlike(address)) return false;
   const labels = domain.split(".");
   return labels.length >= 2 && labels.every((label) => LABEL.test(label)) && TOP_LABEL.test(labels.at(-1) ?? "");
 }

@@ -19,7 +19,17 @@ export const FIELD_LIMITS: Record<TextField, number> = {
 /** Change it when the consent text changes. */
 export const CONSENT_VERSION = "2025-01";
 
-export type FieldError = "required" | "tooLong" | "email" | "phone" | "contact" | "singleLine" | "addressSigns" | "consent" | "invalid";
+export type FieldError =
+  | "required"
+  | "tooLong"
+  | "email"
+  | "phone"
+  | "contact"
+  | "singleLine"
+  | "addressSigns"
+  | "encodedWord"
+  | "consent"
+  | "invalid";
 
 export interface EnquiryValues {
   name: string;
@@ -53,8 +63,12 @@ const CONTROL = /[\p{Cc}\u2028\u2029]/u;
 const MESSAGE_CONTROL = /(?![\n\t])\p{Cc}/gu;
 /** Direction marks, embeddings, overrides and isolates: invisible, and able to show text in another order than it is. */
 const BIDI = /[\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]/gu;
-/** What would make a name read as an address where it is shown before one (a mail's Reply-To). */
+/** What would make a name read as an address where it is shown before one (a mail's Reply-To), full-width forms too once NFKC-folded. */
 const ADDRESS_SIGNS = /[<>@]/;
+/** Starts an RFC 2047 encoded word: a mail program shows it decoded, as any text it likes, in a header. */
+const ENCODED_WORD = "=?";
+/** Fields that reach a mail's headers (Reply-To's name, Subject) or sit beside them. */
+const HEADER_TEXT: readonly TextField[] = ["name", "company", "subject"];
 
 const SINGLE_LINE: readonly TextField[] = ["name", "email", "phone", "company", "subject"];
 
@@ -92,7 +106,8 @@ export function readEnquiry(body: Record<string, unknown>): ReadEnquiry {
   }
   if (!errors.name && !values.name) errors.name = "required";
   if (!errors.message && !values.message) errors.message = "required";
-  if (!errors.name && ADDRESS_SIGNS.test(values.name)) errors.name = "addressSigns";
+  for (const field of HEADER_TEXT) if (!errors[field] && values[field].includes(ENCODED_WORD)) errors[field] = "encodedWord";
+  if (!errors.name && ADDRESS_SIGNS.test(values.name.normalize("NFKC"))) errors.name = "addressSigns";
   if (!errors.email && values.email && !isPlainEmail(values.email)) errors.email = "email";
   if (!errors.phone && values.phone && !PHONE.test(values.phone)) errors.phone = "phone";
   if (!values.email && !values.phone && !errors.email && !errors.phone) errors.email = "contact";

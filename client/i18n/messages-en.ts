@@ -129,6 +129,7 @@ export const ENGLISH: Record<Key, Message> = {
   "pages.contact.error.contact": "give an email address or a phone number",
   "pages.contact.error.singleLine": "this must be one line, without control characters",
   "pages.contact.error.addressSigns": "this cannot contain <, > or @",
+  "pages.contact.error.encodedWord": "this cannot contain =?",
   "pages.contact.error.consent": "Tick the box to agree before sending",
   "pages.contact.error.invalid": "this is not valid",
   "pages.contact.problem.token": "The form has expired or was sent already. Please send it again.",

@@ -42,6 +42,7 @@ export const PAGES_MESSAGES = {
   "pages.contact.error.contact": "请填写电子邮箱或电话",
   "pages.contact.error.singleLine": "不能包含换行或控制字符",
   "pages.contact.error.addressSigns": "不能包含 <、> 或 @",
+  "pages.contact.error.encodedWord": "不能包含 =?",
   "pages.contact.error.consent": "请勾选同意后再提交",
   "pages.contact.error.invalid": "内容无效",
   "pages.contact.problem.token": "表单已过期或已提交过，请重新提交。",

@@ -172,7 +172,7 @@ export interface PushQueueTable {
   sent_at: number | null;
 }
 
-/** `baidu_paused_until` (ms), `baidu_remain` (the count Baidu last gave). */
+/** `baidu_paused_until` (ms), `baidu_remain` (the count Baidu last gave), `baidu_remain_until` (ms: when that count renews). */
 interface PushStateTable {
   key: string;
   value: string;

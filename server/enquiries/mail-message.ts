@@ -11,8 +11,8 @@ import type { Enquiry } from "./store.ts";
 /** Starts each line of the visitor's message; no line of ours starts so. */
 export const QUOTE = "| ";
 
-/** Controls, bidi controls and address signs: what could make a name read as something else before an address. */
-const NOT_IN_DISPLAY_NAME = /[\p{Cc}\p{Cf}\u2028\u2029<>@"]/u;
+/** Controls, bidi controls, address signs (full-width too, once NFKC-folded) and encoded words: what could make a name read as something else before an address. */
+const NOT_IN_DISPLAY_NAME = /[\p{Cc}\p{Cf}\u2028\u2029<>@"]|=\?/u;
 /** Enquiries stored before the form refused these reach the mail too: the head lines drop them. */
 const UNSEEN = /[\p{Cc}\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\u2028\u2029]/gu;
 
@@ -39,7 +39,7 @@ export function mailText(enquiry: Enquiry): string {
 function replyToOf(enquiry: Enquiry): SendMailOptions["replyTo"] {
   if (!enquiry.email || !isPlainEmail(enquiry.email)) return undefined;
   const name = oneLine(enquiry.name).trim();
-  return name && !NOT_IN_DISPLAY_NAME.test(name) ? { name, address: enquiry.email } : enquiry.email;
+  return name && !NOT_IN_DISPLAY_NAME.test(name.normalize("NFKC")) ? { name, address: enquiry.email } : enquiry.email;
 }
 
 export function mailOf(enquiry: Enquiry, mail: NonNullable<EnquiryConfig["mail"]>): SendMailOptions {
@@ -48,7 +48,8 @@ export function mailOf(enquiry: Enquiry, mail: NonNullable<EnquiryConfig["mail"]
     to: mail.to,
     // As values: nodemailer encodes them, and the form let no line break into any.
     replyTo: replyToOf(enquiry),
-    subject: `[Enquiry] ${oneLine(enquiry.subject || enquiry.name)}`,
+    // A space parts an encoded word of a row stored before the form refused them: nodemailer sends ASCII as it is.
+    subject: `[Enquiry] ${oneLine(enquiry.subject || enquiry.name).replaceAll("=?", "= ?")}`,
     text: mailText(enquiry),
     messageId: `<${enquiry.id}@${domainOf(mail.from)}>`,
     date: new Date(enquiry.created_at),

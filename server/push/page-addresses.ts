@@ -1,9 +1,9 @@
 /**
  * Which public page addresses an item has: its detail page in each language it exists in,
- * in canonical form, and which paths may be sent at all (docs/behaviour.md#telling-search-engines).
+ * in canonical form (docs/behaviour.md#telling-search-engines).
  */
 import type { Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, pageHref, splitLangPath } from "../../shared/routes.ts";
+import { pageHref } from "../../shared/routes.ts";
 import type { SearchType } from "../../shared/search.ts";
 
 export type ItemType = SearchType;
@@ -68,16 +68,4 @@ export function addressesOf(item: ItemVersions): string[] {
 export function addressesOfGone(item: ItemRef): string[] {
   if (item.type !== "job") return addressesOf({ ...item, english: false });
   return [...addressesOf({ ...item, jobKind: 1, english: false }), ...addressesOf({ ...item, jobKind: 2, english: false })];
-}
-
-/** Pages that are `noindex` (search, contact, preview and the site's other internal addresses) are never sent. */
-const NOINDEX = /^\/(search\.html|contact\.html|_[^/]*)(\/|$)/;
-
-/** Why `path` (a site path with its query) may not be sent, or undefined when it may. */
-export function unsendablePath(path: string): string | undefined {
-  if (!path.startsWith(`${BASE_PATH}/`)) return `is not under ${BASE_PATH}/`;
-  const bare = path.split("?")[0] as string;
-  if (/\/\.\.?(\/|$)|\/\//.test(bare)) return "is not a canonical path";
-  if (NOINDEX.test(splitLangPath(bare.slice(BASE_PATH.length)).path)) return "is a page search engines are told not to index";
-  return undefined;
 }

@@ -53,6 +53,8 @@ const DAY_MS = 86_400_000;
 const CHINA_OFFSET_MS = 8 * 3600_000;
 export const BAIDU_PAUSE_KEY = "baidu_paused_until";
 export const BAIDU_REMAIN_KEY = "baidu_remain";
+/** Until when `baidu_remain` holds: the next midnight in China after Baidu gave it, when the quota renews. */
+export const BAIDU_REMAIN_UNTIL_KEY = "baidu_remain_until";
 
 /** The next midnight in China (UTC+8, no daylight saving), when Baidu's daily quota starts again. */
 export function nextChinaMidnight(nowMs: number): number {
@@ -73,6 +75,15 @@ export function createPushSender(options: SenderOptions): PushSender {
   async function pausedUntil(engine: PushEngine): Promise<number> {
     if (engine !== "baidu") return 0;
     return Number((await store.readState(BAIDU_PAUSE_KEY)) ?? 0);
+  }
+
+  /** A batch no larger than what Baidu last said remains of today's quota: it refuses a larger one whole. */
+  async function batchOf(link: EngineLink, at: number): Promise<number> {
+    if (link.engine !== "baidu") return link.batch;
+    const until = Number((await store.readState(BAIDU_REMAIN_UNTIL_KEY)) ?? 0);
+    const remain = Number((await store.readState(BAIDU_REMAIN_KEY)) ?? Number.NaN);
+    if (until <= at || !Number.isInteger(remain) || remain <= 0) return link.batch;
+    return Math.min(link.batch, remain);
   }
 
   async function pauseBaidu(reason: string): Promise<number> {
@@ -99,6 +110,7 @@ export function createPushSender(options: SenderOptions): PushSender {
       if (answer.remain !== undefined) {
         events.remain(answer.remain);
         await store.writeState(BAIDU_REMAIN_KEY, String(answer.remain));
+        await store.writeState(BAIDU_REMAIN_UNTIL_KEY, String(nextChinaMidnight(now())));
         if (answer.remain <= 0) await pauseBaidu("remain 0");
       }
       logger.info({ engine, addresses: n }, "told a search engine of changed pages");
@@ -130,7 +142,7 @@ export function createPushSender(options: SenderOptions): PushSender {
       if (stopped) return;
       const at = now();
       if ((await pausedUntil(link.engine)) > at) return;
-      const claim = await store.claim(link.engine, at, gatherMs, at + LEASE_MS, link.batch);
+      const claim = await store.claim(link.engine, at, gatherMs, at + LEASE_MS, await batchOf(link, at));
       if (!claim) return;
       const answer = await link.send(
         claim.paths.map((path) => publicOrigin + path),

@@ -1,9 +1,10 @@
 /** What `npm run content -- import` and `-- push` queue for search engines (docs/behaviour.md#telling-search-engines). */
 import type { PushConfig } from "../config.ts";
 import type { SiteFile } from "../content/site-file.ts";
-import { addressesOf, addressesOfGone, unsendablePath } from "./page-addresses.ts";
+import { addressesOf, addressesOfGone } from "./page-addresses.ts";
 import { createPushStore } from "./push-store.ts";
 import { enginesOf, queuePaths } from "./queue-paths.ts";
+import { unsendablePath } from "./sendable-path.ts";
 import { changedItemsOf } from "./site-changes.ts";
 
 const MAX_URL_LENGTH = 2048;

@@ -160,6 +160,66 @@ describe("enquiries that would spoof the mail", () => {
     expect(await app.portal.enquiries.store.list()).toEqual([]);
   });
 
+  it("refuses encoded words in the name, company and subject, and full-width address signs in a name, each tied to its field", async () => {
+    const app = start();
+    const encoded = "=?utf-8?q?CEO_=3Cceo=40corp.example=3E?=";
+    const both = await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), name: encoded, subject: encoded })
+      .expect(400);
+    expect(both.body.data.errors).toEqual({ name: "encodedWord", subject: "encodedWord" });
+    const company = await request(app)
+      .post("/api/portal/enquiry")
+      .send({ ...valid(), company: "=?utf-8?b?Q0VPIDxjZW9AY29ycC5leGFtcGxlPg==?=" })
+      .expect(400);
+    expect(company.body.data.errors).toEqual({ company: "encodedWord" });
+    for (const name of ["ceo\uff20corp.example", "CEO \uff1cceo\uff20corp.example\uff1e"]) {
+      const answer = await request(app)
+        .post("/api/portal/enquiry")
+        .send({ ...valid(), name })
+        .expect(400);
+      expect(answer.body.data.errors, name).toEqual({ name: "addressSigns" });
+    }
+    const english = await request(app)
+      .post("/portal/en/contact.html")
+      .type("form")
+      .send(form({ ...valid("en"), name: encoded, subject: encoded }))
+      .expect(400);
+    expect(english.text).toMatch(/id="enquiry-name"[^>]*aria-invalid="true"[^>]*aria-describedby="enquiry-name-error"/);
+    expect(english.text).toMatch(/id="enquiry-name-error">Name: this cannot contain =\?</);
+    expect(english.text).toMatch(/id="enquiry-subject"[^>]*aria-invalid="true"[^>]*aria-describedby="enquiry-subject-error"/);
+    expect(english.text).toMatch(/id="enquiry-subject-error">Subject: this cannot contain =\?</);
+    const chinese = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form({ ...valid(), name: encoded }))
+      .expect(400);
+    expect(chinese.text).toMatch(/id="enquiry-name-error">姓名: 不能包含 =\?</);
+    const fullWidth = await request(app)
+      .post("/portal/contact.html")
+      .type("form")
+      .send(form({ ...valid(), name: "ceo\uff20corp.example" }))
+      .expect(400);
+    expect(fullWidth.text).toMatch(/id="enquiry-name-error">姓名: 不能包含 &lt;、&gt; 或 @</);
+    expect(await app.portal.enquiries.store.list()).toEqual([]);
+  });
+
+  it("refuses a full-width address, so no look-alike reaches the receiver's Reply-To", async () => {
+    const app = start();
+    const before = smtp.mails.length;
+    for (const email of ["\uff41@\uff42.cn", "ann@\uff42.cn"]) {
+      const answer = await request(app)
+        .post("/api/portal/enquiry")
+        .send({ ...valid(), email })
+        .expect(400);
+      expect(answer.body.data.errors, email).toEqual({ email: "email" });
+    }
+    const mail = await sentMail(app, { ...valid(), email: "ann@corp.cn" });
+    expect(mail.headers["reply-to"]).toBe("Li Lei <ann@corp.cn>");
+    expect(smtp.mails.slice(before).map((m) => m.headers["reply-to"])).toEqual(["Li Lei <ann@corp.cn>"]);
+    expect((await app.portal.enquiries.store.list()).map((row) => row.email)).toEqual(["ann@corp.cn"]);
+  });
+
   it("delivers the message so that none of its lines passes for the mail's own fields", async () => {
     const app = start();
     const message = ["Hello,", "Name: CEO", "Email: ceo@corp.example", "", "Received: 2020-01-01T00:00:00.000Z (id x)", "Thanks."].join(
@@ -216,14 +276,27 @@ describe("enquiries that would spoof the mail", () => {
         nonce.padEnd(22, "n"),
         at + 60_000,
       );
-    const named = await row("CEO <ceo@corp.example>", "eve@evil.example", "named");
-    const encoded = await row("Eve", "=?utf-8?q?ceo=40corp.example?=@evil.cc", "encoded");
-    if (named === "replayed" || encoded === "replayed") throw new Error("nonces must be fresh");
+    const saved = async (name: string, email: string, nonce: string) => {
+      const answer = await row(name, email, nonce);
+      if (answer === "replayed") throw new Error("nonces must be fresh");
+      return answer.saved;
+    };
+    const named = await saved("CEO <ceo@corp.example>", "eve@evil.example", "named");
+    const encoded = await saved("Eve", "=?utf-8?q?ceo=40corp.example?=@evil.cc", "encoded");
+    const wordName = await saved("=?utf-8?q?CEO_=3Cceo=40corp.example=3E?=", "ann@corp.cn", "wordname");
+    const wideName = await saved("ceo\uff20corp.example", "ann@corp.cn", "widename");
+    const wideAddress = await saved("Ann", "\uff41@\uff42.cn", "wideaddress");
     deliverer?.kick();
-    const first = await mailOf(named.saved.id);
+    const first = await mailOf(named.id);
     expect(first.headers["reply-to"]).toBe("eve@evil.example");
-    const second = await mailOf(encoded.saved.id);
+    const second = await mailOf(encoded.id);
     expect(second.headers["reply-to"]).toBeUndefined();
     expect(second.raw).not.toMatch(/^Reply-To:/im);
+    const third = await mailOf(wordName.id);
+    expect(third.headers["reply-to"]).toBe("ann@corp.cn");
+    // Parted, the encoded word is shown as it was typed, never decoded into an address.
+    expect(third.headers.subject).toBe("[Enquiry] = ?utf-8?q?CEO_=3Cceo=40corp.example=3E?=");
+    expect((await mailOf(wideName.id)).headers["reply-to"]).toBe("ann@corp.cn");
+    expect((await mailOf(wideAddress.id)).raw).not.toMatch(/^Reply-To:/im);
   });
 });

@@ -169,7 +169,7 @@ describe("telling search engines of purged and imported items (built server)", (
     expect([...urlsSince(engines.baidu.calls, from.baidu)].sort()).toEqual(expected);
   });
 
-  it("npm run content -- push sends addresses by hand, and refuses any not on PUBLIC_ORIGIN under /portal", async () => {
+  it("npm run content -- push sends addresses by hand, and refuses any not a canonical page on PUBLIC_ORIGIN under /portal", async () => {
     const cliEnv = { ...env, LOG_LEVEL: "silent" };
     const refusals: [string, string][] = [
       ["https://elsewhere.example.com/portal/message/news/1", "is not on PUBLIC_ORIGIN (https://www.example.com)"],
@@ -177,6 +177,11 @@ describe("telling search engines of purged and imported items (built server)", (
       [`${ORIGIN}/portal/search.html?q=x`, "is a page search engines are told not to index"],
       [`${ORIGIN}/portal/en/contact.html`, "is a page search engines are told not to index"],
       ["/portal/message/news/1", "is not an absolute URL"],
+      // Written otherwise, each is still a page that must not be sent, or no page at all.
+      [`${ORIGIN}/portal/%73earch.html`, `${ORIGIN}/portal/%73earch.html is a page search engines are told not to index`],
+      [`${ORIGIN}/portal/%5Fpurge`, "is a page search engines are told not to index"],
+      [`${ORIGIN}/portal/en/en/news.html`, "is redirected to /portal/en/news.html"],
+      [`${ORIGIN}/portal/zh-CN/contact.html`, "is not a page of the site"],
     ];
     for (const [url, message] of refusals) {
       const run = await runContentCli(["push", `${ORIGIN}/portal/product/1`, url], cliEnv);

@@ -37,6 +37,8 @@ export interface EngineReceiver {
 export interface BaiduReceiver extends EngineReceiver {
   /** URLs it takes before its quota is spent. */
   quota: number;
+  /** Set: a batch larger than what remains of the quota is refused whole ("over quota"), nothing taken. */
+  refusesBatchOverQuota?: boolean;
 }
 
 async function readBody(req: IncomingMessage): Promise<string> {
@@ -117,7 +119,8 @@ export function startBaiduReceiver(expected: { site: string; token: string }, qu
     if (call.query.site !== expected.site) return { status: 400, body: { error: 400, message: "site error" } };
     if (call.urls.length > 2000) return { status: 400, body: { error: 400, message: "only 2000 urls are allowed once" } };
     if (!self.up) return { status: 500, body: { error: 500, message: "internal error" } };
-    if (self.quota <= 0) return { status: 400, body: { error: 400, message: "over quota" } };
+    if (self.quota <= 0 || (self.refusesBatchOverQuota && call.urls.length > self.quota))
+      return { status: 400, body: { error: 400, message: "over quota" } };
     const success = Math.min(self.quota, call.urls.length);
     self.quota -= success;
     return { status: 200, body: { remain: self.quota, success, not_same_site: [], not_valid: [] } };

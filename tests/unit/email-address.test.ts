@@ -36,6 +36,11 @@ describe("a plain email address", () => {
       "ceo@corp.c",
       "@corp.example",
       `${"a".repeat(65)}@corp.example`,
+      "\uff41@\uff42.cn", // full-width letters: sent as ａ@b.cn, shown as a@b.cn
+      "a@\uff42.cn",
+      "\uff43\uff45\uff4f@corp.example",
+      "\ufb01nance@corp.example", // the ligature ﬁ
+      "ceo\u2024corp@evil.cn", // a one-dot leader, folded to "."
     ]) {
       expect(isPlainEmail(address), address).toBe(false);
     }

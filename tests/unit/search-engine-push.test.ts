@@ -7,8 +7,9 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, parseConfig } from "../../server/config.ts";
 import type { SiteFile } from "../../server/content/site-file.ts";
-import { addressesOf, addressesOfGone, itemOfPath, itemOfTag, unsendablePath } from "../../server/push/page-addresses.ts";
+import { addressesOf, addressesOfGone, itemOfPath, itemOfTag } from "../../server/push/page-addresses.ts";
 import { nextChinaMidnight } from "../../server/push/push-sender.ts";
+import { unsendablePath } from "../../server/push/sendable-path.ts";
 import { changedItemsOf } from "../../server/push/site-changes.ts";
 
 const ORIGIN = { PUBLIC_ORIGIN: "https://www.example.com" };
@@ -69,6 +70,30 @@ describe("an item's addresses", () => {
     expect(unsendablePath("/portal/_preview?path=/portal/index.html")).toBe("is a page search engines are told not to index");
     expect(unsendablePath("/robots.txt")).toBe("is not under /portal/");
     expect(unsendablePath("/portal/../admin")).toBe("is not a canonical path");
+  });
+
+  it("is a page of the site in canonical form, however the address is written", () => {
+    expect(unsendablePath("/portal/message/news/list.html?page=2")).toBeUndefined();
+    expect(unsendablePath("/portal/en/job/school/4")).toBeUndefined();
+    // Escapes of unreserved characters are read as the characters, as the site reads them.
+    expect(unsendablePath("/portal/%73earch.html")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/en/%63ontact.html")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/%5Fpurge")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/%5f%70review")).toBe("is a page search engines are told not to index");
+    expect(unsendablePath("/portal/%2e%2e/admin")).toBe("is not a canonical path");
+    expect(unsendablePath("/portal/message%2Fnews/1")).toBe("is not a canonical path");
+    expect(unsendablePath("/portal/%70roduct/3")).toBe("is not in canonical form: give /portal/product/3");
+    // A second language prefix and ?lang= are answered with a 301; the page is elsewhere.
+    expect(unsendablePath("/portal/en/en/message/news/list.html")).toBe(
+      "is redirected to /portal/en/message/news/list.html: give that address",
+    );
+    expect(unsendablePath("/portal/product/3?lang=en")).toBe("is redirected to the page's address in that language: give that address");
+    // No page answers there, or not in that form.
+    expect(unsendablePath("/portal/zh-CN/contact.html")).toBe("is not a page of the site");
+    expect(unsendablePath("/portal/news.html")).toBe("is not a page of the site");
+    expect(unsendablePath("/portal/")).toBe("is not a page of the site");
+    expect(unsendablePath("/portal/product/x")).toBe("names no item: give a detail page with its item's number");
+    expect(unsendablePath("/portal/en/product?id=3")).toBe("is not in canonical form: give /portal/en/product/3");
   });
 });
 
