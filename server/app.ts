@@ -172,7 +172,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   app.use(compression({ threshold: 1024 }));
   // Before /api/portal (which would proxy it) and the pages (which answer GETs only); the form page is one of theirs.
   app.use(enquiries.router(() => pages.sendOwnPage));
-  app.use(createWechat(config.wechat, { ...wechatDeps, shared: tier.connection, registry, logger, now }));
+  const wechat = createWechat(config.wechat, { ...wechatDeps, shared: tier.connection, registry, logger, now });
+  if (wechat) app.use(wechat);
   app.use("/api/portal", api.router);
   for (const [path, handler] of preview.routes) app.get(path, handler);
   // A preview's pages read their data here, under /portal where its cookie is sent; never anyone else.

@@ -19,10 +19,10 @@ interface WechatDeps {
   now?: () => number;
 }
 
-/** A router answering nothing when WeChat is not configured. */
-export function createWechat(config: WechatConfig | undefined, deps: WechatDeps): Router {
+/** The JS-SDK file and the signature; nothing when WeChat is not configured (an empty router would still defer every request a turn). */
+export function createWechat(config: WechatConfig | undefined, deps: WechatDeps): Router | undefined {
+  if (!config) return undefined;
   const router = Router();
-  if (!config) return router;
   const { publicOrigin, upstreamTimeoutMs, shared, registry, logger, now = Date.now } = deps;
   const fetches = new Counter({
     name: "portal_wechat_fetches_total",
