@@ -4,6 +4,7 @@ import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts
 import { csvField, missingPagesCsv } from "../../server/operations/missing-pages-csv.ts";
 import { mergeSightings, type Sighting } from "../../server/operations/missing-pages-store.ts";
 import { isPagePath, MAX_PATH_CHARS, missingPathOf, referrerOriginOf } from "../../server/operations/missing-path.ts";
+import { parseRulesFile } from "../../server/redirect-rules/rules-file.ts";
 
 const at = (t: number, referrer: string | null = null): Sighting => ({ firstSeen: t, lastSeen: t, referrer });
 const sketch = (capacity = MISSING_PAGES_CAPACITY) => new HeavyHitters<Sighting>(capacity, mergeSightings);
@@ -126,5 +127,20 @@ describe("the redirects file to fill in", () => {
         { ...page, path: "/news/1.html" },
       ]),
     ).toBe('from,to,status\n"/old,page",,\n/news/1.html,,\n');
+  });
+
+  it("writes `:` and `*` encoded, so a row filled in redirects that one path and nothing else", () => {
+    const page = { count: 3, firstSeen: "", lastSeen: "", referrer: null };
+    const csv = missingPagesCsv([
+      { ...page, path: "/*" },
+      { ...page, path: "/:page" },
+      { ...page, path: "/a:b/x*y" },
+    ]);
+    expect(csv).toBe("from,to,status\n/%2A,,\n/%3Apage,,\n/a%3Ab/x%2Ay,,\n");
+    const filled = csv.replace(/,,$/gm, ",/portal/contact.html,");
+    const { table } = parseRulesFile(filled);
+    for (const path of ["/*", "/:page", "/%3Apage", "/a:b/x*y"]) expect(table.lookup(path)?.location, path).toBe("/portal/contact.html");
+    for (const path of ["/", "/page", "/news/1.html", "/:other", "/a:b/xzy", "/a:b/x*y/z", "/x/*"])
+      expect(table.lookup(path), path).toBeUndefined();
   });
 });
