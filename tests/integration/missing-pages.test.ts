@@ -3,8 +3,11 @@
  * fast path included, listed by the internal listener's /not-found as JSON and as a redirects file to fill in.
  */
 import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMissingPages } from "../../server/operations/missing-pages.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
@@ -95,6 +98,33 @@ describe("the missing-pages log", () => {
     const metrics = await (await fetch(`${internal}/metrics`)).text();
     expect(metrics).toContain(`portal_missing_pages_total{status="404"} ${notFound}`);
     expect(metrics).toContain('portal_missing_pages_total{status="302"} 5');
+  });
+
+  it("writes rule syntax in a path as literal text: the row filled in redirects that one path and nothing else", async () => {
+    // As sent with curl --path-as-is: `:` and `*` arrive as they are.
+    for (const path of ["/*", "/:page"]) expect((await get(path)).status, path).toBe(302);
+    const csv = await (await fetch(`${internal}/not-found?format=csv`)).text();
+    const rows = csv.split("\n").filter((row) => row.includes("%2A") || row.includes("%3A"));
+    expect(rows).toEqual(["/%2A,,", "/%3Apage,,"]);
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-missing-rules-"));
+    const file = path.join(dir, "rules.csv");
+    await writeFile(file, ["from,to,status", ...rows.map((row) => row.replace(/,,$/, ",/portal/contact.html,"))].join("\n"));
+    const moved = await startBuiltSite({ REDIRECTS_FILE: file, MISS_RATE_PER_MIN: "0" });
+    try {
+      for (const path of ["/*", "/:page"]) {
+        const res = await fetch(moved.origin + path, { redirect: "manual" });
+        expect(res.status, path).toBe(301);
+        expect(res.headers.get("location"), path).toBe("/portal/contact.html");
+      }
+      // Anything else goes on to the catch-all redirect home, as before the file.
+      for (const path of ["/page", "/news/12.html", "/:other", "/x/*", "/portal/message/news/424242"]) {
+        const res = await fetch(moved.origin + path, { redirect: "manual" });
+        expect(res.headers.get("location") ?? "", path).not.toBe("/portal/contact.html");
+      }
+    } finally {
+      await moved.close();
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 
   it("refuses a format it does not know with 400", async () => {
