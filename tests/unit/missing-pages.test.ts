@@ -20,11 +20,55 @@ describe("the missing-pages sketch", () => {
     expect(kept?.meta).toEqual({ firstSeen: 0, lastSeen: 5, referrer: null });
   });
 
-  it("would lose it with too few counters: the capacity is what keeps it", () => {
-    const counts = sketch(100);
-    for (let i = 0; i < 6; i++) counts.add("/old/news/12.html", at(i));
-    for (let i = 0; i < 3000; i++) counts.add(`/flood/${i}`, at(100 + i));
-    expect(counts.top(100).some((entry) => entry.key === "/old/news/12.html")).toBe(false);
+  it("keeps paths asked for 50 and 6 times through 200,000 distinct paths asked once, and lists no one-off above 1", () => {
+    const counts = sketch();
+    for (let i = 0; i < 50; i++) counts.add("/often-asked.html", at(i));
+    for (let i = 0; i < 6; i++) counts.add("/six-times.html", at(i));
+    for (let i = 0; i < 200_000; i++) counts.add(`/missing-${i}`, at(100 + i));
+    const top = counts.top(100);
+    expect(top.slice(0, 2).map((e) => [e.key, e.count])).toEqual([
+      ["/often-asked.html", 50],
+      ["/six-times.html", 6],
+    ]);
+    expect(top.slice(2).every((e) => e.count === 1)).toBe(true);
+    // Bounded: the table at its capacity, the doorkeeper at four times it.
+    expect(counts.size).toBe(MISSING_PAGES_CAPACITY);
+    expect(counts.waiting).toBe(4 * MISSING_PAGES_CAPACITY);
+  });
+
+  it("keeps a path asked for twice through a flood of one-offs, however few its counters", () => {
+    const counts = sketch(10);
+    for (let i = 0; i < 10; i++) counts.add(`/early/${i}`, at(i));
+    counts.add("/twice", at(10));
+    counts.add("/twice", at(11));
+    for (let i = 0; i < 50_000; i++) counts.add(`/flood/${i}`, at(100 + i));
+    expect(counts.top(10).map((e) => e.key)).toContain("/twice");
+    expect(counts.top(1)[0]).toMatchObject({ key: "/twice", count: 2 });
+    expect(counts.top(10).filter((e) => e.key.startsWith("/flood/"))).toEqual([]);
+  });
+
+  it("admits a path asked for again once the table is full, in place of the least counted, with its own count", () => {
+    const counts = sketch(3);
+    for (const [path, n] of [
+      ["/a", 5],
+      ["/b", 3],
+      ["/c", 2],
+    ] as const)
+      for (let i = 0; i < n; i++) counts.add(path, at(i));
+    // Seen as often as the least: not enough. Once more: it takes /c's place, counted 3, not 2 + 3.
+    counts.add("/new", at(10));
+    counts.add("/new", at(11));
+    expect(counts.top(3).map((e) => e.key)).not.toContain("/new");
+    counts.add("/new", at(12));
+    expect(counts.top(3).map((e) => [e.key, e.count])).toEqual([
+      ["/a", 5],
+      ["/b", 3],
+      ["/new", 3],
+    ]);
+    // What it pushed out is remembered: asked for again, /c comes back with its count.
+    counts.add("/c", at(13));
+    counts.add("/c", at(14));
+    expect(counts.top(3).map((e) => [e.key, e.count])).toContainEqual(["/c", 4]);
   });
 
   it("holds no more than its capacity after 100,000 distinct paths, and still ranks the ones asked for often", () => {
