@@ -74,7 +74,7 @@ export function sharedMissingPagesStore(tier: SharedTier, local: LocalMissingPag
       meta.referrer ?? "",
     ]);
     const add = (redis: Redis) => redis.eval(ADD_SCRIPT, keys.length, ...keys, options.capacity, ...args);
-    const added = await tier.run(async (redis) => {
+    const addOrStartAgain = async (redis: Redis) => {
       try {
         await add(redis);
       } catch (err) {
@@ -84,10 +84,24 @@ export function sharedMissingPagesStore(tier: SharedTier, local: LocalMissingPag
         await redis.del(...keys);
         await add(redis);
       }
-      return true;
-    }, false);
-    // Kept for the next flush: an outage delays the counts, it does not lose them.
-    if (!added) for (const { key, count, meta } of batch) pending.add(key, meta, count);
+    };
+    // Kept for a later flush when the script did not run: an outage delays the counts, it does not lose them. An
+    // answer past the tier's deadline is waited for, so a script that ran late is never added twice.
+    const keep = () => {
+      for (const { key, count, meta } of batch) pending.add(key, meta, count);
+    };
+    let outcome: Promise<boolean> | undefined;
+    await tier.run((redis) => {
+      outcome = addOrStartAgain(redis).then(
+        () => true,
+        () => false,
+      );
+      return outcome.then((ran) => {
+        if (!ran) throw new Error("the missing-pages script failed");
+      });
+    }, undefined);
+    if (!outcome) keep();
+    else void outcome.then((ran) => ran || keep());
   };
   const flush = () => {
     flushing = flushing.then(flushOnce);
