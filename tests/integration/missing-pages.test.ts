@@ -127,6 +127,29 @@ describe("the missing-pages log", () => {
     }
   });
 
+  it("keeps paths asked for again through a flood of distinct one-offs, and lists no one-off above 1", async () => {
+    for (let i = 0; i < 50; i++) expect((await get("/often-asked.html")).status).toBe(302);
+    for (let i = 0; i < 6; i++) expect((await get("/six-times.html")).status).toBe(302);
+    // Three times the log's 1,024 counters, from eight connections at once.
+    let next = 0;
+    const flood = async () => {
+      while (next < 3072) {
+        const res = await get(`/missing-${next++}-flood`);
+        expect(res.status).toBe(302);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, flood));
+    const pages = await listed();
+    expect(pages).toHaveLength(100);
+    expect(pages.slice(0, 2).map(({ path, count }) => [path, count])).toEqual([
+      ["/often-asked.html", 50],
+      ["/six-times.html", 6],
+    ]);
+    const oneOffs = pages.filter((page) => page.path.endsWith("-flood"));
+    expect(oneOffs.length).toBeGreaterThan(0);
+    expect(oneOffs.filter((page) => page.count !== 1)).toEqual([]);
+  });
+
   it("refuses a format it does not know with 400", async () => {
     const res = await fetch(`${internal}/not-found?format=xml`);
     expect(res.status).toBe(400);
