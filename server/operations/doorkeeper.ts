@@ -43,7 +43,11 @@ export class Doorkeeper {
     return this.counts.get(this.fingerprint(key)) ?? 0;
   }
 
-  forget(key: string): void {
-    this.counts.delete(this.fingerprint(key));
+  /** What it holds of `key` (0 if nothing), forgetting it. */
+  take(key: string): number {
+    const print = this.fingerprint(key);
+    const seen = this.counts.get(print) ?? 0;
+    this.counts.delete(print);
+    return seen;
   }
 }

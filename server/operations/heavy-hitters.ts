@@ -50,8 +50,9 @@ export class HeavyHitters<M> {
       return;
     }
     if (this.heap.length < this.capacity) {
-      // Room: nothing is pushed out, so even a key seen once is counted.
-      this.heap.push({ key, count: weight, meta: this.update(undefined, meta) });
+      // Room: nothing is pushed out, so even a key seen once is counted, with what the doorkeeper held of it.
+      const held = this.doorkeeper.size > 0 ? this.doorkeeper.take(key) : 0;
+      this.heap.push({ key, count: weight + held, meta: this.update(undefined, meta) });
       this.slotOf.set(key, this.heap.length - 1);
       this.siftUp(this.heap.length - 1);
       return;
@@ -60,7 +61,7 @@ export class HeavyHitters<M> {
     const least = this.heap[0] as HeavyHitter<M>;
     // A key seen once never gets in; one seen more often than the least counted takes its place.
     if (seen < 2 || seen <= least.count) return;
-    this.doorkeeper.forget(key);
+    this.doorkeeper.take(key);
     this.doorkeeper.note(least.key, least.count);
     this.slotOf.delete(least.key);
     this.heap[0] = { key, count: seen, meta: this.update(undefined, meta) };

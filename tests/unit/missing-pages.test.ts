@@ -71,6 +71,19 @@ describe("the missing-pages sketch", () => {
     expect(counts.top(3).map((e) => [e.key, e.count])).toContainEqual(["/c", 4]);
   });
 
+  it("hands on, in the next batch it gets into, what its doorkeeper held of a path", () => {
+    const counts = sketch(2);
+    counts.add("/a", at(0));
+    counts.add("/b", at(1));
+    counts.add("/later", at(2));
+    expect(counts.drain().map((e) => [e.key, e.count])).toEqual([
+      ["/a", 1],
+      ["/b", 1],
+    ]);
+    counts.add("/later", at(3));
+    expect(counts.drain().map((e) => [e.key, e.count])).toEqual([["/later", 2]]);
+  });
+
   it("holds no more than its capacity after 100,000 distinct paths, and still ranks the ones asked for often", () => {
     const counts = sketch();
     for (let i = 0; i < 100_000; i++) {
