@@ -16,7 +16,10 @@ const collect = gc;
 const longestOrigin = (i: number) => `https://${String(i).padStart(6, "0")}${"r".repeat(233)}.com:8443`;
 const usualOrigin = (i: number) => `https://referrer-${i % 500}.example.com`;
 
-function heapAfterFilling(pathOf: (i: number) => string, referrerOf: (i: number) => string): { entries: number; bytes: number } {
+function heapAfterFilling(
+  pathOf: (i: number) => string,
+  referrerOf: (i: number) => string,
+): { entries: number; waiting: number; bytes: number } {
   collect();
   const before = process.memoryUsage().heapUsed;
   const sketch = new HeavyHitters<Sighting>(MISSING_PAGES_CAPACITY, mergeSightings);
@@ -27,7 +30,7 @@ function heapAfterFilling(pathOf: (i: number) => string, referrerOf: (i: number)
   collect();
   const bytes = process.memoryUsage().heapUsed - before;
   // Kept alive until measured.
-  return { entries: sketch.size, bytes };
+  return { entries: sketch.size, waiting: sketch.waiting, bytes };
 }
 
 const usualPath = (i: number) => `/index.php/news/show/${i}.html?x`.slice(0, 40);
@@ -38,6 +41,8 @@ const rows: [string, (i: number) => string, (i: number) => string][] = [
   [`longest paths and referrers (${longestOrigin(0).length} characters)`, longestPath, longestOrigin],
 ];
 for (const [name, pathOf, referrerOf] of rows) {
-  const { entries, bytes } = heapAfterFilling(pathOf, referrerOf);
-  console.log(`${name}: ${entries} entries, heap ${(bytes / 1024).toFixed(0)} KiB (${Math.round(bytes / entries)} B an entry)`);
+  const { entries, waiting, bytes } = heapAfterFilling(pathOf, referrerOf);
+  console.log(
+    `${name}: ${entries} entries and ${waiting} at the door, heap ${(bytes / 1024).toFixed(0)} KiB (${Math.round(bytes / entries)} B an entry)`,
+  );
 }

@@ -8,7 +8,7 @@ const SAMPLE_FACTOR = 10;
 const ROW_MULTIPLIERS = [0x9e3779b1, 0x7feb352d, 0x846ca68b, 0xcc9e2d51];
 
 /** HalfSipHash-1-3 of a string's UTF-16LE bytes: keyed per process, so nobody can aim keys at a popular key's counters. */
-function halfSipHash(text: string, k0: number, k1: number, out: Uint32Array): void {
+export function halfSipHash(text: string, k0: number, k1: number, out: Uint32Array): void {
   let v0 = k0;
   let v1 = k1 ^ 0xee;
   let v2 = 0x6c796765 ^ k0;

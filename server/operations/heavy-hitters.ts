@@ -1,6 +1,9 @@
-// Space-Saving (Metwally, Agrawal, El Abbadi 2005): the most frequent keys of a stream in a fixed number of
-// counters (docs/behaviour.md#missing-pages). A new key takes the least counter's place and count, plus its own,
-// so a key counted more often than the least is never pushed out, however many keys are seen once.
+// The most frequent keys of a stream in fixed memory (docs/behaviour.md#missing-pages), in two stages so that keys
+// seen once can never push out a key seen more often, however many of them come: a doorkeeper (doorkeeper.ts)
+// remembers recent keys by fingerprint and admits one to the table only on its second sighting, and a full table's
+// least counted key gives way only to a newcomer counted more often than it (TinyLFU's admission). A newcomer takes
+// its own count, never the least one's (no inherited error), so every count listed is sightings really seen.
+import { Doorkeeper } from "./doorkeeper.ts";
 
 export interface HeavyHitter<M> {
   key: string;
@@ -9,10 +12,14 @@ export interface HeavyHitter<M> {
   meta: M;
 }
 
+/** Keys the doorkeeper remembers for each counter of the table. */
+const DOORKEEPER_PER_COUNTER = 4;
+
 /** Keeps at most `capacity` keys: an indexed min-heap by count, so each addition is O(log capacity). */
 export class HeavyHitters<M> {
   private readonly heap: HeavyHitter<M>[] = [];
   private readonly slotOf = new Map<string, number>();
+  private readonly doorkeeper: Doorkeeper;
   readonly capacity: number;
   /** The meta of a key as it is counted again (`previous`) or for the first time (undefined). */
   private readonly update: (previous: M | undefined, added: M) => M;
@@ -21,10 +28,16 @@ export class HeavyHitters<M> {
     if (!Number.isInteger(capacity) || capacity < 1) throw new Error("capacity must be a positive integer");
     this.capacity = capacity;
     this.update = update;
+    this.doorkeeper = new Doorkeeper(capacity * DOORKEEPER_PER_COUNTER);
   }
 
   get size(): number {
     return this.heap.length;
+  }
+
+  /** Keys the doorkeeper holds (bounded by four times the capacity). */
+  get waiting(): number {
+    return this.doorkeeper.size;
   }
 
   add(key: string, meta: M, weight = 1): void {
@@ -37,17 +50,29 @@ export class HeavyHitters<M> {
       return;
     }
     if (this.heap.length < this.capacity) {
-      this.heap.push({ key, count: weight, meta: this.update(undefined, meta) });
+      // Room: nothing is pushed out, so even a key seen once is counted, with what the doorkeeper held of it.
+      const held = this.doorkeeper.size > 0 ? this.doorkeeper.take(key) : 0;
+      this.heap.push({ key, count: weight + held, meta: this.update(undefined, meta) });
       this.slotOf.set(key, this.heap.length - 1);
       this.siftUp(this.heap.length - 1);
       return;
     }
-    // The least counter's key goes; the newcomer inherits its count (an over-estimate bounded by that count).
+    const seen = this.doorkeeper.note(key, weight);
     const least = this.heap[0] as HeavyHitter<M>;
+    // A key seen once never gets in; one seen more often than the least counted takes its place.
+    if (seen < 2 || seen <= least.count) return;
+    this.doorkeeper.take(key);
+    this.doorkeeper.note(least.key, least.count);
     this.slotOf.delete(least.key);
-    this.heap[0] = { key, count: least.count + weight, meta: this.update(undefined, meta) };
+    this.heap[0] = { key, count: seen, meta: this.update(undefined, meta) };
     this.slotOf.set(key, 0);
     this.siftDown(0);
+  }
+
+  /** How often `key` was seen as far as this sketch knows (its count, or what the doorkeeper holds): 0 if unknown. */
+  countOf(key: string): number {
+    const slot = this.slotOf.get(key);
+    return slot !== undefined ? (this.heap[slot] as HeavyHitter<M>).count : this.doorkeeper.countOf(key);
   }
 
   /** The `n` highest counts, highest first (ties by key, so an answer is stable). */
@@ -58,7 +83,10 @@ export class HeavyHitters<M> {
       .map((entry) => ({ ...entry }));
   }
 
-  /** Every entry, emptying the sketch (a batch handed on elsewhere). */
+  /**
+   * Every entry, emptying the table (a batch handed on elsewhere). The doorkeeper keeps what it holds: sightings
+   * never handed on, which count when their key is admitted to a later batch.
+   */
   drain(): HeavyHitter<M>[] {
     const entries = this.heap.splice(0);
     this.slotOf.clear();

@@ -10,7 +10,16 @@ export function csvField(value: string): string {
   return /[",\r\n]/.test(text) || text !== value ? `"${text.replaceAll('"', '""')}"` : text;
 }
 
+/**
+ * A missing path as a rule's `from` that matches that path alone: `:` and `*` are rule syntax (`:name`, a final
+ * `*`), so they are written percent-encoded, which the rules file reads back as the literal characters. A path
+ * never holds `?` or `#` (the query and fragment are not counted) and every other escape is read as itself.
+ */
+export function literalFrom(path: string): string {
+  return path.replaceAll(":", "%3A").replaceAll("*", "%2A");
+}
+
 export function missingPagesCsv(pages: readonly MissingPage[]): string {
-  const lines = ["from,to,status", ...pages.map((page) => `${csvField(page.path)},,`)];
+  const lines = ["from,to,status", ...pages.map((page) => `${csvField(literalFrom(page.path))},,`)];
   return `${lines.join("\n")}\n`;
 }

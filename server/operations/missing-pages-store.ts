@@ -27,10 +27,16 @@ export function mergeSightings(previous: Sighting | undefined, added: Sighting):
   };
 }
 
-export function localMissingPagesStore(capacity: number): MissingPagesStore {
+export interface LocalMissingPagesStore extends MissingPagesStore {
+  /** How often this process saw `path`, as far as it knows (0 if it does not). */
+  countOf(path: string): number;
+}
+
+export function localMissingPagesStore(capacity: number): LocalMissingPagesStore {
   const counts = new HeavyHitters<Sighting>(capacity, mergeSightings);
   return {
     note: (path, sighting) => counts.add(path, sighting),
+    countOf: (path) => counts.countOf(path),
     top: async (n) => ({ entries: counts.top(n), shared: false }),
     close: async () => {},
   };

@@ -7,7 +7,7 @@ import { localMissingPagesStore } from "./missing-pages-store.ts";
 import { isPagePath, missingPathOf, referrerOriginOf } from "./missing-path.ts";
 import { sharedMissingPagesStore } from "./shared-missing-pages.ts";
 
-/** Paths counted at once: a path seen more often than the least of them is never pushed out (see heavy-hitters.ts). */
+/** Paths counted at once: past them a path asked for once never gets in, nor pushes one out (see heavy-hitters.ts). */
 export const MISSING_PAGES_CAPACITY = 1024;
 /** Paths `GET /not-found` lists. */
 export const MISSING_PAGES_LISTED = 100;

@@ -3,8 +3,11 @@
  * fast path included, listed by the internal listener's /not-found as JSON and as a redirects file to fill in.
  */
 import { once } from "node:events";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createMissingPages } from "../../server/operations/missing-pages.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
@@ -95,6 +98,56 @@ describe("the missing-pages log", () => {
     const metrics = await (await fetch(`${internal}/metrics`)).text();
     expect(metrics).toContain(`portal_missing_pages_total{status="404"} ${notFound}`);
     expect(metrics).toContain('portal_missing_pages_total{status="302"} 5');
+  });
+
+  it("writes rule syntax in a path as literal text: the row filled in redirects that one path and nothing else", async () => {
+    // As sent with curl --path-as-is: `:` and `*` arrive as they are.
+    for (const path of ["/*", "/:page"]) expect((await get(path)).status, path).toBe(302);
+    const csv = await (await fetch(`${internal}/not-found?format=csv`)).text();
+    const rows = csv.split("\n").filter((row) => row.includes("%2A") || row.includes("%3A"));
+    expect(rows).toEqual(["/%2A,,", "/%3Apage,,"]);
+    const dir = await mkdtemp(path.join(tmpdir(), "portal-missing-rules-"));
+    const file = path.join(dir, "rules.csv");
+    await writeFile(file, ["from,to,status", ...rows.map((row) => row.replace(/,,$/, ",/portal/contact.html,"))].join("\n"));
+    const moved = await startBuiltSite({ REDIRECTS_FILE: file, MISS_RATE_PER_MIN: "0" });
+    try {
+      for (const path of ["/*", "/:page"]) {
+        const res = await fetch(moved.origin + path, { redirect: "manual" });
+        expect(res.status, path).toBe(301);
+        expect(res.headers.get("location"), path).toBe("/portal/contact.html");
+      }
+      // Anything else goes on to the catch-all redirect home, as before the file.
+      for (const path of ["/page", "/news/12.html", "/:other", "/x/*", "/portal/message/news/424242"]) {
+        const res = await fetch(moved.origin + path, { redirect: "manual" });
+        expect(res.headers.get("location") ?? "", path).not.toBe("/portal/contact.html");
+      }
+    } finally {
+      await moved.close();
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("keeps paths asked for again through a flood of distinct one-offs, and lists no one-off above 1", async () => {
+    for (let i = 0; i < 50; i++) expect((await get("/often-asked.html")).status).toBe(302);
+    for (let i = 0; i < 6; i++) expect((await get("/six-times.html")).status).toBe(302);
+    // Three times the log's 1,024 counters, from eight connections at once.
+    let next = 0;
+    const flood = async () => {
+      while (next < 3072) {
+        const res = await get(`/missing-${next++}-flood`);
+        expect(res.status).toBe(302);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, flood));
+    const pages = await listed();
+    expect(pages).toHaveLength(100);
+    expect(pages.slice(0, 2).map(({ path, count }) => [path, count])).toEqual([
+      ["/often-asked.html", 50],
+      ["/six-times.html", 6],
+    ]);
+    const oneOffs = pages.filter((page) => page.path.endsWith("-flood"));
+    expect(oneOffs.length).toBeGreaterThan(0);
+    expect(oneOffs.filter((page) => page.count !== 1)).toEqual([]);
   });
 
   it("refuses a format it does not know with 400", async () => {

@@ -9,6 +9,10 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts";
+import { localMissingPagesStore, type Sighting } from "../../server/operations/missing-pages-store.ts";
+import { sharedMissingPagesStore } from "../../server/operations/shared-missing-pages.ts";
+import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -96,6 +100,62 @@ describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
     for (const key of keys) {
       const size = key.endsWith(":counts") ? await redis?.zcard(key) : await redis?.hlen(key);
       expect(size, key).toBeLessThanOrEqual(1024);
+    }
+  });
+});
+
+describeWithRedis("the shared missing-pages log under a flood of one-off paths", 15, (url) => {
+  beforeEach(() => emptyDatabase(url));
+
+  it("keeps paths asked for 50 and 6 times through 200,000 one-offs from two instances, and no one-off above 1", async () => {
+    const at = (t: number): Sighting => ({ firstSeen: t, lastSeen: t, referrer: null });
+    // Two instances' stores on one Redis, each flushed (as once a second) after every thousand sightings.
+    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf("http://flood.example"), pino({ level: "silent" })));
+    const stores = tiers.map((tier) =>
+      sharedMissingPagesStore(tier, localMissingPagesStore(MISSING_PAGES_CAPACITY), {
+        capacity: MISSING_PAGES_CAPACITY,
+        flushEveryMs: 3_600_000,
+      }),
+    );
+    const [a, b] = stores as [(typeof stores)[0], (typeof stores)[0]];
+    /** A busy machine may make Redis miss the tier's deadline: each instance then counts alone until it answers again. */
+    const sharedList = async () => {
+      for (;;) {
+        while (tiers.some((tier) => tier.state() !== "connected")) await new Promise((resolve) => setTimeout(resolve, 50));
+        // What waited is added by the next read's flush.
+        await a.top(1);
+        const list = await b.top(100);
+        if (list.shared && tiers.every((tier) => tier.state() === "connected")) return list.entries;
+      }
+    };
+    try {
+      await Promise.all(tiers.map((tier) => tier.connected()));
+      for (let i = 0; i < 50; i++) a.note("/often-asked.html", at(i));
+      for (let i = 0; i < 6; i++) b.note("/six-times.html", at(i));
+      for (let round = 0; round < 100; round++) {
+        // Asked for once a second by one instance, once the log is full: it gets in on the instance's own count.
+        if (round >= 80) a.note("/steady.html", at(round));
+        for (const [n, store] of [a, b].entries())
+          for (let i = 0; i < 1000; i++) store.note(`/missing-${n}-${round}-${i}`, at(1000 + round));
+        await Promise.all([a.top(1), b.top(1)]);
+      }
+      const entries = await sharedList();
+      expect(entries.slice(0, 3).map((e) => [e.key, e.count])).toEqual([
+        ["/often-asked.html", 50],
+        ["/steady.html", 20],
+        ["/six-times.html", 6],
+      ]);
+      expect(entries.slice(3).every((e) => e.count === 1)).toBe(true);
+      const redis = tiers[0]?.redis;
+      const keys = (await redis?.keys("*missing*")) ?? [];
+      expect(keys).toHaveLength(3);
+      for (const key of keys) {
+        const size = key.endsWith(":counts") ? await redis?.zcard(key) : await redis?.hlen(key);
+        expect(size, key).toBeLessThanOrEqual(MISSING_PAGES_CAPACITY);
+      }
+    } finally {
+      for (const store of stores) await store.close();
+      for (const tier of tiers) tier.close();
     }
   });
 });

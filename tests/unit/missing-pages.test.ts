@@ -4,6 +4,7 @@ import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts
 import { csvField, missingPagesCsv } from "../../server/operations/missing-pages-csv.ts";
 import { mergeSightings, type Sighting } from "../../server/operations/missing-pages-store.ts";
 import { isPagePath, MAX_PATH_CHARS, missingPathOf, referrerOriginOf } from "../../server/operations/missing-path.ts";
+import { parseRulesFile } from "../../server/redirect-rules/rules-file.ts";
 
 const at = (t: number, referrer: string | null = null): Sighting => ({ firstSeen: t, lastSeen: t, referrer });
 const sketch = (capacity = MISSING_PAGES_CAPACITY) => new HeavyHitters<Sighting>(capacity, mergeSightings);
@@ -19,11 +20,68 @@ describe("the missing-pages sketch", () => {
     expect(kept?.meta).toEqual({ firstSeen: 0, lastSeen: 5, referrer: null });
   });
 
-  it("would lose it with too few counters: the capacity is what keeps it", () => {
-    const counts = sketch(100);
-    for (let i = 0; i < 6; i++) counts.add("/old/news/12.html", at(i));
-    for (let i = 0; i < 3000; i++) counts.add(`/flood/${i}`, at(100 + i));
-    expect(counts.top(100).some((entry) => entry.key === "/old/news/12.html")).toBe(false);
+  it("keeps paths asked for 50 and 6 times through 200,000 distinct paths asked once, and lists no one-off above 1", () => {
+    const counts = sketch();
+    for (let i = 0; i < 50; i++) counts.add("/often-asked.html", at(i));
+    for (let i = 0; i < 6; i++) counts.add("/six-times.html", at(i));
+    for (let i = 0; i < 200_000; i++) counts.add(`/missing-${i}`, at(100 + i));
+    const top = counts.top(100);
+    expect(top.slice(0, 2).map((e) => [e.key, e.count])).toEqual([
+      ["/often-asked.html", 50],
+      ["/six-times.html", 6],
+    ]);
+    expect(top.slice(2).every((e) => e.count === 1)).toBe(true);
+    // Bounded: the table at its capacity, the doorkeeper at four times it.
+    expect(counts.size).toBe(MISSING_PAGES_CAPACITY);
+    expect(counts.waiting).toBe(4 * MISSING_PAGES_CAPACITY);
+  });
+
+  it("keeps a path asked for twice through a flood of one-offs, however few its counters", () => {
+    const counts = sketch(10);
+    for (let i = 0; i < 10; i++) counts.add(`/early/${i}`, at(i));
+    counts.add("/twice", at(10));
+    counts.add("/twice", at(11));
+    for (let i = 0; i < 50_000; i++) counts.add(`/flood/${i}`, at(100 + i));
+    expect(counts.top(10).map((e) => e.key)).toContain("/twice");
+    expect(counts.top(1)[0]).toMatchObject({ key: "/twice", count: 2 });
+    expect(counts.top(10).filter((e) => e.key.startsWith("/flood/"))).toEqual([]);
+  });
+
+  it("admits a path asked for again once the table is full, in place of the least counted, with its own count", () => {
+    const counts = sketch(3);
+    for (const [path, n] of [
+      ["/a", 5],
+      ["/b", 3],
+      ["/c", 2],
+    ] as const)
+      for (let i = 0; i < n; i++) counts.add(path, at(i));
+    // Seen as often as the least: not enough. Once more: it takes /c's place, counted 3, not 2 + 3.
+    counts.add("/new", at(10));
+    counts.add("/new", at(11));
+    expect(counts.top(3).map((e) => e.key)).not.toContain("/new");
+    counts.add("/new", at(12));
+    expect(counts.top(3).map((e) => [e.key, e.count])).toEqual([
+      ["/a", 5],
+      ["/b", 3],
+      ["/new", 3],
+    ]);
+    // What it pushed out is remembered: asked for again, /c comes back with its count.
+    counts.add("/c", at(13));
+    counts.add("/c", at(14));
+    expect(counts.top(3).map((e) => [e.key, e.count])).toContainEqual(["/c", 4]);
+  });
+
+  it("hands on, in the next batch it gets into, what its doorkeeper held of a path", () => {
+    const counts = sketch(2);
+    counts.add("/a", at(0));
+    counts.add("/b", at(1));
+    counts.add("/later", at(2));
+    expect(counts.drain().map((e) => [e.key, e.count])).toEqual([
+      ["/a", 1],
+      ["/b", 1],
+    ]);
+    counts.add("/later", at(3));
+    expect(counts.drain().map((e) => [e.key, e.count])).toEqual([["/later", 2]]);
   });
 
   it("holds no more than its capacity after 100,000 distinct paths, and still ranks the ones asked for often", () => {
@@ -126,5 +184,20 @@ describe("the redirects file to fill in", () => {
         { ...page, path: "/news/1.html" },
       ]),
     ).toBe('from,to,status\n"/old,page",,\n/news/1.html,,\n');
+  });
+
+  it("writes `:` and `*` encoded, so a row filled in redirects that one path and nothing else", () => {
+    const page = { count: 3, firstSeen: "", lastSeen: "", referrer: null };
+    const csv = missingPagesCsv([
+      { ...page, path: "/*" },
+      { ...page, path: "/:page" },
+      { ...page, path: "/a:b/x*y" },
+    ]);
+    expect(csv).toBe("from,to,status\n/%2A,,\n/%3Apage,,\n/a%3Ab/x%2Ay,,\n");
+    const filled = csv.replace(/,,$/gm, ",/portal/contact.html,");
+    const { table } = parseRulesFile(filled);
+    for (const path of ["/*", "/:page", "/%3Apage", "/a:b/x*y"]) expect(table.lookup(path)?.location, path).toBe("/portal/contact.html");
+    for (const path of ["/", "/page", "/news/1.html", "/:other", "/a:b/xzy", "/a:b/x*y/z", "/x/*"])
+      expect(table.lookup(path), path).toBeUndefined();
   });
 });
