@@ -7,7 +7,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { refusedStart } from "../support/server-process.ts";
 
@@ -73,6 +73,11 @@ beforeAll(async () => {
   metricsPort = site.logs
     .map((line) => (line.startsWith("{") ? (JSON.parse(line) as { msg?: string; port?: number }) : {}))
     .find((entry) => entry.msg === "internal listener")?.port;
+  // The search index's first build reads the content API in the background: upstream calls no redirect makes.
+  await vi.waitFor(() => expect(site?.logs.some((line) => line.includes('"msg":"search index built"'))).toBe(true), {
+    timeout: 60_000,
+    interval: 100,
+  });
 });
 
 afterAll(async () => {
