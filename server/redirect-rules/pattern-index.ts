@@ -83,8 +83,8 @@ export interface PatternRequest {
 
 export class PatternIndex {
   private readonly root = new Node();
-  /** How many rules the last lookup checked in full: what a lookup costs, counted (the tests read it). */
-  lastTried = 0;
+  /** How many rules lookups have checked in full, ever: what they cost, counted rather than timed. */
+  tried = 0;
 
   add(rule: Rule): void {
     let node = this.root;
@@ -100,13 +100,12 @@ export class PatternIndex {
   /** The first rule in file order for which `tryRule` finds a match, walking only the branches the path follows. */
   find<M extends { rule: Rule }>(req: PatternRequest, tryRule: (rule: Rule) => M | undefined): M | undefined {
     let best: M | undefined;
-    let tried = 0;
     const consider = (ending: Ending | undefined) => {
       if (!ending) return;
       /** True when the walk down this list is over: a match, or rules later than the best one. */
       const attempt = (rule: Rule) => {
         if (best && best.rule.line <= rule.line) return true;
-        tried++;
+        this.tried++;
         const found = tryRule(rule);
         if (found) best = found;
         return found !== undefined;
@@ -141,7 +140,6 @@ export class PatternIndex {
       }
     };
     walk(this.root, 0);
-    this.lastTried = tried;
     return best;
   }
 }

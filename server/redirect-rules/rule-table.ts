@@ -237,13 +237,12 @@ export class RuleTable {
     return this.patterns.find({ segments: req.segments, queryKeys }, (rule) => matchRule(rule, req));
   }
 
-  /** How many pattern rules the last lookup checked in full: a lookup's work, whatever the number of rules. */
-  get patternsTried(): number {
-    return this.patterns.lastTried;
-  }
+  /** How many pattern rules the last lookup checked in full, its chain's steps included: its work, counted. */
+  patternsTried = 0;
 
   /** The answer for a request URL (path and query, as received), or undefined when no rule matches. */
   lookup(url: string): RedirectAnswer | undefined {
+    const triedBefore = this.patterns.tried;
     const req = requestPartsOf(url);
     const found = req && this.match(req);
     try {
@@ -251,6 +250,8 @@ export class RuleTable {
     } catch {
       // A loop only a real value shows (the load's check fills in "0"): the request goes on to the site.
       return undefined;
+    } finally {
+      this.patternsTried = this.patterns.tried - triedBefore;
     }
   }
 
