@@ -319,7 +319,10 @@ export class RuleTable {
         known++;
         const lines = path.map((r) => r.line);
         if (known > MAX_CHAIN)
-          throw new RuleChainError(`redirect chain longer than ${MAX_CHAIN} steps: lines ${lines.slice(0, MAX_CHAIN + 1).join(" → ")}`, lines);
+          throw new RuleChainError(
+            `redirect chain longer than ${MAX_CHAIN} steps: lines ${lines.slice(0, MAX_CHAIN + 1).join(" → ")}`,
+            lines,
+          );
         length.set((path[i] as Rule).line, known);
       }
     };
