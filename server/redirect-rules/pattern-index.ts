@@ -49,18 +49,23 @@ class Node {
     if (piece.name === undefined) {
       this.literal ??= new Map();
       let next = this.literal.get(piece.prefix);
-      if (!next) this.literal.set(piece.prefix, (next = new Node()));
+      if (!next) {
+        next = new Node();
+        this.literal.set(piece.prefix, next);
+      }
       return next;
     }
     this.params ??= new Map();
     let group = this.params.get(piece.prefix);
     if (!group) {
-      this.params.set(piece.prefix, (group = { bySuffix: new Map(), suffixLengths: [] }));
+      group = { bySuffix: new Map(), suffixLengths: [] };
+      this.params.set(piece.prefix, group);
       this.prefixLengths = addLength(this.prefixLengths ?? [], piece.prefix.length);
     }
     let next = group.bySuffix.get(piece.suffix);
     if (!next) {
-      group.bySuffix.set(piece.suffix, (next = new Node()));
+      next = new Node();
+      group.bySuffix.set(piece.suffix, next);
       group.suffixLengths = addLength(group.suffixLengths, piece.suffix.length);
     }
     return next;
