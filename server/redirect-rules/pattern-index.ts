@@ -98,8 +98,13 @@ export class PatternIndex {
       node = node.child(piece);
       node.minLine = Math.min(node.minLine, rule.line);
     }
-    if (rule.from.rest) (node.rest ??= new Ending()).add(rule);
-    else (node.end ??= new Ending()).add(rule);
+    if (rule.from.rest) {
+      node.rest ??= new Ending();
+      node.rest.add(rule);
+    } else {
+      node.end ??= new Ending();
+      node.end.add(rule);
+    }
   }
 
   /** The first rule in file order for which `tryRule` finds a match, walking only the branches the path follows. */
