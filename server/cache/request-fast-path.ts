@@ -1,8 +1,11 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from "node:http";
 import type { CacheStatus } from "./swr-cache.ts";
 
-/** Answers before Express when it can (docs/behaviour.md#hot-path): its cache status, "refused", or undefined for Express. */
-export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => CacheStatus | "refused" | undefined;
+/**
+ * Answers before Express when it can (docs/behaviour.md#hot-path): its cache status, "refused", undefined for the next
+ * fast path, or "express" for Express at once, past the other fast paths (a 410 rule's page must not be a cached one).
+ */
+export type RequestFastPath = (req: IncomingMessage, res: ServerResponse) => CacheStatus | "refused" | "express" | undefined;
 
 /** The listener production serves: `follow` starts on every request, then the fast paths in turn, then `app`. */
 export function fastPathsFirst(
@@ -15,6 +18,7 @@ export function fastPathsFirst(
     for (const fastPath of fastPaths) {
       const answered = fastPath(req, res);
       if (answered === undefined) continue;
+      if (answered === "express") break;
       if (answered !== "refused") record.cache = answered;
       return;
     }
