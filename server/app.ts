@@ -29,8 +29,7 @@ import {
 import { createPages, type PageCache } from "./pages/pages.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
-import { keyFilePath } from "./push/key-file.ts";
-import { createPush, type Push } from "./push/push.ts";
+import { createPush, keyFilePath, type Push } from "./push/push.ts";
 import { createRedirectRules } from "./redirect-rules/redirect-rules.ts";
 import type { RuleTable } from "./redirect-rules/rule-table.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
