@@ -15,14 +15,14 @@ import { INDEXNOW_BATCH, sendToIndexNow } from "./indexnow.ts";
 import { readItemVersions } from "./item-versions.ts";
 import { keyFileRouter } from "./key-file.ts";
 
-/** Where the key file is served, for what must leave it alone. */
-export { keyFilePath } from "./key-file.ts";
-
 import { type ItemRef, itemOfPath, itemOfTag } from "./page-addresses.ts";
 import { createPushMetrics } from "./push-metrics.ts";
 import { createPushSender, type EngineLink } from "./push-sender.ts";
 import { createPushStore } from "./push-store.ts";
 import { enginesOf, queuePaths } from "./queue-paths.ts";
+
+/** Where the key file is served, for what must leave it alone. */
+export { keyFilePath } from "./key-file.ts";
 
 export { queueAddressesByHand, queueImportChanges } from "./queue-from-cli.ts";
 
