@@ -14,7 +14,6 @@ import { createChangedItems } from "./changed-items.ts";
 import { INDEXNOW_BATCH, sendToIndexNow } from "./indexnow.ts";
 import { readItemVersions } from "./item-versions.ts";
 import { keyFileRouter } from "./key-file.ts";
-
 import { type ItemRef, itemOfPath, itemOfTag } from "./page-addresses.ts";
 import { createPushMetrics } from "./push-metrics.ts";
 import { createPushSender, type EngineLink } from "./push-sender.ts";
