@@ -30,7 +30,23 @@ export interface RuleTableFigures {
   /** CPU per lookup of the same addresses, in the big file and in one of 10 rules that answers them alike. */
   lookupNs: number;
   smallLookupNs: number;
+  /** The same for a file of patterns only (`patternRulesCsv`), against 10 patterns. */
+  patterns: { rules: number; loadMs: number; loadCpuMs: number; lookupNs: number; smallLookupNs: number };
 }
+
+/**
+ * `count` patterns and nothing else, the shapes that cost most when scanned: half begin with a `:name` and differ only
+ * in their second segment's literal text (`/:cat/list{i}_:page.html`), half share their first segment (`/a/c{i}/:id.html`).
+ */
+export function patternRulesCsv(count: number): string {
+  const lines = ["from,to,status"];
+  for (let i = 0; i < count; i++) {
+    lines.push(i % 2 === 0 ? `/:cat/list${i}_:page.html,/portal/:cat/:page,` : `/a/c${i}/:id.html,/portal/message/news/:id,`);
+  }
+  return lines.join("\n");
+}
+
+const PATTERN_LOOKUPS = ["/news/list50000_3.html", "/a/c50001/12.html", "/portal/index.html", "/a/zzz/1.html", "/news/list_3.html", "/x/y"];
 
 const LOOKUPS = [
   REDIRECT_HIT_PATH,
@@ -42,11 +58,37 @@ const LOOKUPS = [
   "/no/such/address.html",
 ];
 
-function cpuNsPerLookup(lookup: (url: string) => unknown, rounds: number): number {
+function cpuNsPerLookup(lookup: (url: string) => unknown, rounds: number, urls = LOOKUPS): number {
   const started = process.cpuUsage();
-  for (let r = 0; r < rounds; r++) for (const url of LOOKUPS) lookup(url);
+  for (let r = 0; r < rounds; r++) for (const url of urls) lookup(url);
   const used = process.cpuUsage(started);
-  return ((used.user + used.system) * 1000) / (rounds * LOOKUPS.length);
+  return ((used.user + used.system) * 1000) / (rounds * urls.length);
+}
+
+function measurePatternTable(): RuleTableFigures["patterns"] {
+  const text = patternRulesCsv(REDIRECT_RULES);
+  const lines = text.split("\n");
+  // The two the lookups find, and eight others of the same shapes.
+  const found = lines.filter((line) => /^\/(:cat\/list50000_|a\/c50001\/)/.test(line));
+  const small = parseRulesFile([...lines.slice(0, 9), ...found].join("\n")).table;
+  if (small.size !== 10) throw new Error(`the small pattern file holds ${small.size} rules, not 10`);
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  const { table } = parseRulesFile(text);
+  const loadMs = performance.now() - started;
+  const cpu = process.cpuUsage(cpuBefore);
+  for (const url of PATTERN_LOOKUPS) {
+    if (table.lookup(url)?.location !== small.lookup(url)?.location) throw new Error(`the two pattern files answer ${url} differently`);
+  }
+  cpuNsPerLookup((url) => table.lookup(url), 20_000, PATTERN_LOOKUPS);
+  cpuNsPerLookup((url) => small.lookup(url), 20_000, PATTERN_LOOKUPS);
+  return {
+    rules: table.size,
+    loadMs,
+    loadCpuMs: (cpu.user + cpu.system) / 1000,
+    lookupNs: cpuNsPerLookup((url) => table.lookup(url), 100_000, PATTERN_LOOKUPS),
+    smallLookupNs: cpuNsPerLookup((url) => small.lookup(url), 100_000, PATTERN_LOOKUPS),
+  };
 }
 
 export function measureRuleTable(): RuleTableFigures {
@@ -70,5 +112,6 @@ export function measureRuleTable(): RuleTableFigures {
     loadCpuMs: (cpu.user + cpu.system) / 1000,
     lookupNs: cpuNsPerLookup((url) => table.lookup(url), 100_000),
     smallLookupNs: cpuNsPerLookup((url) => small.lookup(url), 100_000),
+    patterns: measurePatternTable(),
   };
 }

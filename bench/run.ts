@@ -698,6 +698,10 @@ async function main(): Promise<void> {
     console.log(
       `redirect rules: ${ruleTable.rules} loaded in ${ruleTable.loadCpuMs.toFixed(0)} ms of CPU (${ruleTable.loadMs.toFixed(0)} ms wall); a lookup ${ruleTable.lookupNs.toFixed(0)} ns of CPU among them, ${ruleTable.smallLookupNs.toFixed(0)} ns among 10`,
     );
+    const { patterns } = ruleTable;
+    console.log(
+      `redirect patterns: ${patterns.rules} loaded in ${patterns.loadCpuMs.toFixed(0)} ms of CPU (${patterns.loadMs.toFixed(0)} ms wall); a lookup ${patterns.lookupNs.toFixed(0)} ns of CPU among them, ${patterns.smallLookupNs.toFixed(0)} ns among 10`,
+    );
   }
   console.log("");
   console.log(
@@ -749,6 +753,20 @@ async function main(): Promise<void> {
         name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 rules`,
         ok: lookupRatio <= TARGETS.redirectLookupOverSmall,
         detail: `${lookupRatio.toFixed(2)} × (${ruleTable.lookupNs.toFixed(0)} against ${ruleTable.smallLookupNs.toFixed(0)} ns of CPU)`,
+      },
+    );
+    const { patterns } = ruleTable;
+    const patternRatio = patterns.lookupNs / patterns.smallLookupNs;
+    checks.push(
+      {
+        name: `(r) ${REDIRECT_RULES.toLocaleString("en")} pattern rules load in < ${TARGETS.redirectLoadS} s of CPU`,
+        ok: patterns.loadCpuMs < TARGETS.redirectLoadS * 1000,
+        detail: `${(patterns.loadCpuMs / 1000).toFixed(2)} s (${(patterns.loadMs / 1000).toFixed(2)} s wall)`,
+      },
+      {
+        name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 patterns`,
+        ok: patternRatio <= TARGETS.redirectLookupOverSmall,
+        detail: `${patternRatio.toFixed(2)} × (${patterns.lookupNs.toFixed(0)} against ${patterns.smallLookupNs.toFixed(0)} ns of CPU)`,
       },
     );
   }

@@ -31,7 +31,7 @@ import { createPages, type PageCache } from "./pages/pages.ts";
 import { createPreview, onlyInPreview } from "./preview/preview.ts";
 import { DEMO_MEDIA_DIR } from "./project-root.ts";
 import { createPurge, type Purger, type SharedPurges } from "./purge/purge.ts";
-import { createPush, type Push } from "./push/push.ts";
+import { createPush, keyFilePath, type Push } from "./push/push.ts";
 import { createRedirectRules } from "./redirect-rules/redirect-rules.ts";
 import type { RuleTable } from "./redirect-rules/rule-table.ts";
 import type { SharedTier } from "./redis/redis-connection.ts";
@@ -162,7 +162,10 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const wechatDeps = { publicOrigin: config.publicOrigin ?? "", upstreamTimeoutMs: config.upstreamTimeoutMs };
   const { readiness, router: healthRouter } = health({ ...readinessDeps, missBudget: tier.missBudget });
 
-  const redirects = createRedirectRules({ file: config.redirectsFile }, { logger, commonHeaders, table: deps.redirectRules });
+  const redirects = createRedirectRules(
+    { file: config.redirectsFile, ownPaths: config.push.indexNow ? [keyFilePath(config.push.indexNow.key)] : [] },
+    { logger, commonHeaders, table: deps.redirectRules },
+  );
   metrics.registerRedirects(redirects.figures);
   // First: a 410 rule's address may be one a route below would answer.
   app.use(redirects.goneHandler(pages.sendNotFoundPage));

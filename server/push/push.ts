@@ -20,6 +20,9 @@ import { createPushSender, type EngineLink } from "./push-sender.ts";
 import { createPushStore } from "./push-store.ts";
 import { enginesOf, queuePaths } from "./queue-paths.ts";
 
+/** Where the key file is served, for what must leave it alone. */
+export { keyFilePath } from "./key-file.ts";
+
 export { queueAddressesByHand, queueImportChanges } from "./queue-from-cli.ts";
 
 /** What the search index's refresh found of an item. */

@@ -10,7 +10,10 @@ import { RuleTable } from "./rule-table.ts";
 import { parseRulesFile, RulesFileError } from "./rules-file.ts";
 import { watchRulesFile } from "./rules-watch.ts";
 
-/** Never redirected, whatever the rules say: the API, images, assets, media, health, purge, robots and sitemaps. */
+/**
+ * Never redirected, whatever the rules say: the API, images, assets, media, health, purge, robots and sitemaps. Compared
+ * as Express routes them: whatever the letters' case, with or without a final slash.
+ */
 const NEVER = ["/api/portal", "/portal/_img", "/portal/_purge", "/portal/assets/", "/portal/media/", "/portal/healthz", "/portal/readyz"];
 const NEVER_EXACT = new Set(["/robots.txt", "/sitemap.xml", "/portal/sitemap.xml", "/metrics", "/healthz", "/readyz"]);
 
@@ -43,6 +46,8 @@ export function loadRedirectsFile(file: string): RuleTable {
 export interface RedirectRulesSettings {
   /** Undefined: no rules. */
   file: string | undefined;
+  /** Exact paths of ours besides (the IndexNow key file), compared as written, as their routes are. */
+  ownPaths?: readonly string[];
   pollMs?: number;
 }
 
@@ -61,14 +66,18 @@ export interface RedirectRules {
   close(): void;
 }
 
-const isNeverRedirected = (url: string) => {
+function isNeverRedirected(url: string, ownPaths: ReadonlySet<string>): boolean {
   const q = url.indexOf("?");
   const path = q === -1 ? url : url.slice(0, q);
-  return NEVER_EXACT.has(path) || NEVER.some((prefix) => path === prefix || path.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`));
-};
+  if (ownPaths.has(path)) return true;
+  const lower = path.toLowerCase();
+  const bare = lower.length > 1 && lower.endsWith("/") ? lower.slice(0, -1) : lower;
+  return NEVER_EXACT.has(bare) || NEVER.some((prefix) => bare === prefix || lower.startsWith(prefix.endsWith("/") ? prefix : `${prefix}/`));
+}
 
 export function createRedirectRules(settings: RedirectRulesSettings, deps: RedirectRulesDeps): RedirectRules {
   const { file } = settings;
+  const ownPaths = new Set(settings.ownPaths);
   let table = deps.table ?? (file ? loadRedirectsFile(file) : new RuleTable());
   let loadFailures = 0;
   const reload = () => {
@@ -89,12 +98,13 @@ export function createRedirectRules(settings: RedirectRulesSettings, deps: Redir
   const fastPath: RequestFastPath = (req, res) => {
     if (table.size === 0 || (req.method !== "GET" && req.method !== "HEAD")) return undefined;
     const url = req.url ?? "";
-    if (isNeverRedirected(url)) return undefined;
+    if (isNeverRedirected(url, ownPaths)) return undefined;
     const answer = table.lookup(url);
     if (!answer) return undefined;
     if (answer.location === undefined) {
       gone.add(req);
-      return undefined;
+      // Past the page cache, which may hold a page this rule has since taken over.
+      return "express";
     }
     const temporary = answer.status === 302 || answer.status === 307;
     const cacheControl = temporary ? "no-store" : "public, max-age=3600";

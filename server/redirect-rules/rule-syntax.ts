@@ -8,6 +8,8 @@ export interface Piece {
   prefix: string;
   name?: string;
   suffix: string;
+  /** A query value whose capture `to` places only in its own query (percent-encoded): it may hold `/` (`?s=TCP/IP`). */
+  slashes?: boolean;
 }
 
 /** A query part of `from`: `name=value` (value a Piece), or a bare key (`/?news/:id.html`), matched with an empty value. */
@@ -40,6 +42,8 @@ export interface ToTemplate {
   hasQuery: boolean;
   /** `https://host` (its ASCII form) for a target on another site; undefined for a path on this one. */
   origin: string | undefined;
+  /** The `:name`s written before `to`'s query (in its path) or in its fragment. */
+  namesOutsideQuery?: ReadonlySet<string>;
 }
 
 export type RedirectStatus = 301 | 302 | 307 | 308 | 410;
@@ -56,6 +60,11 @@ const NAME = /^:([A-Za-z_][A-Za-z0-9_]*)/;
 /** What a decoded capture may never hold: a separator a browser would read as one, or a control character. */
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
 export const UNSAFE_DECODED = /[/\\\u0000-\u001f\u007f]/;
+/** What a capture from a query value placed only in the target's query may never hold. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+export const UNSAFE_QUERY_VALUE = /[\\\u0000-\u001f\u007f]/;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it looks for
+const CONTROL = /[\u0000-\u001f\u007f]/;
 const STATUSES: readonly RedirectStatus[] = [301, 302, 307, 308, 410];
 
 function decoded(text: string, where: string): string {
@@ -79,6 +88,16 @@ function pieceOf(text: string, where: string, names: Set<string>): Piece {
   return { prefix: decoded(text.slice(0, colon), where), name, suffix: decoded(suffix, where) };
 }
 
+/** A request's path segment is decoded and never holds `/`, `\\` or a control character, nor is `.` or `..`: a rule
+ * that needs one would never match, so it is refused rather than loaded in silence. */
+function refuseUnmatchable(piece: Piece): void {
+  const literal = piece.prefix + piece.suffix;
+  if (UNSAFE_DECODED.test(literal))
+    throw new RuleSyntaxError("from's path holds an encoded / or \\ or a control character in a segment: no request can match it");
+  if (piece.name === undefined && (literal === "." || literal === ".."))
+    throw new RuleSyntaxError("from's path holds a . or .. segment, which a browser removes: no request can match it");
+}
+
 export function parseFrom(raw: string): { from: FromPattern; names: Set<string> } {
   const text = raw.trim();
   if (!text.startsWith("/") || text.startsWith("//") || text.includes("\\"))
@@ -92,6 +111,7 @@ export function parseFrom(raw: string): { from: FromPattern; names: Set<string> 
   if (rest) raws.pop();
   if (raws.some((s) => s.includes("*"))) throw new RuleSyntaxError("from may hold * only as its whole last segment");
   const segments = raws.map((s) => pieceOf(s, "from", names));
+  for (const piece of segments) refuseUnmatchable(piece);
   const query: QueryPart[] = [];
   const seen = new Set<string>();
   for (const item of q === -1 ? [] : text.slice(q + 1).split("&")) {
@@ -100,6 +120,8 @@ export function parseFrom(raw: string): { from: FromPattern; names: Set<string> 
     const key = pieceOf(eq === -1 ? item : item.slice(0, eq), "from's query", names);
     if (eq !== -1 && key.name !== undefined) throw new RuleSyntaxError("a query parameter's name in from cannot be a :name");
     const value = eq === -1 ? undefined : pieceOf(item.slice(eq + 1), "from's query", names);
+    if (CONTROL.test(key.prefix + key.suffix + (value ? value.prefix + value.suffix : "")))
+      throw new RuleSyntaxError("from's query holds a control character, which no request can");
     const id = eq === -1 ? `${key.prefix}:${key.name ?? ""}${key.suffix}` : key.prefix;
     if (seen.has(id)) throw new RuleSyntaxError(`from names the query parameter ${id} twice`);
     seen.add(id);
@@ -142,11 +164,18 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
   // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses
   if (/[\\\u0000-\u001f\u007f\s]/.test(body)) throw new RuleSyntaxError("to must hold no backslash, space or control character");
   const parts: ToPart[] = [];
+  const namesOutsideQuery = new Set<string>();
+  let inQuery = false;
+  let fragment = false;
   let literal = "";
   for (let i = 0; i < body.length; ) {
     const name = body[i] === ":" ? NAME.exec(body.slice(i))?.[1] : undefined;
+    // A `?` in the fragment starts no query.
+    if (body[i] === "#") fragment = true;
+    else if (body[i] === "?" && !fragment) inQuery = true;
     if (name !== undefined) {
       if (!names.has(name)) throw new RuleSyntaxError(`to uses :${name}, which from does not capture`);
+      if (!inQuery || fragment) namesOutsideQuery.add(name);
       if (literal) parts.push({ text: urlSafe(literal) });
       literal = "";
       parts.push({ name });
@@ -166,7 +195,7 @@ export function parseTo(raw: string, names: ReadonlySet<string>, hasRest: boolea
   const only = parts[0];
   const fixed = parts.length === 1 && only !== undefined && "text" in only ? only.text : parts.length === 0 ? "" : undefined;
   // A fragment ends the URL: nothing can be added after it, so the request's query is not kept.
-  return { parts: fixed ?? parts, hasQuery: body.includes("?") || body.includes("#"), origin };
+  return { parts: fixed ?? parts, hasQuery: body.includes("?") || body.includes("#"), origin, namesOutsideQuery };
 }
 
 export function parseStatus(raw: string): RedirectStatus {
@@ -186,5 +215,9 @@ export function parseRule(line: number, fromText: string, toText: string, status
     return { line, from, to: undefined, status };
   }
   if (toText.trim() === "") throw new RuleSyntaxError(`a ${status} rule needs a to`);
-  return { line, from, to: parseTo(toText, names, from.rest), status };
+  const to = parseTo(toText, names, from.rest);
+  for (const { value } of from.query) {
+    if (value?.name !== undefined && !to.namesOutsideQuery?.has(value.name)) value.slashes = true;
+  }
+  return { line, from, to, status };
 }

@@ -1,6 +1,7 @@
 // The loaded rules, indexed so a lookup costs the same with 10 rules or 100,000 (docs/redirects.md#matching):
-// exact rules in maps, patterns by their first literal segment. Chains are followed here, at most MAX_CHAIN steps.
-import { type Piece, type RedirectStatus, type Rule, UNSAFE_DECODED, urlSafe } from "./rule-syntax.ts";
+// exact rules in maps, patterns in a tree of segments. Chains are followed here, at most MAX_CHAIN steps.
+import { PatternIndex } from "./pattern-index.ts";
+import { type Piece, type RedirectStatus, type Rule, UNSAFE_DECODED, UNSAFE_QUERY_VALUE, urlSafe } from "./rule-syntax.ts";
 
 export const MAX_CHAIN = 10;
 /** Past these a request is never redirected: bounded work whatever a client sends (the URL bound answers 414 later). */
@@ -100,7 +101,7 @@ function matchPiece(piece: Piece, text: string, captures: Record<string, string>
   const { prefix, suffix } = piece;
   if (text.length <= prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
   const value = text.slice(prefix.length, text.length - suffix.length);
-  if (value === "." || value === ".." || UNSAFE_DECODED.test(value)) return false;
+  if (value === "." || value === ".." || (piece.slashes ? UNSAFE_QUERY_VALUE : UNSAFE_DECODED).test(value)) return false;
   captures[piece.name] = value;
   return true;
 }
@@ -150,9 +151,9 @@ function fill(match: Match, rawQuery: string): string {
 /** A path on this site, and never one a browser would read as another host's. */
 const isLocalPath = (location: string) => location[0] === "/" && location[1] !== "/" && location[1] !== "\\";
 
-const byLine = (a: Rule, b: Rule) => a.line - b.line;
-
 /** What an exact rule without a query needs (its `from` is its map key, its `to` a fixed string), shared by all. */
+const NO_KEYS: readonly string[] = [];
+
 const EXACT_FROM: Rule["from"] = { segments: [], rest: false, query: [], exact: true };
 
 export class RuleTable {
@@ -169,8 +170,7 @@ export class RuleTable {
   private readonly exactKeepsQuery: boolean[] = [];
   /** By path and the first query part: `path\nname=value`. */
   private readonly exactQuery = new Map<string, Rule[]>();
-  private readonly byFirst = new Map<string, Rule[]>();
-  private readonly wild: Rule[] = [];
+  private readonly patterns = new PatternIndex();
   /** Every rule but the exact ones without a query, in file order. */
   private readonly others: Rule[] = [];
 
@@ -181,7 +181,6 @@ export class RuleTable {
   /** In file order. Returns the line of an earlier exact rule without a query for the same path, which keeps it. */
   add(rule: Rule): number | undefined {
     const { from } = rule;
-    const first = from.segments[0];
     if (from.exact && from.query.length === 0) {
       const pathKey = from.pathKey as string;
       const earlier = this.exact.get(pathKey);
@@ -201,12 +200,8 @@ export class RuleTable {
       const list = this.exactQuery.get(key);
       if (list) list.push(rule);
       else this.exactQuery.set(key, [rule]);
-    } else if (first && first.name === undefined) {
-      const list = this.byFirst.get(first.prefix);
-      if (list) list.push(rule);
-      else this.byFirst.set(first.prefix, [rule]);
     } else {
-      this.wild.push(rule);
+      this.patterns.add(rule);
     }
     return undefined;
   }
@@ -238,26 +233,16 @@ export class RuleTable {
       }
     }
     if (best) return best;
-    const indexed = this.byFirst.get(req.segments[0] ?? "") ?? [];
-    const wild = this.wild;
-    // Both lists are in file order: walk them together.
-    let i = 0;
-    let j = 0;
-    while (i < indexed.length || j < wild.length) {
-      const a = indexed[i];
-      const b = wild[j];
-      const takeIndexed = a !== undefined && (b === undefined || byLine(a, b) < 0);
-      const rule = (takeIndexed ? a : b) as Rule;
-      if (takeIndexed) i++;
-      else j++;
-      const found = matchRule(rule, req);
-      if (found) return found;
-    }
-    return undefined;
+    const queryKeys = req.query && req.items.length > 0 ? [...req.query.keys()] : NO_KEYS;
+    return this.patterns.find({ segments: req.segments, queryKeys }, (rule) => matchRule(rule, req));
   }
+
+  /** How many pattern rules the last lookup checked in full, its chain's steps included: its work, counted. */
+  patternsTried = 0;
 
   /** The answer for a request URL (path and query, as received), or undefined when no rule matches. */
   lookup(url: string): RedirectAnswer | undefined {
+    const triedBefore = this.patterns.tried;
     const req = requestPartsOf(url);
     const found = req && this.match(req);
     try {
@@ -265,6 +250,8 @@ export class RuleTable {
     } catch {
       // A loop only a real value shows (the load's check fills in "0"): the request goes on to the site.
       return undefined;
+    } finally {
+      this.patternsTried = this.patterns.tried - triedBefore;
     }
   }
 
@@ -285,17 +272,61 @@ export class RuleTable {
     return last.status === 410 ? last : { ...last, status: rule.status };
   }
 
-  /** Run when loaded: every rule's chain, with "0" for what it captures, so loops are found before any request. */
+  /**
+   * Run when loaded: every rule's target (with "0" for what it captures) is looked up once, and the chains those
+   * steps make are measured with what is already known, so loops and long chains are found before any request
+   * in time that grows with the number of rules, not its square.
+   */
   checkChains(): void {
-    for (let index = 0; index < this.exactLines.length; index++) {
-      if (this.exactStatuses[index] !== 410) this.follow({ rule: this.exactRule(index), captures: {}, rest: [] }, "", []);
-    }
-    for (const rule of this.others) {
-      if (rule.status === 410) continue;
-      const captures: Record<string, string> = {};
-      const names = [...rule.from.segments, ...rule.from.query.flatMap((q) => [q.key, q.value])];
-      for (const piece of names) if (piece?.name) captures[piece.name] = "0";
-      this.follow({ rule, captures, rest: rule.from.rest ? ["0"] : [] }, "", []);
-    }
+    const next = new Map<number, Rule | undefined>();
+    /** The number of rules in the chain starting at a line, once known. */
+    const length = new Map<number, number>();
+    const step = (rule: Rule): Rule | undefined => {
+      if (next.has(rule.line)) return next.get(rule.line);
+      let target: Rule | undefined;
+      if (rule.status !== 410 && !rule.to?.origin) {
+        const captures: Record<string, string> = {};
+        const pieces = [...rule.from.segments, ...rule.from.query.flatMap((q) => [q.key, q.value])];
+        for (const piece of pieces) if (piece?.name) captures[piece.name] = "0";
+        const location = fill({ rule, captures, rest: rule.from.rest ? ["0"] : [] }, "");
+        if (!isLocalPath(location)) throw new Error(`line ${rule.line} made a target off the site`);
+        const parts = requestPartsOf(location);
+        target = parts && this.match(parts)?.rule;
+      }
+      next.set(rule.line, target);
+      return target;
+    };
+    const measure = (start: Rule) => {
+      const path: Rule[] = [];
+      const visiting = new Set<number>();
+      let rule: Rule | undefined = start;
+      let known = 0;
+      while (rule) {
+        const done = length.get(rule.line);
+        if (done !== undefined) {
+          known = done;
+          break;
+        }
+        if (visiting.has(rule.line)) {
+          const lines = [...path.map((r) => r.line), rule.line];
+          throw new RuleChainError(`redirect rules loop: lines ${lines.join(" → ")}`, lines);
+        }
+        visiting.add(rule.line);
+        path.push(rule);
+        rule = step(rule);
+      }
+      for (let i = path.length - 1; i >= 0; i--) {
+        known++;
+        const lines = path.map((r) => r.line);
+        if (known > MAX_CHAIN)
+          throw new RuleChainError(
+            `redirect chain longer than ${MAX_CHAIN} steps: lines ${lines.slice(0, MAX_CHAIN + 1).join(" → ")}`,
+            lines,
+          );
+        length.set((path[i] as Rule).line, known);
+      }
+    };
+    for (let index = 0; index < this.exactLines.length; index++) measure(this.exactRule(index));
+    for (const rule of this.others) measure(rule);
   }
 }

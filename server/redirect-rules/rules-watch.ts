@@ -17,13 +17,27 @@ function statOf(file: string): Stats | undefined {
   }
 }
 
-export function watchRulesFile(file: string, onChange: () => void, pollMs: number): RulesWatch {
+/** A burst of change events (a copy truncates, then writes, maybe in several steps) is read once, after it settles. */
+export const SETTLE_MS = 250;
+
+export function watchRulesFile(file: string, onChange: () => void, pollMs: number, settleMs = SETTLE_MS): RulesWatch {
   let last = signatureOf(statOf(file));
+  /** The file as the burst under way last left it. */
+  let latest = last;
+  let settling: NodeJS.Timeout | undefined;
+  const settled = () => {
+    settling = undefined;
+    if (latest === last) return;
+    last = latest;
+    onChange();
+  };
   const check = () => {
     const now = signatureOf(statOf(file));
-    if (now === last) return;
-    last = now;
-    onChange();
+    if (now === latest) return;
+    latest = now;
+    // Each change of the burst starts the wait again.
+    clearTimeout(settling);
+    settling = setTimeout(settled, settleMs).unref();
   };
   let watcher: FSWatcher | undefined;
   try {
@@ -39,6 +53,7 @@ export function watchRulesFile(file: string, onChange: () => void, pollMs: numbe
   return {
     close() {
       clearInterval(timer);
+      clearTimeout(settling);
       watcher?.close();
     },
   };

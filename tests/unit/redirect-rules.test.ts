@@ -121,7 +121,8 @@ describe("redirect rules: never to another host", () => {
   it("fills captured text percent-encoded, so it cannot end the path or begin another URL", () => {
     expect(t.lookup("/n/evil.com%3A443")?.location).toBe("/evil.com%3A443");
     expect(t.lookup("/q?u=evil.com:443%23x")?.location).toBe("/portal/search.html?q=evil.com%3A443%23x");
-    expect(t.lookup("/q?u=https://evil.com")).toBeUndefined();
+    // A query value may hold "/": it is only ever written into the target's query, encoded.
+    expect(t.lookup("/q?u=https://evil.com")?.location).toBe("/portal/search.html?q=https%3A%2F%2Fevil.com");
   });
 });
 
@@ -166,5 +167,81 @@ describe("redirect rules: bounded work", () => {
     expect(where(t, `/a/${"a".repeat(5000)}`)).toBeUndefined();
     expect(where(t, "/a".repeat(100))).toBeUndefined();
     expect(where(t, "/a/b")).toBe("301 /portal/index.html");
+  });
+});
+
+describe("redirect rules: patterns indexed, not scanned", () => {
+  const many = (count: number) =>
+    table(...Array.from({ length: count }, (_, i) => `/:cat/list${i}_:page.html,/portal/:cat/:page,`), "/a/c/:id.html,/portal/news/:id,");
+
+  it("checks as few rules for a lookup among 20,000 patterns as among 10", () => {
+    const small = many(10);
+    const big = many(20_000);
+    // A miss, a hit under a :name, one under a literal, and one whose literal branch leads nowhere.
+    for (const url of ["/portal/index.html", "/news/list7_3.html", "/a/c/12.html", "/a/zzz/1.html"]) {
+      const answer = small.lookup(url);
+      expect(big.lookup(url)?.location, url).toBe(answer?.location);
+      expect(big.patternsTried, url).toBe(small.patternsTried);
+      expect(big.patternsTried, url).toBeLessThanOrEqual(1);
+    }
+    expect(big.lookup("/news/list19999_3.html")?.location).toBe("/portal/news/3");
+    expect(big.patternsTried).toBe(1);
+  });
+
+  it("still answers the first matching pattern in file order, a :name before a literal or a * written earlier", () => {
+    const t = table(
+      "/:cat/list_:page.html,/portal/first/:cat/:page,",
+      "/news/list_:page.html,/portal/second/:page,",
+      "/shop/*,/portal/shop/*,",
+      "/shop/item/:id,/portal/product/:id,",
+      "/docs/:id,/portal/docs/:id,",
+      "/docs/*,/portal/all-docs/*,",
+    );
+    expect(where(t, "/news/list_2.html")).toBe("301 /portal/first/news/2");
+    expect(where(t, "/shop/item/3")).toBe("301 /portal/shop/item/3");
+    expect(where(t, "/docs/4")).toBe("301 /portal/docs/4");
+    expect(where(t, "/docs/4/5")).toBe("301 /portal/all-docs/4/5");
+  });
+
+  it("walks back from a literal branch that matches nothing to a :name that does", () => {
+    const t = table("/news/archive/:id.html,/portal/archive/:id,", "/:cat/:id.html,/portal/:cat/:id,");
+    expect(where(t, "/news/archive/1.html")).toBe("301 /portal/archive/1");
+    expect(where(t, "/news/7.html")).toBe("301 /portal/news/7");
+  });
+});
+
+describe("redirect rules: rules no request could match are refused", () => {
+  it.each([
+    ["/a%2Fb,/y,", /line 2: from's path holds an encoded \/ or \\/],
+    ["/a%5Cb,/y,", /line 2: from's path holds an encoded \/ or \\/],
+    ["/a/../b,/y,", /line 2: from's path holds a \. or \.\. segment/],
+    ["/a/./b,/y,", /line 2: from's path holds a \. or \.\. segment/],
+    ["/a%00b,/y,", /line 2: from's path holds .*control character/],
+    ["/a\u0000b,/y,", /line 2: from's path holds .*control character/],
+    ["/s?q=a%00:q,/y?q=:q,", /line 2: from's query holds a control character/],
+  ])("%j", (line, message) => {
+    expect(loadError(line)).toMatch(message);
+  });
+});
+
+describe("redirect rules: a query value may hold /", () => {
+  const t = table(
+    "/?s=:q,/portal/search.html?q=:q,",
+    "/plus/search.php?keyword=:q,/portal/search.html?q=:q,",
+    "/plus/view.php?aid=:id,/portal/message/news/:id,",
+  );
+
+  it("when it is written only into the target's query, percent-encoded, on this site", () => {
+    expect(where(t, "/?s=TCP/IP")).toBe("301 /portal/search.html?q=TCP%2FIP");
+    expect(where(t, "/plus/search.php?keyword=TCP%2FIP")).toBe("301 /portal/search.html?q=TCP%2FIP");
+    const hostile = t.lookup("/?s=//evil.com/x")?.location as string;
+    expect(hostile).toBe("/portal/search.html?q=%2F%2Fevil.com%2Fx");
+    expect(new URL(hostile, "https://portal.example").host).toBe("portal.example");
+  });
+
+  it("but not when it would be written into a path, and never a backslash or control character", () => {
+    expect(t.lookup("/plus/view.php?aid=1/2")).toBeUndefined();
+    expect(t.lookup("/?s=a%5Cb")).toBeUndefined();
+    expect(t.lookup("/?s=a%0Ab")).toBeUndefined();
   });
 });
