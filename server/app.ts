@@ -1,10 +1,12 @@
 // createApp composes the listener production serves (fast paths first, then Express) from a config and its parts.
 // It never reads the environment nor listens (server/index.ts does), so tests run that same listener.
+
 import type { RequestListener } from "node:http";
 import compression from "compression";
 import express from "express";
 import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
+import { setSiteLangs } from "../shared/site-langs.ts";
 import { createApiProxy, type UpstreamClient } from "./api-proxy/api-proxy.ts";
 import { IdleRecompressor } from "./cache/idle-recompressor.ts";
 import { trackActivity } from "./cache/request-activity.ts";
@@ -72,7 +74,7 @@ interface PortalServices {
 export type PortalApp = RequestListener & { portal: PortalServices };
 
 function settingsOf(config: Config) {
-  const { cache, classify, contentLangParam, lang, publicOrigin } = config;
+  const { cache, classify, contentLangParam, lang, langs, publicOrigin } = config;
   const contentLang = contentLangParam !== undefined;
   const { upstreamTimeoutMs, missRatePerMin, apiBaseUrl } = config;
   return {
@@ -83,7 +85,7 @@ function settingsOf(config: Config) {
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: {
-      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
+      site: { lang, langs, contentLangParam, classify, homeScript: config.homeScript, publicOrigin },
       dev: config.dev,
       staleMs: cache.staleMs,
       pageCache: config.pageCache,
@@ -99,6 +101,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const { now, renderer, mediaDir = DEMO_MEDIA_DIR } = deps;
+  // Before any part is made: the routes, keys and lists of languages read them.
+  setSiteLangs(config.langs);
   const settings = settingsOf(config);
   const logger = deps.logger ?? createLogger(config.logLevel);
   const tier = createSharedTier(settings.tier, logger, now);

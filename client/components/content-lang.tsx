@@ -1,11 +1,13 @@
 /** Content shown in a language other than the page's is marked `lang="zh-CN"` (docs/behaviour.md#languages). */
+
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useT } from "../i18n/use-t.ts";
 
 export function useItemLang(): (item: unknown) => Lang | undefined {
   const { lang, config } = usePageState();
-  return (item) => (lang === "en" && (!config.contentLang || isUntranslated(item)) ? "zh-CN" : undefined);
+  return (item) => (lang !== baseLang() && (!config.contentLang || isUntranslated(item)) ? baseLang() : undefined);
 }
 
 export function ChineseOnlyNotice({ item }: { item: unknown }) {

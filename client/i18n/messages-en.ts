@@ -17,7 +17,7 @@ type Key =
   | keyof typeof PAGES_MESSAGES
   | keyof typeof SEARCH_MESSAGES;
 
-export const ENGLISH: Record<Key, Message> = {
+export const MESSAGES: Record<Key, Message> = {
   "state.loading": "Loading…",
   "state.error": "This content could not be loaded",
   "state.errorTimeout": "Loading timed out; please try again",
@@ -34,7 +34,6 @@ export const ENGLISH: Record<Key, Message> = {
   "shell.submenu": "Show or hide “{title}”",
   "shell.newWindow": " (opens in a new window)",
   "shell.lang.label": "Switch language: ",
-  "shell.lang.other": "中文",
   "shell.lang.chineseOnly": "This content is available in Chinese only.",
   "shell.loading": "Loading the page",
   "shell.backToTop": "Back to top",

@@ -18,7 +18,7 @@ import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts
 import type { Logger } from "../logger.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
-import { assemblePage } from "../render/page-template.ts";
+import { assemblePage, htmlLangOf } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore, weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf, singlePrefixRedirectOf } from "./page-cache-key.ts";
@@ -125,7 +125,12 @@ export function createPagesRouter({
     ]);
     const script = homeScriptOf(match, state);
     const body = Buffer.from(
-      assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
+      assemblePage(template, {
+        lang: htmlLangOf(page.lang),
+        head: rendered.head,
+        appHtml: rendered.appHtml,
+        stateJson: serialiseState(state),
+      }),
     );
     observeStage("render", secondsSince(renderStarted));
     return {
