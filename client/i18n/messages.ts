@@ -16,20 +16,28 @@ type Strings = Record<string, Message>;
 type Loader = () => Promise<{ MESSAGES: Strings }>;
 
 /** One dynamic import each: the bundler makes each language a file of its own. */
-const LOADERS: Partial<Record<Lang, Loader>> = {
+const LOADERS: Record<Exclude<Lang, "zh-CN">, Loader> = {
+  "zh-TW": () => import("./messages-zh-tw.ts"),
   en: () => import("./messages-en.ts"),
+  ja: () => import("./messages-ja.ts"),
+  ko: () => import("./messages-ko.ts"),
+  es: () => import("./messages-es.ts"),
+  fr: () => import("./messages-fr.ts"),
+  de: () => import("./messages-de.ts"),
+  ru: () => import("./messages-ru.ts"),
+  ar: () => import("./messages-ar.ts"),
 };
 
 /** The source file of a language's strings, which a page preloads; undefined for Chinese, built in. */
 export const messagesFile = (lang: Lang): string | undefined =>
-  LOADERS[lang] ? `client/i18n/messages-${lang.toLowerCase()}.ts` : undefined;
+  lang === "zh-CN" ? undefined : `client/i18n/messages-${lang.toLowerCase()}.ts`;
 
 const loaded = new Map<Lang, Strings>();
 const loading = new Map<Lang, Promise<void>>();
 
 /** The server and the browser both wait for it before their first render in that language. */
 export function loadMessages(lang: Lang): Promise<void> {
-  const loader = LOADERS[lang];
+  const loader = lang === "zh-CN" ? undefined : LOADERS[lang];
   if (!loader || loaded.has(lang)) return Promise.resolve();
   let pending = loading.get(lang);
   if (!pending) {
@@ -50,4 +58,4 @@ export function loadMessages(lang: Lang): Promise<void> {
 export const messagesOf = (lang: Lang): Strings | undefined => loaded.get(lang);
 
 /** Chinese needs no load; any other language once its module is in. */
-export const hasMessages = (lang: Lang): boolean => !LOADERS[lang] || loaded.has(lang);
+export const hasMessages = (lang: Lang): boolean => lang === "zh-CN" || loaded.has(lang);
