@@ -19,3 +19,15 @@ export function ChineseOnlyNotice({ item }: { item: unknown }) {
     </p>
   ) : null;
 }
+
+/** Beside an item in a list: the item is shown in the content's own language, said in the page's (docs/behaviour.md#languages). */
+export function UntranslatedMark({ item }: { item: unknown }) {
+  const itemLang = useItemLang();
+  const { lang } = usePageState();
+  const t = useT();
+  return itemLang(item) ? (
+    <span className="untranslated-mark" lang={lang}>
+      {t("shell.lang.untranslated")}
+    </span>
+  ) : null;
+}

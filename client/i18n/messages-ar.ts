@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (يُفتح في نافذة جديدة)",
   "shell.lang.label": "تغيير اللغة: ",
   "shell.lang.chineseOnly": "هذا المحتوى متوفر باللغة الصينية فقط.",
+  "shell.lang.untranslated": "بالصينية",
   "shell.loading": "جارٍ تحميل الصفحة",
   "shell.backToTop": "العودة إلى الأعلى",
   "shell.error": "حدث خطأ في هذه الصفحة",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (öffnet in einem neuen Fenster)",
   "shell.lang.label": "Sprache wechseln: ",
   "shell.lang.chineseOnly": "Dieser Inhalt ist nur auf Chinesisch verfügbar.",
+  "shell.lang.untranslated": "Auf Chinesisch",
   "shell.loading": "Seite wird geladen",
   "shell.backToTop": "Nach oben",
   "shell.error": "Auf dieser Seite ist ein Fehler aufgetreten",

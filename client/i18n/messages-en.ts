@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (opens in a new window)",
   "shell.lang.label": "Switch language: ",
   "shell.lang.chineseOnly": "This content is available in Chinese only.",
+  "shell.lang.untranslated": "In Chinese",
   "shell.loading": "Loading the page",
   "shell.backToTop": "Back to top",
   "shell.error": "Something went wrong on this page",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (se abre en una ventana nueva)",
   "shell.lang.label": "Cambiar de idioma: ",
   "shell.lang.chineseOnly": "Este contenido solo está disponible en chino.",
+  "shell.lang.untranslated": "En chino",
   "shell.loading": "Cargando la página",
   "shell.backToTop": "Volver arriba",
   "shell.error": "Se ha producido un error en esta página",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (s’ouvre dans une nouvelle fenêtre)",
   "shell.lang.label": "Changer de langue : ",
   "shell.lang.chineseOnly": "Ce contenu n’est disponible qu’en chinois.",
+  "shell.lang.untranslated": "En chinois",
   "shell.loading": "Chargement de la page",
   "shell.backToTop": "Haut de page",
   "shell.error": "Un problème est survenu sur cette page",

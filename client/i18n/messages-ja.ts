@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": "（新しいウィンドウで開きます）",
   "shell.lang.label": "言語を切り替え：",
   "shell.lang.chineseOnly": "このコンテンツは中国語版のみのご提供です。",
+  "shell.lang.untranslated": "中国語",
   "shell.loading": "ページを読み込んでいます",
   "shell.backToTop": "ページの先頭へ",
   "shell.error": "ページで問題が発生しました",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (새 창에서 열림)",
   "shell.lang.label": "언어 변경: ",
   "shell.lang.chineseOnly": "이 콘텐츠는 중국어로만 제공됩니다.",
+  "shell.lang.untranslated": "중국어",
   "shell.loading": "페이지를 불러오는 중",
   "shell.backToTop": "맨 위로",
   "shell.error": "페이지에 문제가 발생했습니다",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": " (откроется в новом окне)",
   "shell.lang.label": "Сменить язык: ",
   "shell.lang.chineseOnly": "Этот материал доступен только на китайском языке.",
+  "shell.lang.untranslated": "На китайском",
   "shell.loading": "Страница загружается",
   "shell.backToTop": "Наверх",
   "shell.error": "На странице произошла ошибка",

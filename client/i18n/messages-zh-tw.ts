@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.newWindow": "（在新視窗開啟）",
   "shell.lang.label": "切換語言：",
   "shell.lang.chineseOnly": "本頁內容僅提供簡體中文版本。",
+  "shell.lang.untranslated": "簡體中文",
   "shell.loading": "正在載入頁面",
   "shell.backToTop": "回到頂端",
   "shell.error": "頁面發生問題",

@@ -115,7 +115,7 @@ describeInBrowser("ten languages, right to left included, in Chromium", () => {
     expect(await links.count()).toBe(9);
     for (const link of await links.all()) {
       const r = await link.boundingBox();
-      expect(r && r.x >= 0 && r.x + r.width <= 375, await link.textContent()).toBe(true);
+      expect(r && r.x >= 0 && r.x + r.width <= 375, (await link.textContent()) ?? "").toBe(true);
     }
     expect(await overflow(page)).toBe(0);
     await page.screenshot({ path: path.join(SHOTS, "ar-switch-375.png") });
