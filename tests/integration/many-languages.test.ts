@@ -6,7 +6,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
+import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const ORIGIN = "https://www.example.com";
 const LANGS = ["zh-CN", "en", "ja", "ar"] as const;
@@ -189,5 +191,41 @@ describe("the demo site in four languages", () => {
     // The item's answer in each language and its page in each.
     expect(((await res.json()) as { purged: { tags: Record<string, number> } }).purged.tags["news:31"]).toBe(8);
     for (const path of paths) expect((await get(path)).headers.get("x-page-cache"), path).toBe("STALE");
+  });
+});
+
+describe("knowing which languages an item exists in, in front of an external upstream", () => {
+  let upstream: StandInUpstream;
+  let site: BuiltSite;
+
+  beforeAll(async () => {
+    upstream = await startStandInUpstream(demoUpstreamRoutes("locale"));
+    site = await startBuiltSite({
+      API_BASE_URL: upstream.url,
+      PORTAL_CLASSIFY: DEMO_CLASSIFY,
+      CONTENT_LANG_PARAM: "locale",
+      PORTAL_LANGS: "zh-CN,en,ja,ar",
+      CACHE_TTL_MS: "600000",
+      MISS_RATE_PER_MIN: "0",
+    });
+  });
+  afterAll(async () => {
+    await site?.close();
+    await upstream?.close();
+  });
+
+  it("asks the upstream for an item once per language, however many of its pages are shown", async () => {
+    const asked = () => upstream.requests.map((r) => r.url).filter((url) => url.split("?")[0] === "/api/portal/product/product/2");
+    expect((await fetch(`${site.origin}/portal/ja/product/2`)).status).toBe(200);
+    // The Japanese page's own item, and the item in English and Arabic to know its versions; never the default's twice.
+    expect(asked().sort()).toEqual([
+      "/api/portal/product/product/2?locale=ar",
+      "/api/portal/product/product/2?locale=en",
+      "/api/portal/product/product/2?locale=ja",
+    ]);
+    for (const prefix of ["", "/en", "/ar"]) expect((await fetch(`${site.origin}/portal${prefix}/product/2`)).status).toBe(200);
+    // The other three pages read those same answers from the cache; only the default language's item is new.
+    expect(asked()).toHaveLength(4);
+    expect(asked()).toContain("/api/portal/product/product/2");
   });
 });
