@@ -8,7 +8,7 @@ import { BASE_PATH, splitLangPath } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
 import { PageStateContext } from "./data/page-state-context.tsx";
 import { RootHydrated } from "./hydration/hydrate-apart.tsx";
-import { englishMessages, loadMessages } from "./i18n/messages.ts";
+import { hasMessages, loadMessages } from "./i18n/messages.ts";
 import { fetchPageData, PageSwitch } from "./page-switch.tsx";
 import { ErrorBoundary } from "./shell/error-boundary.tsx";
 import { Shell } from "./shell/shell.tsx";
@@ -66,8 +66,8 @@ function PageInItsLang({ state }: { state: PageState }) {
   // The switch loads the strings before it navigates; any other way into English loads them here.
   const [, setStringsLoaded] = useState(false);
   useEffect(() => {
-    if (lang === "en" && !englishMessages())
-      void loadMessages("en").then(
+    if (!hasMessages(lang))
+      void loadMessages(lang).then(
         () => setStringsLoaded(true),
         () => {},
       );

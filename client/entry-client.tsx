@@ -2,9 +2,11 @@
  * Hydrates the server-rendered page once its code, strings and stylesheet are in, then sets
  * `<html data-hydrated="true">` (docs/behaviour.md#start-up-in-the-browser).
  */
+
 import { startTransition } from "react";
 import { type PageState, STATE_ELEMENT_ID } from "../shared/page-state.ts";
 import { BASE_PATH, matchPage } from "../shared/routes.ts";
+import { setSiteLangs } from "../shared/site-langs.ts";
 import { App } from "./app.tsx";
 import { readPreviewData } from "./data/fetch-payload.ts";
 import { pageHydrated } from "./hydration/hydrate-apart.tsx";
@@ -41,8 +43,9 @@ const nextTask = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 async function hydrate(): Promise<void> {
   const path = window.location.pathname.slice(BASE_PATH.length);
-  const match = matchPage(path, new URLSearchParams(window.location.search));
-  const pageCode = match && loadPage(match.route);
+  // Read with the two default languages, before the page's state (and its list of languages) is parsed.
+  const early = matchPage(path, new URLSearchParams(window.location.search));
+  const earlyCode = early && loadPage(early.route);
   // React DOM sets itself up when first imported: in a task after the one that ran the entry.
   const reactDom = nextTask().then(() => import("react-dom/client"));
   await parsed;
@@ -50,6 +53,9 @@ async function hydrate(): Promise<void> {
   // Not in the task that ended parsing (DOMContentLoaded), which lays out the rest of the page.
   await nextTask();
   const state = JSON.parse(document.getElementById(STATE_ELEMENT_ID)?.textContent ?? "null") as PageState;
+  setSiteLangs(state.config.langs);
+  const match = state.config.langs ? matchPage(path, new URLSearchParams(window.location.search)) : early;
+  const pageCode = match && match.route !== early?.route ? loadPage(match.route) : earlyCode;
   if (state.preview) readPreviewData();
   replayLostPresses();
   const [{ hydrateRoot }] = await Promise.all([reactDom, pageCode, loadMessages(state.lang)]);

@@ -28,11 +28,11 @@ export interface DataVolumeNeed {
   totalBytes: number;
 }
 
-type VolumeSettings = Pick<Config, "images" | "contentLangParam">;
+type VolumeSettings = Pick<Config, "images" | "contentLangParam" | "langs">;
 
 export function dataVolumeNeed(config: VolumeSettings, itemsPerLanguage: number, measure: SearchIndexMeasure): DataVolumeNeed {
-  // With content read by language, English has an index of its own (docs/behaviour.md#search).
-  const languages = config.contentLangParam === undefined ? 1 : 2;
+  // With content read by language, each language of the site has an index of its own (docs/behaviour.md#search).
+  const languages = config.contentLangParam === undefined ? 1 : config.langs.length;
   const indexFiles = languages;
   const indexFileBytes = itemsPerLanguage * measure.bytesPerItem;
   const totalBytes = Math.ceil((config.images.cacheMaxBytes + 2 * indexFiles * indexFileBytes) * HEADROOM);

@@ -6,6 +6,7 @@ import express from "express";
 import { Registry } from "prom-client";
 import { IMAGE_PATH } from "../shared/image-url.ts";
 import { PREVIEW_API_PREFIX } from "../shared/preview.ts";
+import { setSiteLangs } from "../shared/site-langs.ts";
 import { createApiProxy, type UpstreamClient } from "./api-proxy/api-proxy.ts";
 import { IdleRecompressor } from "./cache/idle-recompressor.ts";
 import { trackActivity } from "./cache/request-activity.ts";
@@ -82,7 +83,7 @@ interface PortalServices {
 export type PortalApp = RequestListener & { portal: PortalServices };
 
 function settingsOf(config: Config) {
-  const { cache, classify, contentLangParam, lang, publicOrigin } = config;
+  const { cache, classify, contentLangParam, lang, langs, publicOrigin } = config;
   const contentLang = contentLangParam !== undefined;
   const { upstreamTimeoutMs, missRatePerMin, apiBaseUrl } = config;
   return {
@@ -94,7 +95,7 @@ function settingsOf(config: Config) {
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },
     seo: { publicOrigin, cache, contentLang, lang },
     pages: {
-      site: { lang, contentLangParam, classify, homeScript: config.homeScript, publicOrigin, wechat: config.wechat !== undefined },
+      site: { lang, langs, contentLangParam, classify, homeScript: config.homeScript, publicOrigin, wechat: config.wechat !== undefined },
       dev: config.dev,
       staleMs: cache.staleMs,
       pageCache: config.pageCache,
@@ -110,6 +111,8 @@ export function createApp(config: Config, deps: AppDeps = {}): PortalApp {
   const upstreamUrl = deps.upstreamUrl ?? config.apiBaseUrl;
   if (!upstreamUrl) throw new Error("createApp needs an upstream: config.apiBaseUrl or deps.upstreamUrl");
   const { now, renderer, mediaDir = DEMO_MEDIA_DIR } = deps;
+  // Before any part is made: the routes, keys and lists of languages read them.
+  setSiteLangs(config.langs);
   const settings = settingsOf(config);
   const logger = deps.logger ?? createLogger(config.logLevel);
   const tier = createSharedTier(settings.tier, logger, now);

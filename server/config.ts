@@ -2,9 +2,12 @@
  * The configuration, parsed once at startup into a typed object (docs/behaviour.md#configuration).
  * `parseConfig` takes the environment as an argument, so tests never touch process.env.
  */
+
 import path from "node:path";
 import { z } from "zod";
 import type { ClassifyMenu } from "../shared/entities.ts";
+import { KNOWN_LANGS, knownLangOf, type Lang } from "../shared/langs.ts";
+import { DEFAULT_SITE_LANGS } from "../shared/site-langs.ts";
 import { trustedProxiesProblem } from "./trust-proxy.ts";
 
 /** The query parameter the embedded content API reads a language from. */
@@ -237,6 +240,26 @@ const indexNowKey = z
   .string()
   .trim()
   .regex(/^[A-Za-z0-9-]{8,128}$/, "must be 8 to 128 characters of a-z, A-Z, 0-9 and -");
+/** Languages by their tags, as written or in lower case (`zh-TW`, `zh-tw`): only those the interface is translated into. */
+const langList = z.string().transform((raw, ctx) => {
+  const langs: Lang[] = [];
+  for (const tag of raw.split(",").map((part) => part.trim())) {
+    const lang = knownLangOf(tag);
+    if (!lang) {
+      ctx.addIssue({
+        code: "custom",
+        message: `names "${tag}", a language without interface strings (there are ${KNOWN_LANGS.join(", ")})`,
+      });
+      return z.NEVER;
+    }
+    if (langs.includes(lang)) {
+      ctx.addIssue({ code: "custom", message: `names ${lang} twice` });
+      return z.NEVER;
+    }
+    langs.push(lang);
+  }
+  return langs;
+});
 
 const envSchema = z.object({
   PORT: integer(0, 65535, "a port number from 0 to 65535").default(3000),
@@ -250,7 +273,8 @@ const envSchema = z.object({
   UPSTREAM_TIMEOUT_MS: integer(1, 600_000, "a whole number of milliseconds from 1 to 600000").default(5000),
   READER_DEDUP_WINDOW_MS: ms().default(600_000),
   PORTAL_CLASSIFY: classify.optional(),
-  PORTAL_LANG: z.enum(["zh-CN", "en"], "must be zh-CN or en").default("zh-CN"),
+  PORTAL_LANGS: langList.optional(),
+  PORTAL_LANG: z.string().trim().optional(),
   CONTENT_LANG_PARAM: z
     .string()
     .trim()
@@ -339,8 +363,10 @@ export interface Config {
   missRatePerMin: number;
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
-  /** Where the site's entry points lead, and x-default. */
-  lang: "zh-CN" | "en";
+  /** Where the site's entry points lead, and x-default: one of `langs`. */
+  lang: Lang;
+  /** The site's languages, the first the content's own, unprefixed (docs/behaviour.md#languages). */
+  langs: Lang[];
   /** Undefined: content comes in Chinese only. */
   contentLangParam?: string;
   homeScript: boolean;
@@ -459,6 +485,12 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
   if (e.WECHAT_APP_SECRET && !e.WECHAT_APP_ID) needs("WECHAT_APP_SECRET", "WECHAT_APP_ID");
   // Pages are signed for the address WeChat sees, and its JS interface safe domain names that host.
   if (e.WECHAT_APP_ID && !e.PUBLIC_ORIGIN) needs("WECHAT_APP_ID", "PUBLIC_ORIGIN");
+  const langs = e.PORTAL_LANGS ?? [...DEFAULT_SITE_LANGS];
+  const lang = e.PORTAL_LANG === undefined ? langs[0] : langs.find((one) => one === knownLangOf(e.PORTAL_LANG as string));
+  if (!lang) {
+    const choices = langs.length === 1 ? langs[0] : `${langs.slice(0, -1).join(", ")} or ${langs.at(-1)}`;
+    throw new ConfigError(`PORTAL_LANG must be ${choices} (a language of PORTAL_LANGS)${shownValue("PORTAL_LANG", e.PORTAL_LANG)}`);
+  }
   return {
     port: e.PORT,
     host: e.HOST,
@@ -474,7 +506,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     reader: { dedupWindowMs: e.READER_DEDUP_WINDOW_MS, ratePerMin: e.READER_RATE_PER_MIN },
     missRatePerMin: e.MISS_RATE_PER_MIN,
     classify: e.PORTAL_CLASSIFY,
-    lang: e.PORTAL_LANG,
+    lang,
+    langs,
     contentLangParam: e.CONTENT_LANG_PARAM ?? (e.API_BASE_URL === undefined ? EMBEDDED_LANG_PARAM : undefined),
     homeScript: e.PORTAL_HOME_SCRIPT === "on",
     publicOrigin: e.PUBLIC_ORIGIN,

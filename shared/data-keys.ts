@@ -4,6 +4,7 @@ import type { ClassifyMenu } from "./entities.ts";
 import type { JobFilter, ListPaging } from "./list-query.ts";
 import type { RouteMatch } from "./page-route.ts";
 import type { Lang } from "./page-state.ts";
+import { baseLang, siteLangOf } from "./site-langs.ts";
 
 export const apiKey = callKey;
 
@@ -56,9 +57,9 @@ export function translationKey(match: RouteMatch): string | undefined {
 
 export const CONTENT_LANG_QUERY = "lang";
 
-/** English adds `lang=en` among the sorted parameters, so each language has keys of its own; uncached calls have none. */
+/** A language other than the content's own adds `lang=<tag>` among the sorted parameters, so each language has keys of its own; uncached calls have none. */
 export function keyInLang(key: string, lang: Lang): string {
-  if (lang === "zh-CN" || getCallOf(key)?.uncached) return key;
+  if (lang === baseLang() || getCallOf(key)?.uncached) return key;
   const q = key.indexOf("?");
   const pairs = [...new URLSearchParams(q === -1 ? "" : key.slice(q + 1))];
   pairs.push([CONTENT_LANG_QUERY, lang]);
@@ -68,10 +69,11 @@ export function keyInLang(key: string, lang: Lang): string {
 
 export function keyLangOf(key: string): { key: string; lang: Lang } {
   const q = key.indexOf("?");
-  if (q === -1) return { key, lang: "zh-CN" };
+  if (q === -1) return { key, lang: baseLang() };
   const query = new URLSearchParams(key.slice(q + 1));
-  if (query.get(CONTENT_LANG_QUERY) !== "en") return { key, lang: "zh-CN" };
+  const lang = siteLangOf(query.get(CONTENT_LANG_QUERY));
+  if (!lang || lang === baseLang()) return { key, lang: baseLang() };
   query.delete(CONTENT_LANG_QUERY);
   const rest = query.toString();
-  return { key: rest ? `${key.slice(0, q)}?${rest}` : key.slice(0, q), lang: "en" };
+  return { key: rest ? `${key.slice(0, q)}?${rest}` : key.slice(0, q), lang };
 }

@@ -3,18 +3,21 @@
  * Its links and data keys come from the module; the table of modules is shared/routes.ts.
  */
 import type { Job, Message, Product, Service } from "./entities.ts";
-import type { Lang } from "./page-state.ts";
+import { addressTag, type Lang } from "./langs.ts";
+import { baseLang, prefixedLangOf } from "./site-langs.ts";
 import { type QueryValues, withQuery } from "./with-query.ts";
 
 export const BASE_PATH = "/portal";
 
-/** Chinese, the content's own language, unprefixed; English under `/en` (docs/behaviour.md#languages). */
-export const LANG_PREFIX: Readonly<Record<Lang, string>> = { "zh-CN": "", en: "/en" };
+/** The content's own language unprefixed; every other under its tag in lower case, `/en`, `/zh-tw` (docs/behaviour.md#languages). */
+export const langPrefix = (lang: Lang): string => (lang === baseLang() ? "" : `/${addressTag(lang)}`);
 
 /** The one reading of an address's language: its prefix, taken off once. What follows is the page's path. */
 export function splitLangPath(path: string): { lang: Lang; path: string } {
-  if (path === "/en" || path.startsWith("/en/")) return { lang: "en", path: path.slice(LANG_PREFIX.en.length) || "/" };
-  return { lang: "zh-CN", path };
+  const end = path.indexOf("/", 1);
+  const lang = prefixedLangOf(path.slice(1, end === -1 ? undefined : end));
+  if (lang) return { lang, path: end === -1 ? "/" : path.slice(end) };
+  return { lang: baseLang(), path };
 }
 
 /**
@@ -24,11 +27,11 @@ export function splitLangPath(path: string): { lang: Lang; path: string } {
 export function singleLangPath(pathInLang: string): string | undefined {
   const { lang, path } = splitLangPath(pathInLang);
   let rest = path;
-  for (let next = splitLangPath(rest); LANG_PREFIX[next.lang] !== ""; next = splitLangPath(rest)) rest = next.path;
+  for (let next = splitLangPath(rest); next.lang !== baseLang(); next = splitLangPath(rest)) rest = next.path;
   return rest === path ? undefined : langPath(rest, lang);
 }
 
-export const langPath = (path: string, lang: Lang): string => LANG_PREFIX[lang] + path;
+export const langPath = (path: string, lang: Lang): string => langPrefix(lang) + path;
 
 export type FeedKind = "news" | "notice";
 
@@ -91,8 +94,8 @@ type HrefParamsOf<Spec> = (Spec extends { detail: PageDetail } ? { id: number } 
 
 type HrefOf<Spec> = object extends HrefParamsOf<Spec> ? (params?: HrefParamsOf<Spec>) => string : (params: HrefParamsOf<Spec>) => string;
 
-function hrefOf(route: PageSpec, { id, lang = "zh-CN", ...query }: HrefParams = {}): string {
-  return withQuery(LANG_PREFIX[lang] + (route.detail ? `${route.path}/${id ?? ""}` : route.path), query);
+function hrefOf(route: PageSpec, { id, lang = baseLang(), ...query }: HrefParams = {}): string {
+  return withQuery(langPrefix(lang) + (route.detail ? `${route.path}/${id ?? ""}` : route.path), query);
 }
 
 export function definePage<const Spec extends PageSpec>(spec: Spec): Spec & { href: HrefOf<Spec> } {

@@ -1,12 +1,15 @@
 /** What the server hands the browser with a rendered page, as a JSON block (docs/behaviour.md#page-data). */
 import type { EnquiryFormState } from "./enquiry.ts";
 import type { ClassifyMenu } from "./entities.ts";
+import type { Lang } from "./langs.ts";
+import { baseLang, siteLangs } from "./site-langs.ts";
 
-export type Lang = "zh-CN" | "en";
-export const LANGS: readonly Lang[] = ["zh-CN", "en"];
+export type { Lang } from "./langs.ts";
 
 export interface PublicConfig {
   defaultLang: Lang;
+  /** The site's languages (`PORTAL_LANGS`), left out when they are the two of shared/site-langs.ts's default. */
+  langs?: Lang[];
   contentLang: boolean;
   classify: ClassifyMenu[];
   homeScript: boolean;
@@ -19,6 +22,8 @@ export interface PageState {
   lang: Lang;
   /** Its hreflang set: false for an item with no translation (docs/behaviour.md#languages). */
   translated: boolean;
+  /** With more than two languages: every language the page's item exists in (docs/behaviour.md#languages). */
+  versions?: Lang[];
   config: PublicConfig;
   /** Null for a detail that names no item. */
   fallback: Record<string, unknown>;
@@ -41,15 +46,22 @@ export function serialiseState(state: PageState): string {
 }
 
 export function contentLangOf(lang: Lang, config: Pick<PublicConfig, "contentLang">): Lang {
-  return lang === "en" && config.contentLang ? "en" : "zh-CN";
+  return config.contentLang ? lang : baseLang();
 }
 
+/** Every language the page's item exists in: listed with more than two languages, else all or none (`translated`). */
+export function versionsOf(state: Pick<PageState, "translated" | "versions">): readonly Lang[] {
+  return state.versions ?? (state.translated ? siteLangs() : []);
+}
+
+/** The language a page's content is in: its own where the item exists in it, else the content's own language. */
+export function contentLangOfPage(state: Pick<PageState, "lang" | "translated" | "versions">): Lang {
+  return state.lang === baseLang() || versionsOf(state).includes(state.lang) ? state.lang : baseLang();
+}
+
+/** The upstream's stand-in for an item it has no translation of: the item in the content's own language, saying so. */
 export function isUntranslated(item: unknown): boolean {
-  return item !== null && typeof item === "object" && (item as { lang?: unknown }).lang === "zh-CN";
-}
-
-export function isLang(value: unknown): value is Lang {
-  return value === "zh-CN" || value === "en";
+  return item !== null && typeof item === "object" && (item as { lang?: unknown }).lang === baseLang();
 }
 
 /** The renderer matches the route itself, from its own copy of the route table. */

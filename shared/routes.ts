@@ -9,8 +9,9 @@ import { newsDetail, newsList, noticeDetail, noticeList } from "./pages/message-
 import { productDetail, serviceDetail } from "./pages/offering-pages.ts";
 import { search } from "./pages/search-page.ts";
 import { parseId } from "./params.ts";
+import { baseLang } from "./site-langs.ts";
 
-export { BASE_PATH, LANG_PREFIX, langPath, type PageRoute, type RouteMatch, singleLangPath, splitLangPath } from "./page-route.ts";
+export { BASE_PATH, langPath, langPrefix, type PageRoute, type RouteMatch, singleLangPath, splitLangPath } from "./page-route.ts";
 
 export const HOME_PATH = home.path;
 
@@ -71,7 +72,7 @@ export function matchPath(path: string, query: URLSearchParams, routes: readonly
   return null;
 }
 
-export function pageHref(page: PageRoute | PageId, itemId?: number, lang: Lang = "zh-CN"): string {
+export function pageHref(page: PageRoute | PageId, itemId?: number, lang: Lang = baseLang()): string {
   const route: PageRoute = typeof page === "string" ? PAGES[page] : page;
   return BASE_PATH + route.href({ id: itemId, lang });
 }

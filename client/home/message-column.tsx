@@ -4,7 +4,7 @@ import { HOME_MESSAGE_COUNT } from "../../shared/data-keys.ts";
 import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import { PAGES } from "../../shared/routes.ts";
-import { useItemLang } from "../components/content-lang.tsx";
+import { UntranslatedMark, useItemLang } from "../components/content-lang.tsx";
 import { isId, pagedItemsOf, textOf } from "../data/content-values.ts";
 import type { ApiResult } from "../data/use-api.ts";
 import { HOME_MESSAGES } from "../i18n/messages-home.ts";
@@ -39,6 +39,7 @@ export function MessageColumn({ kind, result }: { kind: "news" | "notice"; resul
                 ) : (
                   <span className="home-message-title">{textOf(item.title)}</span>
                 )}
+                <UntranslatedMark item={item} />
                 <time dateTime={toIsoDate(item.dateTime)}>{formatDateTime(item.dateTime)}</time>
               </li>
             ))}

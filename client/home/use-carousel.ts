@@ -2,9 +2,13 @@
 import { type FocusEvent, type KeyboardEvent, type PointerEvent, useEffect, useRef, useState } from "react";
 import { prefersReducedMotion } from "../routing/scroll.ts";
 
+/** Right to left, the track starts at the right and scrolls to negative offsets: the first slide is at 0 either way. */
+const inlineSign = (viewport: HTMLElement): 1 | -1 => (getComputedStyle(viewport).direction === "rtl" ? -1 : 1);
+
 function slideAt(viewport: HTMLElement, count: number): number {
   const width = viewport.clientWidth;
-  return width > 0 ? Math.min(count - 1, Math.max(0, Math.round(viewport.scrollLeft / width))) : 0;
+  const offset = viewport.scrollLeft * inlineSign(viewport);
+  return width > 0 ? Math.min(count - 1, Math.max(0, Math.round(offset / width))) : 0;
 }
 
 export function useCarousel(count: number, delay: number) {
@@ -36,7 +40,7 @@ export function useCarousel(count: number, delay: number) {
   const go = (index: number) => {
     const viewport = viewportRef.current;
     if (!viewport || count < 2) return;
-    const left = ((index + count) % count) * viewport.clientWidth;
+    const left = ((index + count) % count) * viewport.clientWidth * inlineSign(viewport);
     viewport.scrollTo({ left, behavior: prefersReducedMotion() ? "instant" : "smooth" });
   };
 

@@ -1,23 +1,7 @@
-/** Every interface string in English, loaded only for a page in English; typed to have exactly the Chinese keys. */
-import type { COMMON_MESSAGES } from "./messages-common.ts";
-import type { FOOTER_MESSAGES } from "./messages-footer.ts";
-import type { HEADER_MESSAGES } from "./messages-header.ts";
-import type { HOME_MESSAGES } from "./messages-home.ts";
-import type { PAGES_MESSAGES } from "./messages-pages.ts";
-import type { SEARCH_MESSAGES } from "./messages-search.ts";
-import type { SHELL_MESSAGES } from "./messages-shell.ts";
-import type { Message } from "./plural.ts";
+/** Every interface string in English, loaded only for a page in English. */
+import type { Translation } from "./translation.ts";
 
-type Key =
-  | keyof typeof COMMON_MESSAGES
-  | keyof typeof SHELL_MESSAGES
-  | keyof typeof FOOTER_MESSAGES
-  | keyof typeof HEADER_MESSAGES
-  | keyof typeof HOME_MESSAGES
-  | keyof typeof PAGES_MESSAGES
-  | keyof typeof SEARCH_MESSAGES;
-
-export const ENGLISH: Record<Key, Message> = {
+export const MESSAGES: Translation = {
   "state.loading": "Loading…",
   "state.error": "This content could not be loaded",
   "state.errorTimeout": "Loading timed out; please try again",
@@ -38,8 +22,8 @@ export const ENGLISH: Record<Key, Message> = {
   "shell.submenu": "Show or hide “{title}”",
   "shell.newWindow": " (opens in a new window)",
   "shell.lang.label": "Switch language: ",
-  "shell.lang.other": "中文",
   "shell.lang.chineseOnly": "This content is available in Chinese only.",
+  "shell.lang.untranslated": "In Chinese",
   "shell.loading": "Loading the page",
   "shell.backToTop": "Back to top",
   "shell.error": "Something went wrong on this page",

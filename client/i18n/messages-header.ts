@@ -4,5 +4,4 @@ export const HEADER_MESSAGES = {
   "shell.menu": "菜单",
   "shell.submenu": "展开或收起“{title}”",
   "shell.lang.label": "切换语言：",
-  "shell.lang.other": "English",
 };

@@ -5,6 +5,8 @@ export const SHELL_MESSAGES = {
   "shell.newWindow": "（在新窗口打开）",
   // Shown on English pages only; the Chinese is its key's reference text.
   "shell.lang.chineseOnly": "本页内容仅有中文版本。",
+  // Beside an untranslated item in a list on a page in another language.
+  "shell.lang.untranslated": "中文",
   "shell.loading": "正在加载页面",
   "shell.backToTop": "返回顶部",
   "shell.error": "页面出现了问题",

@@ -1,6 +1,6 @@
 import type { Lang } from "../../shared/page-state.ts";
 import { usePageState } from "../data/page-state-context.tsx";
-import { englishMessages, type MessageKey, SHARED_MESSAGES } from "./messages.ts";
+import { type MessageKey, messagesOf, SHARED_MESSAGES } from "./messages.ts";
 import { countText, type Message, plainText } from "./plural.ts";
 
 export interface Translate<K extends string = MessageKey> {
@@ -11,8 +11,8 @@ export interface Translate<K extends string = MessageKey> {
 function translator(lang: Lang, area?: Record<string, Message>): Translate<string> {
   const shared: Record<string, Message> = SHARED_MESSAGES;
   // Chinese stands in for a language whose strings are not loaded (`loadMessages` comes first).
-  const english = lang === "en" ? englishMessages() : undefined;
-  const message = (key: string) => english?.[key] ?? area?.[key] ?? (shared[key] as Message);
+  const own = messagesOf(lang);
+  const message = (key: string) => own?.[key] ?? area?.[key] ?? (shared[key] as Message);
   const t = (key: string) => plainText(message(key));
   t.count = (key: string, n: number) => countText(message(key), n, lang);
   return t;

@@ -3,7 +3,7 @@
 import type { Job, JobAddr, JobType } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { jobFilterOf } from "../../shared/list-query.ts";
-import { useItemLang } from "../components/content-lang.tsx";
+import { UntranslatedMark, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { countOf, isId, namedItemsOf, pagedItemsOf, textOf } from "../data/content-values.ts";
@@ -68,6 +68,7 @@ export default function JobListPage({ match, query }: PageProps<"jobSocietyList"
                   <li key={job.id} className="job-item">
                     <h2 className="job-item-name" lang={itemLang(job)}>
                       <PageLink to={route.itemPage().href({ id: job.id })}>{textOf(job.name)}</PageLink>
+                      <UntranslatedMark item={job} />
                     </h2>
                     <JobFacts job={job} typeName={typeName.get(job.jobTypeId)} addrName={addrName.get(job.jobAddrId)} />
                   </li>

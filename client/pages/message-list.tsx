@@ -4,7 +4,7 @@ import { formatDateTime, toIsoDate } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import type { Paged } from "../../shared/envelope.ts";
 import { listPagingOf } from "../../shared/list-query.ts";
-import { useItemLang } from "../components/content-lang.tsx";
+import { UntranslatedMark, useItemLang } from "../components/content-lang.tsx";
 import { stateInstead } from "../components/data-state.tsx";
 import { Pagination } from "../components/pagination.tsx";
 import { ResponsiveImg } from "../components/responsive-img.tsx";
@@ -44,6 +44,7 @@ export default function MessageListPage({ match, query }: PageProps<"newsList" |
                       <div className="msg-item-text">
                         <h2 className="msg-item-title">
                           <PageLink to={route.itemPage().href({ id: item.id })}>{textOf(item.title)}</PageLink>
+                          <UntranslatedMark item={item} />
                         </h2>
                         {formatDateTime(item.dateTime) && (
                           <time className="msg-item-date" dateTime={toIsoDate(item.dateTime)}>

@@ -8,8 +8,9 @@ import { keys } from "../../shared/data-keys.ts";
 import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import { FEEDS, feedHref } from "../../shared/feeds.ts";
 import { imageUrl, isImageSource } from "../../shared/image-url.ts";
-import { LANGS, type Lang, type PageState } from "../../shared/page-state.ts";
+import { contentLangOfPage, type Lang, type PageState, versionsOf } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { textOf } from "../data/content-values.ts";
 import type { Translate } from "../i18n/use-t.ts";
 import { documentTitle, type ReadPayload } from "../page-title.ts";
@@ -73,8 +74,6 @@ interface SearchTagsInput {
   description: string;
 }
 
-const contentLangOfPage = (state: PageState): Lang => (state.lang === "en" && !state.translated ? "zh-CN" : state.lang);
-
 function searchTags({ match, query, state, read, title, description }: SearchTagsInput): string[] {
   const contentLang = contentLangOfPage(state);
   const path = canonicalPath(match, query, read, contentLang);
@@ -82,13 +81,16 @@ function searchTags({ match, query, state, read, title, description }: SearchTag
   const origin = state.config.publicOrigin;
   const url = (lang: Lang) => escapeHtml(absoluteUrl(origin, canonicalPath(match, query, read, lang) ?? path));
   const canonical = absoluteUrl(origin, path);
-  // Only a page with a version in each language has alternates.
-  const alternates = state.translated
-    ? [
-        ...LANGS.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),
-        `<link rel="alternate" hreflang="x-default" href="${url(state.config.defaultLang)}">`,
-      ]
-    : [];
+  // Only a page shown in its own language, with a version in another, has alternates: every version there is.
+  const versions = contentLang === state.lang ? versionsOf(state) : [];
+  const xDefault = versions.includes(state.config.defaultLang) ? state.config.defaultLang : baseLang();
+  const alternates =
+    versions.length > 1
+      ? [
+          ...versions.map((lang) => `<link rel="alternate" hreflang="${lang}" href="${url(lang)}">`),
+          `<link rel="alternate" hreflang="x-default" href="${url(xDefault)}">`,
+        ]
+      : [];
   const author = read<Author>(keys.sysauthor());
   const image = pageImage(match, read, origin);
   const item = detailItem(match, read) as Partial<Message> | undefined;
@@ -109,7 +111,7 @@ function searchTags({ match, query, state, read, title, description }: SearchTag
       image,
       siteName: textOf(author?.name) || textOf(author?.fname),
       lang: contentLang,
-      alternateLang: state.translated,
+      alternateLangs: versions.length > 1 ? versions.filter((lang) => lang !== contentLang) : [],
       published: article ? item?.dateTime : undefined,
     }),
     ...structuredData({ match, read, lang: state.lang, contentLang, origin, canonical, path, image, title, description }).map(jsonLdScript),

@@ -11,17 +11,27 @@ interface OpenGraphInput {
   image: string | undefined;
   siteName: string;
   lang: Lang;
-  alternateLang: boolean;
+  alternateLangs: readonly Lang[];
   published?: string;
 }
 
-const LOCALES: Record<Lang, string> = { "zh-CN": "zh_CN", en: "en_US" };
+const LOCALES: Record<Lang, string> = {
+  "zh-CN": "zh_CN",
+  "zh-TW": "zh_TW",
+  en: "en_US",
+  ja: "ja_JP",
+  ko: "ko_KR",
+  es: "es_ES",
+  fr: "fr_FR",
+  de: "de_DE",
+  ru: "ru_RU",
+  ar: "ar_AR",
+};
 
 export function openGraphTags(input: OpenGraphInput): string[] {
   const property = (name: string, content: string | undefined) =>
     content ? `<meta property="${name}" content="${escapeHtml(content)}">` : "";
   const name = (key: string, content: string | undefined) => (content ? `<meta name="${key}" content="${escapeHtml(content)}">` : "");
-  const other: Lang = input.lang === "en" ? "zh-CN" : "en";
   return [
     property("og:type", input.type),
     property("og:title", input.title),
@@ -30,7 +40,7 @@ export function openGraphTags(input: OpenGraphInput): string[] {
     property("og:image", input.image),
     property("og:site_name", input.siteName),
     property("og:locale", LOCALES[input.lang]),
-    input.alternateLang ? property("og:locale:alternate", LOCALES[other]) : "",
+    ...input.alternateLangs.map((lang) => property("og:locale:alternate", LOCALES[lang])),
     input.type === "article" ? property("article:published_time", toIsoDate(input.published)) : "",
     name("twitter:card", "summary_large_image"),
     name("twitter:title", input.title),

@@ -5,11 +5,12 @@ import { pageQueryOf } from "../../shared/page-address.ts";
 import type { PageItem } from "../../shared/page-route.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { withQuery } from "../../shared/with-query.ts";
 import type { ReadPayload } from "../page-title.ts";
 
 /** Undefined for a detail without a valid id. */
-export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: ReadPayload, lang: Lang = "zh-CN"): string | undefined {
+export function canonicalPath(match: RouteMatch, query: URLSearchParams, read: ReadPayload, lang: Lang = baseLang()): string | undefined {
   const { route, id } = match;
   if (route.detail) {
     if (id === undefined) return undefined;

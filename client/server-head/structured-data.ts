@@ -7,6 +7,7 @@ import type { Author, Job, Message } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { home } from "../../shared/pages/home.ts";
 import { BASE_PATH, isHome, langPath, pageHref, type RouteMatch } from "../../shared/routes.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { namedItemsOf, textOf } from "../data/content-values.ts";
 import type { ReadPayload } from "../page-title.ts";
 import { detailItem } from "./page-meta.ts";
@@ -46,7 +47,7 @@ function compact<T extends JsonLd>(data: T): T {
   ) as T;
 }
 
-function organization(read: ReadPayload, origin: string | undefined, full: boolean, lang: Lang = "zh-CN"): JsonLd {
+function organization(read: ReadPayload, origin: string | undefined, full: boolean, lang: Lang = baseLang()): JsonLd {
   const author = read<Author>(keys.sysauthor());
   const logo = imageUrl(origin, author?.logo);
   const base = compact({

@@ -1,9 +1,11 @@
 // Reads upstream GET calls through the response cache, shared by the /api/portal router and the page loader,
 // so a render and a browser's API call are answered from the same entry.
+
 import type { IncomingHttpHeaders } from "node:http";
 import { API_PREFIX } from "../../shared/api-calls.ts";
 import { keyLangOf } from "../../shared/data-keys.ts";
 import { errorEnvelope } from "../../shared/envelope.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { cacheTagHeaders, cacheTagsOfKey } from "../cache/cache-tags.ts";
 import { ownBytes, prepareAnswer } from "../cache/prepared-answer.ts";
 import type { CachedAnswer, ResponseCache } from "../cache/response-cache.ts";
@@ -85,10 +87,10 @@ export function ttlFor(path: string, cache: Config["cache"]): number {
   return cache.ttlOverrides.find((o) => path.startsWith(o.prefix))?.ttlMs ?? cache.ttlMs;
 }
 
-/** An English key's `lang=en` goes upstream as CONTENT_LANG_PARAM=en (docs/behaviour.md#languages). */
+/** A key's `lang=<tag>` goes upstream as CONTENT_LANG_PARAM=<tag> (docs/behaviour.md#languages). */
 export function upstreamPathOf(key: string, contentLangParam: string | undefined): string {
   const { key: plain, lang } = keyLangOf(key);
-  if (lang === "zh-CN" || !contentLangParam) return plain;
+  if (lang === baseLang() || !contentLangParam) return plain;
   return `${plain}${plain.includes("?") ? "&" : "?"}${new URLSearchParams([[contentLangParam, lang]])}`;
 }
 

@@ -2,9 +2,10 @@
 // the router, the page loader and the tests get the same answer.
 import { type ApiCall, matchCalls, normaliseCallQuery } from "../../shared/api-calls.ts";
 import { CONTENT_LANG_QUERY, keyInLang } from "../../shared/data-keys.ts";
-import { isLang, type Lang } from "../../shared/page-state.ts";
+import type { Lang } from "../../shared/langs.ts";
 import { parseId } from "../../shared/params.ts";
 import { parseSearchCall, SEARCH_PATH, searchKey } from "../../shared/search.ts";
+import { baseLang, langChoices, siteLangOf } from "../../shared/site-langs.ts";
 
 export type ResolvedRequest =
   | { kind: "get"; call: ApiCall /** path + normalised query: the cache key and upstream path */; key: string }
@@ -22,8 +23,9 @@ function contentLangParam(query: URLSearchParams): { ok: true; lang: Lang } | { 
   const all = query.getAll(CONTENT_LANG_QUERY);
   if (all.length > 1) return { ok: false, error: `${CONTENT_LANG_QUERY} is given more than once` };
   const raw = all[0];
-  if (raw === undefined || raw === "") return { ok: true, lang: "zh-CN" };
-  return isLang(raw) ? { ok: true, lang: raw } : { ok: false, error: `${CONTENT_LANG_QUERY} must be zh-CN or en` };
+  if (raw === undefined || raw === "") return { ok: true, lang: baseLang() };
+  const lang = siteLangOf(raw);
+  return lang ? { ok: true, lang } : { ok: false, error: `${CONTENT_LANG_QUERY} must be ${langChoices()}` };
 }
 
 /** Without `contentLang`, `lang=en` asks for what Chinese does, under the same key. */

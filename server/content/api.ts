@@ -92,7 +92,7 @@ function translationLangOf(query: URLSearchParams): { ok: true; lang?: Translati
   const raw = all[0];
   if (raw === undefined || raw === "" || raw === "zh-CN") return { ok: true };
   const lang = TRANSLATION_LANGS.find((l) => l === raw);
-  return lang ? { ok: true, lang } : { ok: false, error: `${EMBEDDED_LANG_PARAM} must be zh-CN or en` };
+  return lang ? { ok: true, lang } : { ok: false, error: `${EMBEDDED_LANG_PARAM} must be zh-CN, ${TRANSLATION_LANGS.join(", ")}` };
 }
 
 async function answerGet(content: ContentDb, { call, rawId }: MatchedCall, req: Request, res: Response, audience: Audience) {

@@ -3,7 +3,7 @@
  * strictly (README, "Content export and import"; the demo site is content/site.json).
  */
 import { z } from "zod";
-import { TRANSLATED_COLLECTIONS } from "./translations.ts";
+import { TRANSLATED_COLLECTIONS, TRANSLATION_LANGS } from "./translations.ts";
 
 const id = z.number().int().min(1).max(Number.MAX_SAFE_INTEGER);
 const text = z.string().max(1_000_000);
@@ -163,7 +163,7 @@ const siteFileSchema = z
     jobAddrs: z.array(named),
     jobs: z.array(job),
     readers: z.array(reader),
-    translations: z.strictObject({ en: translationSet }).optional(),
+    translations: z.partialRecord(z.enum(TRANSLATION_LANGS), translationSet).optional(),
   })
   .superRefine((site, ctx) => {
     const collections = [

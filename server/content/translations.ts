@@ -1,8 +1,10 @@
 /** The embedded content API's translations: the fields that may be translated, and answers in a language (docs/behaviour.md#content-api). */
+import { KNOWN_LANGS, type Lang } from "../../shared/langs.ts";
 import type { ContentDb } from "./db.ts";
 
-export const TRANSLATION_LANGS = ["en"] as const;
-export type TranslationLang = (typeof TRANSLATION_LANGS)[number];
+/** Every language but the content's own, Chinese. */
+export const TRANSLATION_LANGS = KNOWN_LANGS.filter((lang): lang is Exclude<Lang, "zh-CN"> => lang !== "zh-CN");
+export type TranslationLang = Exclude<Lang, "zh-CN">;
 
 /** Each one item, id 0. */
 export const TRANSLATED_SETTINGS = {

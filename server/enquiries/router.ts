@@ -4,8 +4,9 @@
  */
 import express, { type NextFunction, type Request, type Response, Router } from "express";
 import type { EnquiryFormState } from "../../shared/enquiry.ts";
-import { LANGS, type Lang } from "../../shared/page-state.ts";
+import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, pageHref, splitLangPath } from "../../shared/routes.ts";
+import { baseLang, siteLangOf, siteLangs } from "../../shared/site-langs.ts";
 import { type MissGate, tooManyMisses } from "../admission/miss-budget.ts";
 import { HttpError } from "../http/errors.ts";
 import type { SendOwnPage } from "../pages/router.ts";
@@ -13,7 +14,6 @@ import { crossSiteRefusal, siteOf } from "./form-origin.ts";
 import type { Intake, Outcome } from "./intake.ts";
 import type { EnquiryMetrics } from "./metrics.ts";
 
-const CONTACT_PATHS = [pageHref("contact", undefined, "zh-CN"), pageHref("contact", undefined, "en")];
 const ENQUIRY_API_PATH = "/api/portal/enquiry";
 /** Far more than the longest form (5000 characters of message, each up to 9 bytes encoded, and the rest). */
 const BODY_LIMIT = 64 * 1024;
@@ -38,6 +38,7 @@ const STATUS_OF: Record<Exclude<Outcome["kind"], "accepted" | "spam">, number> =
 
 export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudget, metrics, now = Date.now }: EnquiryRouterDeps): Router {
   const router = Router();
+  const CONTACT_PATHS = siteLangs().map((lang) => pageHref("contact", undefined, lang));
   const pageOf = (req: Request) => {
     const path = req.path.slice(BASE_PATH.length);
     return { path, lang: splitLangPath(path).lang };
@@ -105,7 +106,7 @@ export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudg
     next(req.is("application/json") ? undefined : new HttpError(415, "send the enquiry as JSON, with Content-Type: application/json"));
   });
   router.post(ENQUIRY_API_PATH, parseJson, async (req: Request, res: Response) => {
-    const lang: Lang = req.body?.lang === "en" ? "en" : "zh-CN";
+    const lang: Lang = siteLangOf(req.body?.lang) ?? baseLang();
     const outcome = await intake.submit(req.body, { address: req.ip, lang, site: siteOf(req, publicOrigin) });
     res.setHeader("Cache-Control", "no-store");
     if (outcome.kind === "accepted" || outcome.kind === "spam") {
@@ -124,9 +125,9 @@ export function createEnquiryRouter({ intake, pageSender, publicOrigin, missBudg
 
   router.get(`${ENQUIRY_API_PATH}/token`, ourOwn, async (req, res, next) => {
     const given = new URL(req.originalUrl, "http://portal.invalid").searchParams.getAll("lang");
-    const asked = given[0] ?? "zh-CN";
-    if (given.length > 1 || !LANGS.includes(asked as Lang)) {
-      next(new HttpError(400, `lang must be one of ${LANGS.join(", ")}`));
+    const asked = given.length === 0 ? baseLang() : siteLangOf(given[0]);
+    if (given.length > 1 || !asked) {
+      next(new HttpError(400, `lang must be one of ${siteLangs().join(", ")}`));
       return;
     }
     const admitted = await missBudget.take(req.ip);

@@ -1,14 +1,15 @@
 // Redirects home (docs/behaviour.md#redirects): a fixed local target, never one the request names.
 import type { RequestHandler } from "express";
 import type { Lang } from "../../shared/page-state.ts";
-import { BASE_PATH, HOME_PATH, LANG_PREFIX, langPath, splitLangPath } from "../../shared/routes.ts";
+import { BASE_PATH, HOME_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import { answerOf, HttpError, sendErrorAnswer } from "./errors.ts";
 
-function homeLocation(originalUrl: string, defaultLang: Lang = "zh-CN"): string {
+function homeLocation(originalUrl: string, defaultLang: Lang): string {
   const q = originalUrl.indexOf("?");
   const path = q === -1 ? originalUrl : originalUrl.slice(0, q);
   const inBase = path.startsWith(`${BASE_PATH}/`) ? splitLangPath(path.slice(BASE_PATH.length)).lang : undefined;
-  const lang = inBase && LANG_PREFIX[inBase] ? inBase : defaultLang;
+  const lang = inBase && inBase !== baseLang() ? inBase : defaultLang;
   const home = BASE_PATH + langPath(HOME_PATH, lang);
   return q === -1 ? home : home + originalUrl.slice(q);
 }

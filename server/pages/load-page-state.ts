@@ -1,11 +1,13 @@
 // Loads every answer a page needs, in parallel, through the API cache (in-process), and decides the page's
 // status (docs/behaviour.md#page-status).
+
 import { payloadKindOf } from "../../shared/call-table.ts";
 import { translationKey } from "../../shared/data-keys.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
 import { detailKey, embeddedPayload, keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import { contentLangOf, isUntranslated, type PageState, type PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
+import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
@@ -30,11 +32,12 @@ export async function loadPageState(
   // Asked for in the page's content language; embedded under the keys the page reads them by.
   const contentLang = contentLangOf(lang, config);
   const mainKey = match ? translationKey(match) : undefined;
-  // A Chinese page's hreflang set needs to know whether its item has an English version.
-  const otherKey = config.contentLang && lang === "zh-CN" && mainKey ? keyInLang(mainKey, "en") : undefined;
-  const [outcomes, other] = await Promise.all([
+  // A page's hreflang set needs to know which other languages its item exists in: the reads those languages'
+  // pages make themselves, through the same cache (docs/behaviour.md#languages). Two languages: one, on the default's page.
+  const others = config.contentLang && mainKey ? siteLangs().filter((one) => one !== baseLang() && one !== lang) : [];
+  const [outcomes, ...inOthers] = await Promise.all([
     Promise.allSettled(keys.map((key) => read(keyInLang(key, contentLang)))),
-    otherKey ? read(otherKey).catch(() => undefined) : undefined,
+    ...others.map((one) => read(keyInLang(mainKey as string, one)).catch(() => undefined)),
   ]);
   const state: PageState = { lang, translated: false, config, fallback: {}, failures: {} };
   let freshForMs = Number.POSITIVE_INFINITY;
@@ -54,9 +57,18 @@ export async function loadPageState(
     else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key) ?? "list"));
   });
 
-  if (otherKey) freshForMs = Math.min(freshForMs, other?.freshForMs ?? 0);
-  state.translated =
-    config.contentLang && (mainKey === undefined || hasTranslation(lang === "en" ? state.fallback[mainKey] : englishItemOf(other)));
+  for (const other of inOthers) freshForMs = Math.min(freshForMs, other?.freshForMs ?? 0);
+  const versions = !config.contentLang
+    ? []
+    : mainKey === undefined
+      ? [...siteLangs()]
+      : siteLangs().filter(
+          (one) =>
+            one === baseLang() ||
+            (one === lang ? hasTranslation(state.fallback[mainKey]) : hasTranslation(itemOf(inOthers[others.indexOf(one)]))),
+        );
+  state.translated = lang === baseLang() ? versions.length > 1 : versions.includes(lang);
+  if (siteLangs().length > 2) state.versions = versions;
 
   const detail = match ? detailKey(match) : undefined;
   const failures = Object.values(state.failures);
@@ -72,10 +84,10 @@ export async function loadPageState(
   return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0, tags: unionOfTags(keys.map(cacheTagsOfKey)) };
 }
 
-/** An item the upstream has in English: there, and not marked as the Chinese stand-in. */
+/** An item the upstream has in a language: there, and not marked as the stand-in in the content's own language. */
 const hasTranslation = (item: unknown) => item !== null && item !== undefined && !isEmptyPayload(item) && !isUntranslated(item);
 
-function englishItemOf(loaded: Awaited<ReturnType<ApiReader["get"]>> | undefined): unknown {
+function itemOf(loaded: Awaited<ReturnType<ApiReader["get"]>> | undefined): unknown {
   const answer = loaded?.value;
   if (answer?.status !== 200) return undefined;
   const envelope = answer.json as { code?: number; data?: unknown };

@@ -1,9 +1,11 @@
 // What a page request renders from (its address, never the URL's own text) and its page cache key, so two
 // requests share a key only if they render the same page (docs/behaviour.md#page-cache). The key holds the request's
 // own path: a page is only served at a path the pages router answered (Express sends some elsewhere first).
+
+import type { Lang } from "../../shared/langs.ts";
 import { type PageAddress, pageAddressOf } from "../../shared/page-address.ts";
-import { isLang, type Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, langPath, PAGE_ROUTES, type PageRoute, type RouteMatch, singleLangPath, splitLangPath } from "../../shared/routes.ts";
+import { siteLangOf } from "../../shared/site-langs.ts";
 import { searchOf } from "../../shared/with-query.ts";
 import { memoByUrl } from "../cache/memo-by-url.ts";
 import { routerTextOf } from "./router-text.ts";
@@ -36,8 +38,8 @@ function urlPartOf(url: string, routes: readonly PageRoute[] = PAGE_ROUTES): Url
   const search = searchOf(address.query);
   // The request's own text keeps its key apart (an encoded prefix is not taken off), read as the address is.
   const rest = splitLangPath(path).path;
-  const named = query.get("lang");
-  const redirect = isLang(named) ? BASE_PATH + langPath(address.path, named) + (search ? `?${search}` : "") : undefined;
+  const named = siteLangOf(query.get("lang"));
+  const redirect = named ? BASE_PATH + langPath(address.path, named) + (search ? `?${search}` : "") : undefined;
   // The path holds no "?", so the key reads back one way only.
   return { address, search, keyRest: search ? `${rest}?${search}` : rest, redirect };
 }

@@ -1,8 +1,10 @@
 // The pages as the app mounts them: the page cache (never in development), the router and its fast path.
 // Without a renderer only the API and health answer.
+
 import type { IncomingMessage } from "node:http";
 import { type Request, Router } from "express";
 import type { PageState, PublicConfig } from "../../shared/page-state.ts";
+import { isDefaultSiteLangs } from "../../shared/site-langs.ts";
 import type { HoldingGate } from "../admission/refusal-hold.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
@@ -17,7 +19,7 @@ import { createPagesRouter, type PagesSettings, type SendNotFoundPage, type Send
 export type { PageCache, SendNotFoundPage };
 
 interface PagesFactorySettings extends Omit<PagesSettings, "site"> {
-  site: Pick<Config, "lang" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin"> & { wechat: boolean };
+  site: Pick<Config, "lang" | "langs" | "contentLangParam" | "classify" | "homeScript" | "publicOrigin"> & { wechat: boolean };
   pageCache: boolean;
   maxBytes: number;
 }
@@ -25,6 +27,8 @@ interface PagesFactorySettings extends Omit<PagesSettings, "site"> {
 function publicConfigOf(config: PagesFactorySettings["site"]): PublicConfig {
   return {
     defaultLang: config.lang,
+    // A page of the two default languages is as it was before a site could have more.
+    ...(isDefaultSiteLangs(config.langs) ? {} : { langs: config.langs }),
     contentLang: config.contentLangParam !== undefined,
     classify: config.classify ?? [],
     homeScript: config.homeScript,

@@ -6,7 +6,7 @@ import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
 import { type Lang, type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { BASE_PATH, isHome, LANG_PREFIX, langPath, type RouteMatch } from "../../shared/routes.ts";
+import { BASE_PATH, isHome, langPath, type RouteMatch, splitLangPath } from "../../shared/routes.ts";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
@@ -18,7 +18,7 @@ import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts
 import type { Logger } from "../logger.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
-import { assemblePage } from "../render/page-template.ts";
+import { assemblePage, htmlLangOf } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore, weakEtagOf } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf, singlePrefixRedirectOf } from "./page-cache-key.ts";
@@ -49,7 +49,6 @@ export type SendNotFoundPage = (req: Request, res: Response, status: 404 | 410) 
 
 /** A path no route matches: the app renders its not-found state there, and its head says noindex. */
 const NOT_FOUND_PATH = "/_not-found";
-const ENGLISH_PREFIX = BASE_PATH + LANG_PREFIX.en;
 
 /** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
 const REDIRECT_MAX_AGE_S = 86_400;
@@ -140,7 +139,12 @@ export function createPagesRouter({
     ]);
     const script = homeScriptOf(match, state);
     const body = Buffer.from(
-      assemblePage(template, { lang: page.lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }),
+      assemblePage(template, {
+        lang: htmlLangOf(page.lang),
+        head: rendered.head,
+        appHtml: rendered.appHtml,
+        stateJson: serialiseState(state),
+      }),
     );
     observeStage("render", secondsSince(renderStarted));
     return {
@@ -238,8 +242,8 @@ export function createPagesRouter({
   }
 
   const sendNotFoundPage: SendNotFoundPage = async (req, res, status) => {
-    const english = req.path === ENGLISH_PREFIX || req.path.startsWith(`${ENGLISH_PREFIX}/`);
-    const lang: Lang = english ? "en" : publicConfig.defaultLang;
+    const inSite = req.path.startsWith(`${BASE_PATH}/`);
+    const lang: Lang = inSite ? splitLangPath(req.path.slice(BASE_PATH.length)).lang : publicConfig.defaultLang;
     const admitted = await missBudget.take(req.ip);
     if (!admitted.ok) {
       sendTooManyPage(res, admitted.retryAfterS, lang);

@@ -1,10 +1,13 @@
 /** The document around the rendered app: the built index.html, split once at its placeholders. */
+import { dirOf, type Lang } from "../../shared/langs.ts";
+
 export interface PageTemplate {
   /** [before lang, before head, before app, before state, rest] */
   parts: readonly [string, string, string, string, string];
 }
 
 interface PageParts {
+  /** The attributes' values: `zh-CN`, or `ar" dir="rtl` for a language written right to left. */
   lang: string;
   head: string;
   appHtml: string;
@@ -32,6 +35,9 @@ export function splitTemplate(html: string): PageTemplate {
   const [beforeLang, afterLang, afterHead, afterApp, afterState] = pieces as [string, string, string, string, string];
   return { parts: [beforeLang, afterLang, afterHead, afterApp, afterState] };
 }
+
+/** The <html> element's language, and its direction when that is right to left. */
+export const htmlLangOf = (lang: Lang): string => (dirOf(lang) === "rtl" ? `${lang}" dir="rtl` : lang);
 
 const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
 

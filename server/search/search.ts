@@ -3,9 +3,11 @@
  * searches answered as the API's other answers are (docs/behaviour.md#search).
  */
 import { keyInLang, keyLangOf } from "../../shared/data-keys.ts";
+import { addressTag } from "../../shared/langs.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { BASE_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
 import { parseSearchCall, SEARCH_PATH, SEARCH_TYPES, type SearchQuery, type SearchResult, type SearchType } from "../../shared/search.ts";
+import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import { type ApiReader, answerHeadersOf } from "../api-proxy/api-reader.ts";
 import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
 import { prepareAnswer } from "../cache/prepared-answer.ts";
@@ -132,8 +134,8 @@ const emptyResult = (): SearchResult => ({
 
 function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   const { reader, logger, refreshMs } = options;
-  const langs = options.langs ?? ["zh-CN"];
-  const lang = langs[0] ?? "zh-CN";
+  const langs = options.langs ?? [baseLang()];
+  const lang = langs[0] ?? baseLang();
   const answers = (key: string) => isSearchKey(key) && langs.includes(keyLangOf(key).lang);
   const now = options.now ?? Date.now;
   let thread: IndexThread | undefined;
@@ -313,9 +315,9 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     }
   }
 
-  async function search(query: SearchQuery, lang: Lang = "zh-CN"): Promise<SearchResult> {
+  async function search(query: SearchQuery, lang: Lang = baseLang()): Promise<SearchResult> {
     const result = await searchIndex(query);
-    if (lang === "zh-CN") return result;
+    if (lang === baseLang()) return result;
     return { ...result, pageDataList: result.pageDataList.map((hit) => ({ ...hit, url: addressIn(hit.url, lang) })) };
   }
 
@@ -379,16 +381,22 @@ function createSiteSearch(options: SiteSearchOptions): SiteSearch {
   };
 }
 
-const englishIndexFile = (file: string): string => (file.endsWith(".db") ? `${file.slice(0, -3)}.en.db` : `${file}.en`);
+/** A language's index beside the content language's: `search.en.db`, `search.zh-tw.db`. */
+const langIndexFile = (file: string, lang: Lang): string =>
+  file.endsWith(".db") ? `${file.slice(0, -3)}.${addressTag(lang)}.db` : `${file}.${addressTag(lang)}`;
 
-/** An English index of its own with `contentLang`, else the Chinese one answers both (docs/behaviour.md#search). */
+/** An index per language with `contentLang`, else the content language's answers them all (docs/behaviour.md#search). */
 function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean }): SiteSearch {
   const { contentLang, reader, ...common } = options;
-  const zh = createSiteSearch({ ...common, reader, langs: contentLang ? ["zh-CN"] : ["zh-CN", "en"] });
-  if (!contentLang) return zh;
-  const english: ContentReader = { get: (key, requestId) => reader.get(keyInLang(key, "en"), requestId) };
-  const en = createSiteSearch({ ...common, file: englishIndexFile(options.file), reader: english, langs: ["en"] });
-  const both = [zh, en];
+  const [base, ...others] = siteLangs() as [Lang, ...Lang[]];
+  const own = createSiteSearch({ ...common, reader, langs: contentLang ? [base] : [base, ...others] });
+  if (!contentLang || others.length === 0) return own;
+  const byLang = new Map<Lang, SiteSearch>([[base, own]]);
+  for (const lang of others) {
+    const inLang: ContentReader = { get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
+    byLang.set(lang, createSiteSearch({ ...common, file: langIndexFile(options.file, lang), reader: inLang, langs: [lang] }));
+  }
+  const all = [...byLang.values()];
   const sum = (a: Record<string, number>, b: Record<string, number>) => {
     const out = { ...a };
     for (const [name, n] of Object.entries(b)) out[name] = (out[name] ?? 0) + n;
@@ -396,28 +404,31 @@ function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean
   };
   return {
     start: () => {
-      for (const one of both) one.start();
+      for (const one of all) one.start();
     },
     close: () => {
-      for (const one of both) one.close();
+      for (const one of all) one.close();
     },
-    search: (query, lang = "zh-CN") => (lang === "en" ? en : zh).search(query, lang),
-    readerWith: (base) => zh.readerWith(en.readerWith(base)),
+    search: (query, lang = base) => (byLang.get(lang) ?? own).search(query, lang),
+    readerWith: (next) => all.reduceRight((inner, one) => one.readerWith(inner), next),
     onPurge: (request) => {
-      for (const one of both) one.onPurge(request);
+      for (const one of all) one.onPurge(request);
     },
-    rebuild: () => Promise.all(both.map((one) => one.rebuild())).then(() => undefined),
-    settled: () => Promise.all(both.map((one) => one.settled())).then(() => undefined),
-    // The last build is the older of the two: the one a stale index would show.
+    rebuild: () => Promise.all(all.map((one) => one.rebuild())).then(() => undefined),
+    settled: () => Promise.all(all.map((one) => one.settled())).then(() => undefined),
+    // The last build is the oldest of them: the one a stale index would show.
     figures: () => {
-      const [a, b] = [zh.figures(), en.figures()];
+      const each = all.map((one) => one.figures());
+      const known = <T>(values: (T | undefined)[]): T[] | undefined => (values.includes(undefined) ? undefined : (values as T[]));
+      const built = known(each.map((f) => f.builtAt));
+      const seconds = known(each.map((f) => f.buildSeconds));
       return {
-        documents: a.documents + b.documents,
-        bytes: a.bytes + b.bytes,
-        builtAt: a.builtAt === undefined || b.builtAt === undefined ? undefined : Math.min(a.builtAt, b.builtAt),
-        buildSeconds: a.buildSeconds === undefined || b.buildSeconds === undefined ? undefined : a.buildSeconds + b.buildSeconds,
-        queries: sum(a.queries, b.queries),
-        empty: sum(a.empty, b.empty),
+        documents: each.reduce((n, f) => n + f.documents, 0),
+        bytes: each.reduce((n, f) => n + f.bytes, 0),
+        builtAt: built && Math.min(...built),
+        buildSeconds: seconds?.reduce((n, s) => n + s, 0),
+        queries: each.map((f) => f.queries).reduce(sum),
+        empty: each.map((f) => f.empty).reduce(sum),
       };
     },
   };
@@ -435,5 +446,5 @@ type SearchDeps = Omit<SiteSearchOptions, "file" | "refreshMs" | "reader" | "lan
 export function createSearch(settings: SearchSettings, { upstream, ...deps }: SearchDeps) {
   const reader = uncachedReader(upstream, settings.contentLangParam);
   const { file, refreshMs, contentLang } = settings;
-  return Object.assign(createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), { pageGuard: searchPageGuard });
+  return Object.assign(createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), { pageGuard: searchPageGuard() });
 }

@@ -2,10 +2,11 @@
 import { type Paged, payloadOf } from "../../shared/envelope.ts";
 import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 
 export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
-  return lang === "zh-CN" ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
+  return lang === baseLang() ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
 }
 
 /** Throws when the call failed or did not answer code 0. */

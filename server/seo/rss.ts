@@ -6,6 +6,7 @@ import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import { pageHref } from "../../shared/routes.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { rfc822Of } from "./message-dates.ts";
 import { readerInLang, readPayload } from "./read-upstream.ts";
@@ -82,8 +83,8 @@ export async function buildFeed(
   contentLang = false,
 ): Promise<{ xml: string; complete: boolean }> {
   const feed = FEEDS[kind];
-  const inEnglish = lang === "en" && contentLang;
-  const reader = readerInLang(anyReader, inEnglish ? "en" : "zh-CN");
+  const inLang = lang !== baseLang() && contentLang;
+  const reader = readerInLang(anyReader, inLang ? lang : baseLang());
   const listKey = apiKey(feed.detail.detail.items.call, { query: { pageIndex: 0, pageMaxCount: FEED_ITEM_COUNT } });
   const [list, config, author] = await Promise.all([
     readPayload<Paged<Message>>(reader, listKey, "paged"),
@@ -96,7 +97,7 @@ export async function buildFeed(
     .slice(0, FEED_ITEM_COUNT)
     .map((m) => ({
       title: String(m.title ?? ""),
-      link: absoluteUrl(origin, pageHref(feed.detail, m.id, inEnglish && !isUntranslated(m) ? "en" : "zh-CN")),
+      link: absoluteUrl(origin, pageHref(feed.detail, m.id, inLang && !isUntranslated(m) ? lang : baseLang())),
       description: String(m.brief ?? ""),
       pubDate: rfc822Of(m.dateTime),
     }));
@@ -105,7 +106,7 @@ export async function buildFeed(
       title: [author?.name, pageTitle].filter(Boolean).join(" - "),
       link: absoluteUrl(origin, pageHref(feed.list, undefined, lang)),
       description: config?.metaDescription || pageTitle,
-      language: lang === "en" ? "en" : "zh-cn",
+      language: lang.toLowerCase(),
       self: absoluteUrl(origin, feedHref(kind, lang)),
     },
     items,

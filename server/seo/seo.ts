@@ -5,7 +5,8 @@
 import { type Response, Router } from "express";
 import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
-import { LANGS, type Lang } from "../../shared/page-state.ts";
+import type { Lang } from "../../shared/page-state.ts";
+import { siteLangs } from "../../shared/site-langs.ts";
 import { type ApiReader, readerFor, ttlFor } from "../api-proxy/api-reader.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
 import type { Config } from "../config.ts";
@@ -88,7 +89,7 @@ export function createSeo({ settings, reader, logger, now }: SeoDeps): Router {
     res.set({ "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
   });
 
-  for (const [kind, lang] of (Object.keys(FEEDS) as FeedKind[]).flatMap((kind) => LANGS.map((lang) => [kind, lang] as const))) {
+  for (const [kind, lang] of (Object.keys(FEEDS) as FeedKind[]).flatMap((kind) => siteLangs().map((lang) => [kind, lang] as const))) {
     const keep = keepFor([apiKey(FEEDS[kind].detail.detail.items.call), keys.syscfg(), keys.sysauthor()]);
     router.get(feedHref(kind, lang), async (_req, res) => {
       warnRelative();

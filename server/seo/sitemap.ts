@@ -5,8 +5,9 @@
 import { absoluteUrl } from "../../shared/absolute-url.ts";
 import { apiKey } from "../../shared/data-keys.ts";
 import type { ItemList, PageDetail, PageItem } from "../../shared/page-route.ts";
-import { isUntranslated, LANGS, type Lang } from "../../shared/page-state.ts";
+import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
+import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { w3cDateOf } from "./message-dates.ts";
 import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
@@ -40,19 +41,20 @@ interface SitemapLangs {
   defaultLang: Lang;
 }
 
+/** A page in every language it exists in (`versions`, in the site's order), each naming all of them; else in the content's own. */
 function entriesInLangs(
   href: (lang: Lang) => string,
   lastmod: string | undefined,
-  translated: boolean,
+  versions: readonly Lang[],
   langs: SitemapLangs,
 ): SitemapEntry[] {
   const dated = (path: string): SitemapEntry => (lastmod ? { path, lastmod } : { path });
-  if (!translated) return [dated(href("zh-CN"))];
+  if (versions.length < 2) return [dated(href(baseLang()))];
   const alternates = [
-    ...LANGS.map((lang) => ({ hreflang: lang, path: href(lang) })),
-    { hreflang: "x-default", path: href(langs.defaultLang) },
+    ...versions.map((lang) => ({ hreflang: lang, path: href(lang) })),
+    { hreflang: "x-default", path: href(versions.includes(langs.defaultLang) ? langs.defaultLang : baseLang()) },
   ];
-  return LANGS.map((lang) => ({ ...dated(href(lang)), alternates }));
+  return versions.map((lang) => ({ ...dated(href(lang)), alternates }));
 }
 
 interface CollectedSitemap {
@@ -81,27 +83,33 @@ function readItems(reader: ApiReader, list: ItemList): Promise<{ items: PageItem
 export function pageEntriesOf(
   routes: readonly PageRoute[],
   detailEntries: ReadonlyMap<PageRoute, SitemapEntry[]>,
-  translated: (route: PageRoute) => boolean = () => false,
-  langs: SitemapLangs = { contentLang: false, defaultLang: "zh-CN" },
+  versions: (route: PageRoute) => readonly Lang[] = () => [],
+  langs: SitemapLangs = { contentLang: false, defaultLang: baseLang() },
 ): SitemapEntry[] {
   return routes
     .filter((route) => !route.detail && !route.unlisted)
     .flatMap((route) => {
       const dated = route.sitemapLastmodFrom?.();
       const lastmod = dated && newestOf((detailEntries.get(dated) ?? []).map((e) => e.lastmod));
-      return entriesInLangs((lang) => pageHref(route, undefined, lang), lastmod, translated(route), langs);
+      return entriesInLangs((lang) => pageHref(route, undefined, lang), lastmod, versions(route), langs);
     });
 }
 
 export async function collectSitemap(
   reader: ApiReader,
   routes: readonly PageRoute[] = PAGE_ROUTES,
-  langs: SitemapLangs = { contentLang: false, defaultLang: "zh-CN" },
+  langs: SitemapLangs = { contentLang: false, defaultLang: baseLang() },
 ): Promise<CollectedSitemap> {
   const failed: string[] = [];
   const failedLangs: string[] = [];
   let truncated = false;
-  const english = readerInLang(reader, "en");
+  const others = siteLangs().slice(1);
+  const readers = others.map((lang) => readerInLang(reader, lang));
+  /** The languages beside the content's own that list an item as theirs, in the site's order. */
+  const versionsOf = (translatedIn: readonly ReadonlySet<unknown>[], id: unknown): Lang[] => [
+    baseLang(),
+    ...others.filter((_, i) => translatedIn[i]?.has(id)),
+  ];
   /** Nothing when content is not asked for by language, or the call failed. */
   const translatedOf = async <T>(section: string, read: () => Promise<T>): Promise<T | undefined> => {
     if (!langs.contentLang) return undefined;
@@ -117,13 +125,13 @@ export async function collectSitemap(
     details.map(async (route): Promise<SitemapEntry[]> => {
       const detail = route.detail as PageDetail;
       try {
-        const [read, inEnglish] = await Promise.all([
+        const [read, ...inLangs] = await Promise.all([
           readItems(reader, detail.items),
-          translatedOf(route.id, () => readItems(english, detail.items)),
+          ...readers.map((inLang) => translatedOf(route.id, () => readItems(inLang, detail.items))),
         ]);
         truncated ||= read.truncated;
-        const translatedIds = new Set(
-          (inEnglish?.items ?? []).filter((item) => isId(item?.id) && !isUntranslated(item)).map((item) => item.id),
+        const translatedIds = inLangs.map(
+          (inLang) => new Set((inLang?.items ?? []).filter((item) => isId(item?.id) && !isUntranslated(item)).map((item) => item.id)),
         );
         return read.items
           .filter((item) => isId(item?.id))
@@ -131,7 +139,7 @@ export async function collectSitemap(
             entriesInLangs(
               (lang) => pageHref(route, item.id, lang),
               detail.kind === "message" ? w3cDateOf(item.dateTime) : undefined,
-              translatedIds.has(item.id),
+              versionsOf(translatedIds, item.id),
               langs,
             ),
           );
@@ -143,17 +151,20 @@ export async function collectSitemap(
   );
   // A page that is one item (the company introduction) is a translation when its item is.
   const ownItems = routes.filter((route) => !route.detail && route.translatedBy);
-  const ownTranslated = new Map(
+  const ownVersions = new Map(
     await Promise.all(
       ownItems.map(async (route) => {
-        const item = await translatedOf(route.id, () => readPayload<unknown>(english, route.translatedBy?.() as string, "object"));
-        return [route, item !== undefined && !isUntranslated(item)] as const;
+        const items = await Promise.all(
+          readers.map((inLang) => translatedOf(route.id, () => readPayload<unknown>(inLang, route.translatedBy?.() as string, "object"))),
+        );
+        return [route, [baseLang(), ...others.filter((_, i) => items[i] !== undefined && !isUntranslated(items[i]))]] as const;
       }),
     ),
   );
-  const translated = (route: PageRoute) => langs.contentLang && (ownTranslated.get(route) ?? !route.translatedBy);
+  const versions = (route: PageRoute): readonly Lang[] =>
+    langs.contentLang ? (ownVersions.get(route) ?? (route.translatedBy ? [] : siteLangs())) : [];
   const entriesOf = new Map(details.map((route, index) => [route, detailEntries[index] as SitemapEntry[]]));
-  const all: SitemapEntry[] = [...pageEntriesOf(routes, entriesOf, translated, langs), ...detailEntries.flat()];
+  const all: SitemapEntry[] = [...pageEntriesOf(routes, entriesOf, versions, langs), ...detailEntries.flat()];
   // An upstream list may repeat an item across pages when content changes while it is read.
   const seen = new Set<string>();
   const entries = all.filter((entry) => !seen.has(entry.path) && seen.add(entry.path));

@@ -23,7 +23,18 @@ import { matchPage, PAGE_ROUTES, PAGES, type PageRoute, pageHref, parentHref, ty
 const awards = definePage({
   id: "awards",
   path: "/about/awards/index.html",
-  title: { "zh-CN": "荣誉资质", en: "Awards" },
+  title: {
+    "zh-CN": "荣誉资质",
+    "zh-TW": "榮譽資質",
+    en: "Awards",
+    ja: "受賞歴",
+    ko: "수상 내역",
+    es: "Premios",
+    fr: "Distinctions",
+    de: "Auszeichnungen",
+    ru: "Награды",
+    ar: "الجوائز",
+  },
   query: (query) => ({ year: /^(19|20)\d\d$/.test(query.get("year") ?? "") ? Number(query.get("year")) : undefined }),
   dataKeys: () => [keys.company()],
   breadcrumb: (): Crumb[] => [about, awards],
@@ -121,7 +132,18 @@ describe("a detail page that names no data keys", () => {
   const prize = definePage({
     id: "prize",
     path: "/about/prize",
-    title: { "zh-CN": "奖项", en: "Prize" },
+    title: {
+      "zh-CN": "奖项",
+      "zh-TW": "獎項",
+      en: "Prize",
+      ja: "賞",
+      ko: "상",
+      es: "Premio",
+      fr: "Prix",
+      de: "Preis",
+      ru: "Премия",
+      ar: "جائزة",
+    },
     detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
   });
 

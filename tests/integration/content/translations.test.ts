@@ -54,15 +54,19 @@ describeEachDatabase("content in English", (databases) => {
     expect(answer.body.data).toEqual({ ...notice, lang: "zh-CN" });
   });
 
-  it("answers in Chinese, unmarked, without lang or with lang=zh-CN, and refuses any other language", async () => {
+  it("answers in Chinese, unmarked, without lang or with lang=zh-CN, and refuses a language it cannot store", async () => {
     for (const query of ["", "?lang=zh-CN", "?lang="]) {
       const product = await get<Marked<Product>>(`/product/product/1${query}`);
       expect(product.body.data.name, query).toBe(demo.products[0]?.name);
       expect(product.body.data.lang, query).toBeUndefined();
     }
-    const bad = await get("/product/product/1?lang=fr");
+    const bad = await get("/product/product/1?lang=xx");
     expect(bad.status).toBe(400);
-    expect(bad.body.msg).toBe("lang must be zh-CN or en");
+    expect(bad.body.msg).toBe("lang must be zh-CN, zh-TW, en, ja, ko, es, fr, de, ru, ar");
+    // A language the content has no rows in is answered in Chinese, marked so.
+    const french = await get<Marked<Product>>("/product/product/1?lang=fr");
+    expect(french.body.data.name).toBe(demo.products[0]?.name);
+    expect(french.body.data.lang).toBe("zh-CN");
     expect((await get("/product/product/1?lang=en&lang=en")).status).toBe(400);
   });
 
