@@ -423,9 +423,14 @@ export interface WechatConfig {
   apiBase: string;
 }
 
+/** The form secret a cluster's primary makes for its workers when FORM_SECRET is unset (one instance's alone). */
+export const WORKERS_FORM_SECRET = "PORTAL_WORKERS_FORM_SECRET";
+
 export interface EnquiryConfig {
   /** Undefined: a random one per start. */
   formSecret?: string;
+  /** FORM_SECRET was set, so every instance has the same one (not one its primary made for its workers). */
+  instancesShareFormSecret: boolean;
   ratePerHour: number;
   retentionDays: number;
   webhook?: { url: string; secrets: PurgeSecret[] };
@@ -532,7 +537,8 @@ export function parseConfig(env: Record<string, string | undefined>): Config {
     redirectsFile: e.REDIRECTS_FILE,
     shutdown: { drainMs: e.SHUTDOWN_DRAIN_MS, graceMs: e.SHUTDOWN_GRACE_MS },
     enquiries: {
-      formSecret: e.FORM_SECRET,
+      formSecret: e.FORM_SECRET ?? env[WORKERS_FORM_SECRET],
+      instancesShareFormSecret: e.FORM_SECRET !== undefined,
       ratePerHour: e.ENQUIRY_RATE_PER_HOUR,
       retentionDays: e.ENQUIRY_RETENTION_DAYS,
       webhook:

@@ -10,7 +10,7 @@ import v8 from "node:v8";
 import { AggregatorRegistry, collectDefaultMetrics, Registry } from "prom-client";
 import { createApp, type PortalApp } from "./app.ts";
 import { announceListening, runPrimary } from "./cluster.ts";
-import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
+import { type Config, ConfigError, parseConfig, WORKERS_FORM_SECRET, withoutCredentials } from "./config.ts";
 import { type ContentApiThread, prepareContentDb, startContentApiThread } from "./content/api-thread.ts";
 import { createLogger, type Logger } from "./logger.ts";
 import { answerPrimary, type Phase, startInternalListener } from "./operations/operations.ts";
@@ -73,8 +73,9 @@ async function main(): Promise<void> {
     if (config.dev) {
       logger.warn({ webConcurrency: config.webConcurrency }, "WEB_CONCURRENCY is ignored in development: one process");
     } else {
-      // Workers inherit it, so each accepts the others' tokens.
-      process.env.FORM_SECRET ??= randomBytes(32).toString("base64url");
+      // Workers inherit it, so each accepts the others' tokens. Not as FORM_SECRET: that one, set by the operator, is
+      // shared by every instance, and keys the client hashes in Redis (docs/behaviour.md#client-keys-in-redis).
+      if (!process.env.FORM_SECRET) process.env[WORKERS_FORM_SECRET] ??= randomBytes(32).toString("base64url");
       await runPrimary({
         workers: config.webConcurrency,
         logger,

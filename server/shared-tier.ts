@@ -49,7 +49,7 @@ export function sharedTierSettingsOf(config: Config): SharedTierSettings {
   return {
     redisUrl,
     contentSource: config.apiBaseUrl ?? config.databaseUrl,
-    clientSecret: config.enquiries.formSecret,
+    clientSecret: config.enquiries.instancesShareFormSecret ? config.enquiries.formSecret : undefined,
     upstreamTimeoutMs,
     missRatePerMin,
     reader,

@@ -66,6 +66,8 @@ export function sharedClientHash(tier: SharedTier, secret: string | undefined, n
   };
   // A Redis started again empty gets this instance's salt back before a newcomer can store another.
   tier.onResume(() => void reread());
+  // Read once connected, before traffic: a first read made under a burst of requests can miss the tier's deadline.
+  void tier.connected().then(() => reread());
 
   return async (client) => {
     if (!hash) await reread();
