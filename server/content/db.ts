@@ -82,3 +82,40 @@ async function currentSchema(db: Kysely<Database>): Promise<string> {
   if (!schema) throw new Error("the PostgreSQL search_path names no existing schema");
   return schema;
 }
+
+/** A connection opened on first use (a failed open is tried again at the next), and closed once. */
+export interface LazyContentDb {
+  open(): Promise<ContentDb>;
+  isOpen(): boolean;
+  close(): Promise<void>;
+}
+
+/** `what` names the store in the error a use after close() gets. */
+export function lazyContentDb(databaseUrl: string, what: string): LazyContentDb {
+  let opening: Promise<ContentDb> | undefined;
+  let opened = false;
+  let closed = false;
+  return {
+    open() {
+      if (closed) return Promise.reject(new Error(`${what} is closed`));
+      opening ??= openContentDb(databaseUrl).then(
+        (content) => {
+          opened = true;
+          return content;
+        },
+        (error: unknown) => {
+          opening = undefined;
+          throw error;
+        },
+      );
+      return opening;
+    },
+    isOpen: () => opened && !closed,
+    async close() {
+      closed = true;
+      const current = opening;
+      opening = undefined;
+      await current?.then((content) => content.close()).catch(() => {});
+    },
+  };
+}

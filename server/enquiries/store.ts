@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Insertable, Selectable } from "kysely";
-import { type ContentDb, openContentDb } from "../content/db.ts";
+import { lazyContentDb } from "../content/db.ts";
 import type { ChannelState, EnquiryTable } from "../content/schema.ts";
 
 export type Enquiry = Selectable<EnquiryTable>;
@@ -45,23 +45,8 @@ export interface EnquiryStore {
 const newEnquiryId = () => `enq_${randomBytes(15).toString("base64url")}`;
 
 export function createEnquiryStore(databaseUrl: string): EnquiryStore {
-  let opening: Promise<ContentDb> | undefined;
-  let opened = false;
-  let closed = false;
-  const open = (): Promise<ContentDb> => {
-    if (closed) return Promise.reject(new Error("the enquiry store is closed"));
-    opening ??= openContentDb(databaseUrl).then(
-      (content) => {
-        opened = true;
-        return content;
-      },
-      (error: unknown) => {
-        opening = undefined;
-        throw error;
-      },
-    );
-    return opening;
-  };
+  const connection = lazyContentDb(databaseUrl, "the enquiry store");
+  const { open } = connection;
   const db = async () => (await open()).db;
 
   return {
@@ -163,12 +148,7 @@ export function createEnquiryStore(databaseUrl: string): EnquiryStore {
     async ping() {
       await (await open()).ping();
     },
-    isOpen: () => opened && !closed,
-    async close() {
-      closed = true;
-      const current = opening;
-      opening = undefined;
-      await current?.then((content) => content.close()).catch(() => {});
-    },
+    isOpen: connection.isOpen,
+    close: connection.close,
   };
 }

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from "node:crypto";
 import { type ExpressionBuilder, sql } from "kysely";
-import { type ContentDb, openContentDb } from "../content/db.ts";
+import { lazyContentDb } from "../content/db.ts";
 import type { Database, PushEngine } from "../content/schema.ts";
 
 export type { PushEngine };
@@ -50,23 +50,8 @@ export interface PushStore {
 const QUEUE_CHUNK = 400;
 
 export function createPushStore(databaseUrl: string): PushStore {
-  let opening: Promise<ContentDb> | undefined;
-  let opened = false;
-  let closed = false;
-  const open = (): Promise<ContentDb> => {
-    if (closed) return Promise.reject(new Error("the push queue is closed"));
-    opening ??= openContentDb(databaseUrl).then(
-      (content) => {
-        opened = true;
-        return content;
-      },
-      (error: unknown) => {
-        opening = undefined;
-        throw error;
-      },
-    );
-    return opening;
-  };
+  const connection = lazyContentDb(databaseUrl, "the push queue");
+  const { open } = connection;
 
   const claimable = (engine: PushEngine, now: number, cutoff: number) => (eb: ExpressionBuilder<Database, "push_queue">) =>
     eb.and([
@@ -217,12 +202,7 @@ export function createPushStore(databaseUrl: string): PushStore {
         .execute();
     },
 
-    isOpen: () => opened && !closed,
-    async close() {
-      closed = true;
-      const current = opening;
-      opening = undefined;
-      await current?.then((content) => content.close()).catch(() => {});
-    },
+    isOpen: connection.isOpen,
+    close: connection.close,
   };
 }
