@@ -124,6 +124,8 @@ describeInBrowser("enquiries in Chromium", () => {
     await page.locator("#enquiry-message").fill("three mistakes");
     await page.getByRole("button", { name: "提交留言" }).click();
     await page.locator(".enquiry-summary").waitFor();
+    // The answer's stylesheets, not only its markup: the outlines are read from computed style.
+    await page.waitForLoadState("load");
     const marks = await page.evaluate(() =>
       [...document.querySelectorAll('.enquiry-form [aria-invalid="true"]')].map((field) => {
         const style = getComputedStyle(field);
