@@ -1,5 +1,5 @@
 /**
- * TRUST_PROXY's list of proxies checked as Express will read it (server/config.ts): compiled
+ * TRUST_PROXY's list of proxies checked as Express will read it (server/config/listening.ts): compiled
  * the same way, each address a plain IPv4 or IPv6 one, and not trusting every address.
  */
 import { isIP, isIPv4 } from "node:net";
