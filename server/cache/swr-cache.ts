@@ -3,60 +3,21 @@
 import { LRUCache } from "lru-cache";
 import { FrequencySketch } from "./frequency-sketch.ts";
 import { InFlight } from "./in-flight.ts";
+import { PurgeWatches } from "./purge-watches.ts";
+import type { CacheOutcome, CacheStats, Load, Loaded, PurgeMode, PurgeSelector, PurgeWatch, Refresh, SecondLevel } from "./swr-types.ts";
+import { TagIndex } from "./tag-index.ts";
 
-export type CacheStatus = "HIT" | "MISS" | "STALE";
-
-/** What a load gives: the value, and how long it stays fresh (absent: never stored; 0: stored, stale at once). */
-export interface Loaded<V> {
-  value: V;
-  freshForMs?: number;
-  tags?: readonly string[];
-  /** Work the value was made from that began before this load did (a shared render): a purge since then keeps it out too. */
-  since?: PurgeWatch;
-  /** When a value made elsewhere (a second level's) was made: its freshness counts from then. */
-  madeAt?: number;
-}
-
-/** What a purge may have made out of date since some work began (see `watch`). */
-export interface PurgeWatch {
-  readonly key: string;
-  readonly tags: readonly string[];
-  purged: boolean;
-  readonly purgedTags: Set<string>;
-}
-
-export type PurgeMode = "soft" | "hard";
-
-export type PurgeSelector = { all: true } | { tag: string } | { keys: (key: string) => boolean };
-
-export interface CacheOutcome<V> {
-  value: V;
-  status: CacheStatus;
-  freshForMs: number;
-}
-
-export type Load<V> = () => Promise<Loaded<V>>;
-type Refresh<V> = (stale: V) => Promise<Loaded<V>>;
-
-export interface SecondLevel<V> {
-  load(key: string, load: Load<V>): Promise<Loaded<V>>;
-  fresh(key: string): Promise<Loaded<V> | undefined>;
-  /** Drops its entries of `keys` (purged here), so their refreshes load anew instead of taking them back. */
-  forget(keys: readonly string[]): void;
-}
-
-export interface CacheStats {
-  entries: number;
-  bytes: number;
-  maxBytes: number;
-  hits: number;
-  misses: number;
-  stale: number;
-  hitRatio: number;
-  evictions: number;
-  shared: number;
-  refused: number;
-}
+export type {
+  CacheOutcome,
+  CacheStats,
+  CacheStatus,
+  Load,
+  Loaded,
+  PurgeMode,
+  PurgeSelector,
+  PurgeWatch,
+  SecondLevel,
+} from "./swr-types.ts";
 
 interface SwrCacheOptions<V> {
   maxBytes: number;
@@ -78,8 +39,6 @@ interface Entry<V> {
   tags: readonly string[];
 }
 
-/** Past this many purged tags, a watched piece of work counts as purged outright, so the set stays small. */
-const MAX_WATCHED_TAGS = 256;
 const NO_TAGS: readonly string[] = [];
 
 export class SwrCache<V> {
@@ -90,8 +49,8 @@ export class SwrCache<V> {
   private readonly inflight = new InFlight<Loaded<V>>();
   /** Loads a purge took out of `inflight` (new requests start their own), still running. */
   private readonly detached = new Set<Promise<Loaded<V>>>();
-  private readonly watches = new Set<PurgeWatch>();
-  private readonly tagIndex = new Map<string, Set<string>>();
+  private readonly watches = new PurgeWatches();
+  private readonly tagIndex = new TagIndex();
   private readonly options: SwrCacheOptions<V>;
   private hits = 0;
   private misses = 0;
@@ -107,7 +66,7 @@ export class SwrCache<V> {
     const sizeCalculation = (entry: Entry<V>, key: string) => options.sizeOf(entry.value, key);
     // Any removal leaves the tag index; only an eviction (pushed out to make room) is counted.
     const dispose = (entry: Entry<V>, key: string, reason: LRUCache.DisposeReason) => {
-      this.unindex(key, entry.tags);
+      this.tagIndex.remove(key, entry.tags);
       if (reason === "evict") this.evictions++;
     };
     this.main = new LRUCache({ maxSize: options.maxBytes, sizeCalculation, dispose });
@@ -225,7 +184,7 @@ export class SwrCache<V> {
     }
     store.set(key, entry);
     // An entry too large for the bound is not kept, and so not indexed.
-    if (store.peek(key) === entry) this.index(key, tags);
+    if (store.peek(key) === entry) this.tagIndex.add(key, tags);
   }
 
   private admits(key: string, entry: Entry<V>): boolean {
@@ -244,31 +203,13 @@ export class SwrCache<V> {
     return false;
   }
 
-  private index(key: string, tags: readonly string[]): void {
-    for (const tag of tags) {
-      const keys = this.tagIndex.get(tag);
-      if (keys) keys.add(key);
-      else this.tagIndex.set(tag, new Set([key]));
-    }
-  }
-
-  private unindex(key: string, tags: readonly string[]): void {
-    for (const tag of tags) {
-      const keys = this.tagIndex.get(tag);
-      keys?.delete(key);
-      if (keys?.size === 0) this.tagIndex.delete(tag);
-    }
-  }
-
   /** Watches for purges of `key` while work that may end in a store runs (a render); passed on as `Loaded.since`. */
   watch(key: string): PurgeWatch {
-    const watch: PurgeWatch = { key, tags: this.options.tagsOfKey?.(key) ?? NO_TAGS, purged: false, purgedTags: new Set() };
-    this.watches.add(watch);
-    return watch;
+    return this.watches.watch(key, this.options.tagsOfKey?.(key) ?? NO_TAGS);
   }
 
   unwatch(watch: PurgeWatch): void {
-    this.watches.delete(watch);
+    this.watches.unwatch(watch);
   }
 
   tagsOf(key: string): readonly string[] | undefined {
@@ -277,7 +218,7 @@ export class SwrCache<V> {
 
   /** Soft marks entries stale, hard drops them; either way loads under way for them are not stored. Returns the count. */
   purge(selector: PurgeSelector, mode: PurgeMode): number {
-    const keys = "tag" in selector ? [...(this.tagIndex.get(selector.tag) ?? [])] : [...this.main.keys(), ...(this.oneOff?.keys() ?? [])];
+    const keys = "tag" in selector ? this.tagIndex.keysOf(selector.tag) : [...this.main.keys(), ...(this.oneOff?.keys() ?? [])];
     const picked = "keys" in selector ? keys.filter(selector.keys) : keys;
     const now = this.now();
     if (picked.length > 0) this.options.secondLevel?.forget(picked);
@@ -290,16 +231,7 @@ export class SwrCache<V> {
       const entry = this.main.peek(key) ?? this.oneOff?.peek(key);
       if (entry) entry.freshUntil = Math.min(entry.freshUntil, now);
     }
-    for (const watch of this.watches) {
-      if (watch.purged) continue;
-      if ("all" in selector || ("keys" in selector ? selector.keys(watch.key) : watch.tags.includes(selector.tag))) {
-        watch.purged = true;
-        this.detach(watch.key);
-      } else if ("tag" in selector) {
-        if (watch.purgedTags.size >= MAX_WATCHED_TAGS) watch.purged = true;
-        else watch.purgedTags.add(selector.tag);
-      }
-    }
+    for (const key of this.watches.purged(selector)) this.detach(key);
     return picked.length;
   }
 
