@@ -2,26 +2,23 @@
 // the rest rendered once per key; unknown paths fall through.
 import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";
-import type { HomeHtml } from "../../shared/entities.ts";
-import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
-import { keys } from "../../shared/page-data.ts";
-import { type Lang, type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
-import { BASE_PATH, isHome, langPath, type RouteMatch, splitLangPath } from "../../shared/routes.ts";
+import type { PageState, PublicConfig } from "../../shared/page-state.ts";
+import { BASE_PATH } from "../../shared/routes.ts";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagHeaders } from "../cache/cache-tags.ts";
 import type { IdleRecompressor } from "../cache/idle-recompressor.ts";
 import { InFlight } from "../cache/in-flight.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
-import type { Loaded, PurgeWatch } from "../cache/swr-cache.ts";
-import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
+import type { Loaded } from "../cache/swr-cache.ts";
+import { contentSecurityPolicy } from "../http/security-headers.ts";
 import type { Logger } from "../logger.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
-import { assemblePage, htmlLangOf } from "../render/page-template.ts";
-import { loadPageState } from "./load-page-state.ts";
-import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore, weakEtagOf } from "./page-cache.ts";
+import { notFoundPageSender, type SendNotFoundPage } from "./not-found-page.ts";
+import { type CachedPage, cachedPageOf as compressedPageOf, type PageCache, type PageToStore } from "./page-cache.ts";
 import { createPageKeyReader, type PageRequest, pageRequestOf, singlePrefixRedirectOf } from "./page-cache-key.ts";
+import { pageRendererOf, type RenderedPage, secondsSince } from "./render-page.ts";
 import { pageCacheControl, sendCachedPage } from "./send-cached-page.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
 
@@ -44,38 +41,15 @@ interface PagesDeps {
 }
 
 export type SendOwnPage = (req: Request, res: Response, target: string, extra: Partial<PageState>, status?: number) => Promise<void>;
-/** The site's not-found page at any address, with its status: the one way every not-found answer outside a page is made. */
-export type SendNotFoundPage = (req: Request, res: Response, status: 404 | 410) => Promise<void>;
-
-/** A path no route matches: the app renders its not-found state there, and its head says noindex. */
-const NOT_FOUND_PATH = "/_not-found";
+export type { SendNotFoundPage };
 
 /** How long browsers and shared caches may keep a `?lang=` redirect: it follows from the URL alone. */
 const REDIRECT_MAX_AGE_S = 86_400;
-
-const secondsSince = (started: number) => (performance.now() - started) / 1000;
 
 export interface PagesSettings {
   site: PublicConfig;
   dev: boolean;
   staleMs: number;
-}
-
-function homeScriptOf(match: RouteMatch, state: PageState): string | undefined {
-  if (!isHome(match.route) || !state.config.homeScript) return undefined;
-  const body = homeScriptBody((state.fallback[keys.indexHtml()] as HomeHtml | undefined)?.html);
-  return body === undefined ? undefined : homeScriptSource(body);
-}
-
-interface RenderedPage {
-  status: 200 | 404 | 502 | 504;
-  body: Buffer;
-  etag: string;
-  csp: string | undefined;
-  freshForMs: number;
-  tags: string[];
-  /** Purges since the render began (see swr-cache.ts), so an outdated rendering is never kept. */
-  watch: PurgeWatch | undefined;
 }
 
 const PER_RENDERING = new Set(["content-security-policy", "cache-tag", "surrogate-key"]);
@@ -116,47 +90,7 @@ export function createPagesRouter({
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new InFlight<RenderedPage>();
 
-  /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
-  async function render(
-    page: PageRequest,
-    watch: PurgeWatch | undefined,
-    background: boolean,
-    requestId: string | undefined,
-    extra?: Partial<PageState>,
-    from: ApiReader = reader,
-  ): Promise<RenderedPage> {
-    const { match } = page;
-    const read: ApiReader["get"] = (key) => (background ? from.current : from.get)(key, requestId);
-    const dataStarted = performance.now();
-    const loaded = await loadPageState(read, match, page.query, publicConfig, page.lang);
-    const { status, freshForMs, tags } = loaded;
-    const state = extra ? { ...loaded.state, ...extra } : loaded.state;
-    observeStage("data", secondsSince(dataStarted));
-    const renderStarted = performance.now();
-    const [rendered, template] = await Promise.all([
-      renderer.render({ path: page.path, search: page.search, state }),
-      renderer.template(BASE_PATH + page.path),
-    ]);
-    const script = homeScriptOf(match, state);
-    const body = Buffer.from(
-      assemblePage(template, {
-        lang: htmlLangOf(page.lang),
-        head: rendered.head,
-        appHtml: rendered.appHtml,
-        stateJson: serialiseState(state),
-      }),
-    );
-    observeStage("render", secondsSince(renderStarted));
-    return {
-      status,
-      body,
-      etag: weakEtagOf(body),
-      csp: script ? contentSecurityPolicy(csp, [scriptHashOf(script)]) : undefined,
-      freshForMs,
-      tags,
-      watch,
-    };
-  }
+  const render = pageRendererOf({ reader, renderer, site: publicConfig, csp, observeStage });
 
   /** One render per key at a time, cached or not; it starts after setImmediate, so requests that arrived together share it. */
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
@@ -234,28 +168,7 @@ export function createPagesRouter({
     await sendOwn(req, res, page, extra, status);
   };
 
-  async function renderNotFound(lang: Lang, requestId: string | undefined): Promise<Buffer> {
-    const { state } = await loadPageState((key) => reader.get(key, requestId), null, new URLSearchParams(), publicConfig, lang);
-    const path = langPath(NOT_FOUND_PATH, lang);
-    const [rendered, template] = await Promise.all([renderer.render({ path, search: "", state }), renderer.template(BASE_PATH + path)]);
-    return Buffer.from(assemblePage(template, { lang, head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) }));
-  }
-
-  const sendNotFoundPage: SendNotFoundPage = async (req, res, status) => {
-    const inSite = req.path.startsWith(`${BASE_PATH}/`);
-    const lang: Lang = inSite ? splitLangPath(req.path.slice(BASE_PATH.length)).lang : publicConfig.defaultLang;
-    const admitted = await missBudget.take(req.ip);
-    if (!admitted.ok) {
-      sendTooManyPage(res, admitted.retryAfterS, lang);
-      return;
-    }
-    const body = await renderNotFound(lang, res.locals.reqId);
-    res.setHeader("Content-Type", "text/html; charset=utf-8");
-    res.setHeader("Cache-Control", "no-store");
-    res.setHeader("X-Robots-Tag", "noindex");
-    res.setHeader("ETag", weakEtagOf(body));
-    res.status(status).send(body);
-  };
+  const sendNotFoundPage = notFoundPageSender({ reader, renderer, site: publicConfig, missBudget });
 
   router.get("/*path", async (req: Request, res: Response, next) => {
     const page = pageRequestOf(req.url);
