@@ -1,15 +1,11 @@
 // The loaded rules, indexed so a lookup costs the same with 10 rules or 100,000 (docs/redirects.md#matching):
 // exact rules in maps, patterns in a tree of segments. Chains are followed here, at most MAX_CHAIN steps.
 import { PatternIndex } from "./pattern-index.ts";
-import { type Piece, type RedirectStatus, type Rule, UNSAFE_DECODED, UNSAFE_QUERY_VALUE, urlSafe } from "./rule-syntax.ts";
+import { type RequestParts, requestPartsOf } from "./request-parts.ts";
+import { fill, isLocalPath, type Match, matchRule } from "./rule-match.ts";
+import type { RedirectStatus, Rule } from "./rule-syntax.ts";
 
 export const MAX_CHAIN = 10;
-/** Past these a request is never redirected: bounded work whatever a client sends (the URL bound answers 414 later). */
-const MAX_URL_CHARS = 4096;
-const MAX_SEGMENTS = 64;
-const MAX_QUERY_ITEMS = 64;
-/** A parameter the request names more than once (`?aid=1&aid=2`): never matched, as neither value is the one. */
-const MANY = Symbol("many");
 
 export interface RedirectAnswer {
   status: RedirectStatus;
@@ -26,130 +22,6 @@ export class RuleChainError extends Error {
     this.lines = lines;
   }
 }
-
-interface RequestParts {
-  /** Percent-decoded. */
-  segments: string[];
-  pathKey: string;
-  /** Undefined: not readable (bad encoding, too many parameters): rules with a query do not match. */
-  query: Map<string, string | typeof MANY> | undefined;
-  items: readonly [string, string][];
-  rawQuery: string;
-}
-
-interface Match {
-  rule: Rule;
-  captures: Record<string, string>;
-  rest: string[];
-}
-
-function decodeSegment(raw: string): string | undefined {
-  try {
-    const value = decodeURIComponent(raw);
-    return UNSAFE_DECODED.test(value) ? undefined : value;
-  } catch {
-    return undefined;
-  }
-}
-
-function decodeQueryPart(raw: string): string {
-  return decodeURIComponent(raw.replace(/\+/g, " "));
-}
-
-const NO_PARAMETERS: Pick<RequestParts, "query" | "items"> = { query: new Map(), items: [] };
-
-function queryOf(raw: string): Pick<RequestParts, "query" | "items"> {
-  if (raw === "") return NO_PARAMETERS;
-  const parts = raw.split("&", MAX_QUERY_ITEMS + 1);
-  if (parts.length > MAX_QUERY_ITEMS) return { query: undefined, items: [] };
-  const query = new Map<string, string | typeof MANY>();
-  const items: [string, string][] = [];
-  try {
-    for (const part of parts) {
-      if (part === "") continue;
-      const eq = part.indexOf("=");
-      const key = decodeQueryPart(eq === -1 ? part : part.slice(0, eq));
-      const value = eq === -1 ? "" : decodeQueryPart(part.slice(eq + 1));
-      query.set(key, query.has(key) ? MANY : value);
-      items.push([key, value]);
-    }
-  } catch {
-    return { query: undefined, items: [] };
-  }
-  return { query, items };
-}
-
-/** Undefined for a URL no rule may match: not a path, too long, or a segment that decodes to a separator. */
-export function requestPartsOf(url: string): RequestParts | undefined {
-  if (url.length > MAX_URL_CHARS || url.charCodeAt(0) !== 47 /* / */) return undefined;
-  const q = url.indexOf("?");
-  const path = q === -1 ? url : url.slice(0, q);
-  const raws = path.slice(1).split("/", MAX_SEGMENTS + 1);
-  if (raws.length > MAX_SEGMENTS) return undefined;
-  const segments: string[] = [];
-  for (const raw of raws) {
-    const segment = raw.includes("%") ? decodeSegment(raw) : raw.includes("\\") ? undefined : raw;
-    if (segment === undefined) return undefined;
-    segments.push(segment);
-  }
-  const rawQuery = q === -1 ? "" : url.slice(q + 1);
-  return { segments, pathKey: `/${segments.join("/")}`, rawQuery, ...queryOf(rawQuery) };
-}
-
-function matchPiece(piece: Piece, text: string, captures: Record<string, string>): boolean {
-  if (piece.name === undefined) return text === piece.prefix;
-  const { prefix, suffix } = piece;
-  if (text.length <= prefix.length + suffix.length || !text.startsWith(prefix) || !text.endsWith(suffix)) return false;
-  const value = text.slice(prefix.length, text.length - suffix.length);
-  if (value === "." || value === ".." || (piece.slashes ? UNSAFE_QUERY_VALUE : UNSAFE_DECODED).test(value)) return false;
-  captures[piece.name] = value;
-  return true;
-}
-
-function matchRule(rule: Rule, req: RequestParts): Match | undefined {
-  const { segments, rest, query } = rule.from;
-  const count = req.segments.length;
-  if (rest ? count < segments.length : count !== segments.length) return undefined;
-  const captures: Record<string, string> = {};
-  for (let i = 0; i < segments.length; i++) {
-    if (!matchPiece(segments[i] as Piece, req.segments[i] as string, captures)) return undefined;
-  }
-  if (query.length > 0) {
-    if (!req.query) return undefined;
-    for (const { key, value } of query) {
-      if (value !== undefined) {
-        const given = req.query.get(key.prefix);
-        if (typeof given !== "string" || !matchPiece(value, given, captures)) return undefined;
-      } else if (key.name === undefined) {
-        if (req.query.get(key.prefix) !== "") return undefined;
-      } else if (!req.items.some(([k, v]) => v === "" && req.query?.get(k) === "" && matchPiece(key, k, captures))) {
-        return undefined;
-      }
-    }
-  }
-  const restSegments = rest ? req.segments.slice(segments.length) : [];
-  // A rest beginning with an empty segment would begin with "/": `/*` could then write `//host`.
-  if (restSegments.length > 1 && restSegments[0] === "") return undefined;
-  return { rule, captures, rest: restSegments };
-}
-
-function fill(match: Match, rawQuery: string): string {
-  const to = match.rule.to;
-  if (!to) throw new Error("a 410 rule has no target");
-  let out = to.origin ?? "";
-  if (typeof to.parts === "string") out += to.parts;
-  else
-    for (const part of to.parts) {
-      if ("text" in part) out += part.text;
-      else if ("name" in part) out += encodeURIComponent(match.captures[part.name] ?? "");
-      else out += match.rest.map(encodeURIComponent).join("/");
-    }
-  if (!to.hasQuery && match.rule.from.query.length === 0 && rawQuery !== "") out += `?${urlSafe(rawQuery).replace(/#/g, "%23")}`;
-  return out;
-}
-
-/** A path on this site, and never one a browser would read as another host's. */
-const isLocalPath = (location: string) => location[0] === "/" && location[1] !== "/" && location[1] !== "\\";
 
 /** What an exact rule without a query needs (its `from` is its map key, its `to` a fixed string), shared by all. */
 const NO_KEYS: readonly string[] = [];
