@@ -22,6 +22,7 @@ import { writeFile } from "node:fs/promises";
 import { leaksInternals } from "../harness/hostile-requests.ts";
 import { samplePages, siteItems } from "../harness/page-samples.ts";
 import { startServer } from "../harness/server-process.ts";
+import { coldSpec, upstreamKeyOf } from "./cold-requests.ts";
 import { logFileOf, median, type RunContext, round } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
 import { sampleMemory, serverEnv } from "./server.ts";
@@ -64,26 +65,6 @@ interface Phase {
   fault?: (typeof FAULTS)[number];
   fromMs: number;
   toMs: number;
-}
-
-/** A never-requested key: list pages and API list pages far past the content, each once. */
-function coldSpec(n: number): RequestSpec {
-  const index = 1000 + n;
-  if (n % 2 === 0) {
-    const kind = n % 4 === 0 ? "news" : "notice";
-    return { path: `/portal/message/${kind}/list.html?page=${(index % 100_000) + 2}&size=${n % 8 < 4 ? 20 : 50}`, kind: "cold-page" };
-  }
-  return {
-    path: `/api/portal/message/news/list?pageIndex=${index % 100_000}&pageMaxCount=${1 + (Math.floor(index / 100_000) % 100)}`,
-    kind: "cold-api",
-  };
-}
-
-/** The upstream request a cold request needs (the one key of it not cached), as the upstream sees it. */
-function upstreamKeyOf(path: string): string {
-  const page = /^\/portal\/message\/(news|notice)\/list\.html\?page=(\d+)&size=(\d+)$/.exec(path);
-  if (page) return `/api/portal/message/${page[1]}/list?pageIndex=${Number(page[2]) - 1}&pageMaxCount=${page[3]}`;
-  return path;
 }
 
 export async function runFaults(ctx: RunContext): Promise<SectionResult> {

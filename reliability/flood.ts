@@ -1,29 +1,18 @@
-/**
- * Miss flood: one client (its own loopback address, 127.0.0.2) sends thousands of
- * requests for keys that miss every cache (unknown news pages and API items, reader
- * counts, readiness) at a steady rate, while 32 wrk connections (127.0.0.1) read pages
- * and API answers cached beforehand at a visitor's pace, and other clients (127.0.0.3 and
- * up, one address each) ask now and then for real items nobody asked for before. The
- * server runs with the default miss budget (MISS_RATE_PER_MIN).
- *
- * The yardstick is a run just before with the same readers and cold clients, and in the
- * flooder's place a polite client (127.0.0.254) sending the same kinds of miss and
- * spending its whole budget, burst included, but no more. A miss that is served costs a
- * render and an upstream round trip, and a render holds the event loop, so the readers'
- * p99 is judged against that run, not an idle server: the flood may cost the readers what
- * its budget allows, and its refusals next to nothing.
- *
- * Judged: the flooding client gets 429s (with Retry-After) and never a 5xx; the upstream
- * receives for its keys no more than its budget allows over the flood (the bucket's
- * burst plus the rate over the time); the cached pages' p99 under the flood stays within
- * 2x of the polite run; the readers get no error; and every other client's cold miss
- * answers 200.
- */
-import http from "node:http";
 import path from "node:path";
 import { startServer } from "../harness/server-process.ts";
 import { errorCount, runWrk, type WrkResult } from "../harness/wrk.ts";
 import { logFileOf, type RunContext, round } from "./context.ts";
+import {
+  BURST,
+  budgetPace,
+  coldTargets,
+  FLOOD_MAX_IN_FLIGHT,
+  FLOOD_PER_S,
+  floodPace,
+  MISS_RATE_PER_MIN,
+  startColdClients,
+  startMisses,
+} from "./flood-clients.ts";
 import { Checks, type SectionResult } from "./report.ts";
 import { serverEnv } from "./server.ts";
 import { exchange, type Outcome, sleep, waitFor } from "./traffic.ts";
@@ -33,18 +22,10 @@ const READERS = 32;
 /** Each reader connection waits this long between requests: at most READERS / READER_PAUSE_MS requests a millisecond, a fraction of what one core serves. */
 const READER_PAUSE_MS = 10;
 const READERS_SCRIPT = path.join(import.meta.dirname, "flood-readers.lua");
-/** The server's default (config.ts), so the run shows what a deployment gets. */
-const MISS_RATE_PER_MIN = 600;
-/** The bucket holds a tenth of the minute's budget (server/admission/miss-budget.ts). */
-const BURST = MISS_RATE_PER_MIN / 10;
-/** The flooding client's requests a second, sent whatever the answers (an open loop), and the most it keeps in flight. */
-const FLOOD_PER_S = 300;
-const FLOOD_MAX_IN_FLIGHT = 256;
 const MIN_FLOOD = 1000;
 /** Ids no content has: every one a miss, and recognisable in what the upstream receives. */
 const FLOOD_ID_BASE = 7_000_000_000_000;
 const POLITE_ID_BASE = 8_000_000_000_000;
-const COLD_EVERY_MS = 400;
 const P99_FACTOR = 2;
 /** Polite and flood runs, taking turns. */
 const ROUNDS = 3;
@@ -60,107 +41,6 @@ const READ_PATHS = [
   "/api/portal/sys/syscfg",
   "/api/portal/message/news/list?pageIndex=0&pageMaxCount=10",
 ];
-
-/** The flooding client's n-th request: a rotation of the four kinds of miss. */
-function floodPath(idBase: number, n: number): string {
-  const id = idBase + n;
-  switch (n % 4) {
-    case 0:
-      return `/portal/message/news/${id}`;
-    case 1:
-      return `/api/portal/message/news/${id}`;
-    case 2:
-      return `/api/portal/reader/reader?type=2&pid=${id}`;
-    default:
-      return "/portal/readyz";
-  }
-}
-
-const fromAddress = (address: string) => new http.Agent({ keepAlive: true, localAddress: address, maxSockets: FLOOD_MAX_IN_FLIGHT });
-
-/** How many requests are due `ms` after the start. */
-type Pace = (ms: number) => number;
-
-/** The flood's pace: FLOOD_PER_S, whatever the answers (an open loop). */
-const floodPace: Pace = (ms) => Math.floor((ms * FLOOD_PER_S) / 1000);
-
-/** A client spending its whole budget and no more: its burst at the flood's pace, then the budget's rate. */
-const budgetPace: Pace = (ms) => {
-  const burstMs = (BURST * 1000) / FLOOD_PER_S;
-  return ms < burstMs ? floodPace(ms) : BURST + Math.floor(((ms - burstMs) * MISS_RATE_PER_MIN) / 60_000);
-};
-
-/** Sends requests from `address` at `pace` until stopped; each outcome is kept. */
-function startMisses(origin: string, pace: Pace, address: string, idBase: number) {
-  const agent = fromAddress(address);
-  const outcomes: Outcome[] = [];
-  const t0 = Date.now();
-  let n = 0;
-  let inFlight = 0;
-  let skipped = 0;
-  const pending = new Set<Promise<void>>();
-  const timer = setInterval(() => {
-    const due = pace(Date.now() - t0);
-    while (n < due) {
-      if (inFlight >= FLOOD_MAX_IN_FLIGHT) {
-        skipped += due - n;
-        n = due;
-        break;
-      }
-      inFlight++;
-      const sent = exchange(origin, { path: floodPath(idBase, n++) }, agent, 15_000, t0).then((outcome) => {
-        inFlight--;
-        outcomes.push(outcome);
-      });
-      pending.add(sent);
-      sent.finally(() => pending.delete(sent));
-    }
-  }, 10);
-  return {
-    outcomes,
-    skipped: () => skipped,
-    stop: async () => {
-      clearInterval(timer);
-      await Promise.all(pending);
-      agent.destroy();
-      return (Date.now() - t0) / 1000;
-    },
-  };
-}
-
-/** Pages and answers of real items nobody asked for before, in `groups` groups: one for each run, so none is asked for twice. */
-function coldTargets(ids: { news: number[]; notices: number[] }, groups: number): string[][] {
-  const targets = [
-    ...ids.notices.map((id) => `/portal/message/notice/${id}`),
-    ...ids.news.filter((id) => id > 2).map((id) => `/api/portal/message/news/${id}`),
-  ];
-  return Array.from({ length: groups }, (_, g) => targets.filter((_, i) => i % groups === g));
-}
-
-/** Other clients, one address each, asking in turn for `targets`. */
-function startColdClients(origin: string, targets: string[]) {
-  const outcomes: Outcome[] = [];
-  let k = 0;
-  const pending: Promise<void>[] = [];
-  const timer = setInterval(() => {
-    const target = targets[k % targets.length] as string;
-    const agent = fromAddress(`127.0.0.${3 + (k % 200)}`);
-    k++;
-    pending.push(
-      exchange(origin, { path: target }, agent).then((outcome) => {
-        outcomes.push(outcome);
-        agent.destroy();
-      }),
-    );
-  }, COLD_EVERY_MS);
-  return {
-    outcomes,
-    stop: async () => {
-      clearInterval(timer);
-      await Promise.all(pending);
-    },
-  };
-}
 
 const p99Ms = (r: WrkResult) => r.p99Us / 1000;
 const round2 = (ms: number) => round(ms, 2);
