@@ -13,7 +13,8 @@
  * (harness/hostile-requests.ts); here they run against the production process, more of them.
  */
 import fc from "fast-check";
-import { answerFault, hostileRequestArb, judgeSmuggling, outsideAllowlist, rawExchange, SMUGGLING } from "../harness/hostile-requests.ts";
+import { answerFault, hostileRequestArb, outsideAllowlist } from "../harness/hostile-requests.ts";
+import { judgeSmuggling, rawExchange, SMUGGLING } from "../harness/request-smuggling.ts";
 import { startServer } from "../harness/server-process.ts";
 import { logFileOf, type RunContext } from "./context.ts";
 import { Checks, type SectionResult } from "./report.ts";
