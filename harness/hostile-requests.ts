@@ -35,7 +35,7 @@ export function answerFault(status: number, body: string): string | undefined {
   return undefined;
 }
 
-/** The upstream requests the allowlist does not permit: a section 3 call with a normalised query, or a valid reader PUT. */
+/** The upstream requests the allowlist does not permit: a call of the call table with a normalised query, or a valid reader PUT. */
 export function outsideAllowlist<T extends UpstreamRequest>(requests: T[]): T[] {
   return requests.filter(({ method, url, body }) => {
     const [path = "", search = ""] = url.replace(/^\/api\/portal/, "").split("?");

@@ -3,7 +3,7 @@
  * - a property-based fuzzer (fast-check) over methods, paths, queries, headers and
  *   bodies: never a 5xx, never a stack trace, never a crash, and never an upstream
  *   request outside the allowlist (every request the stand-in upstream received is a
- *   section 3 call with a normalised query, or a valid reader PUT);
+ *   call of the call table (docs/behaviour.md#calls) with a normalised query, or a valid reader PUT);
  * - request smuggling on raw sockets (Content-Length with Transfer-Encoding either way,
  *   duplicate and malformed framing headers, bare LF and lone CR line endings, obs-fold):
  *   each answered 400 with exactly one response, the request hidden behind it never

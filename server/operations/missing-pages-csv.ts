@@ -1,4 +1,4 @@
-// The missing-pages log as a redirects file to fill in (CONTRACT 14: `from,to,status`, `to` left empty).
+// The missing-pages log as a redirects file to fill in (docs/behaviour.md#missing-pages: `from,to,status`, `to` left empty).
 import type { MissingPage } from "./missing-pages.ts";
 
 /** Characters a spreadsheet reads as the start of a formula when they begin a cell (OWASP's CSV injection list). */

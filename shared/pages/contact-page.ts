@@ -1,4 +1,4 @@
-/** The contact form (CONTRACT 12): rendered for each request, since each form carries a token of its own. */
+/** The contact form (docs/behaviour.md#enquiries): rendered for each request, since each form carries a token of its own. */
 import { definePage } from "../page-route.ts";
 import { SUBJECT_LIMIT } from "../subject-limit.ts";
 

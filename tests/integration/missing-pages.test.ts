@@ -1,5 +1,5 @@
 /**
- * The missing-pages log on the built site (CONTRACT 14): not-found pages and catch-all redirects counted by path,
+ * The missing-pages log on the built site (docs/behaviour.md#missing-pages): not-found pages and catch-all redirects counted by path,
  * fast path included, listed by the internal listener's /not-found as JSON and as a redirects file to fill in.
  */
 import { once } from "node:events";

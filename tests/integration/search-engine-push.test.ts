@@ -1,5 +1,5 @@
 /**
- * Telling search engines (CONTRACT section 15) on the built server, with IndexNow and Baidu as
+ * Telling search engines (docs/behaviour.md#telling-search-engines) on the built server, with IndexNow and Baidu as
  * real HTTP receivers on loopback that check what arrives: purges, a purge of everything, an
  * import, Baidu's spent quota, a restart with addresses waiting, the key file and the CLI push.
  */

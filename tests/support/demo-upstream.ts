@@ -1,7 +1,7 @@
 /**
  * The demo site (content/site.json) as a stand-in upstream's routes, for tests of a site
  * in front of an external content API. With `langParam`, it reads the content language
- * from that query parameter as CONTRACT section 11 says: translated items in English, the
+ * from that query parameter as docs/behaviour.md#languages says: translated items in English, the
  * rest in Chinese marked `"lang": "zh-CN"`; without, it has no translations at all.
  */
 import { readFileSync } from "node:fs";

@@ -20,7 +20,7 @@ const queryOf = (link: string) => new URLSearchParams(link.split("?")[1]);
 const request = (cookie?: string) => ({ headers: cookie === undefined ? {} : { cookie } }) as IncomingMessage;
 
 describe("a preview link", () => {
-  it("is signed as CONTRACT section 17 says: base64url HMAC-SHA256 of path.expires under the secret's bytes", () => {
+  it("is signed as docs/behaviour.md#preview says: base64url HMAC-SHA256 of path.expires under the secret's bytes", () => {
     const link = previewLinkOf("/portal/message/news/12", IN_AN_HOUR, NEW);
     const expected = createHmac("sha256", NEW.key).update(`/portal/message/news/12.${IN_AN_HOUR}`).digest("base64url");
     expect(queryOf(link).get("sig")).toBe(expected);
