@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
+import { type Head, headOf, sitemapEntries } from "../support/page-head.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -16,26 +17,6 @@ const LANGS = ["zh-CN", "en", "ja", "ar"] as const;
 const PREFIX: Record<(typeof LANGS)[number], string> = { "zh-CN": "", en: "/en", ja: "/ja", ar: "/ar" };
 
 const inLang = (zh: string, lang: (typeof LANGS)[number]) => zh.replace(/^\/portal/, `/portal${PREFIX[lang]}`);
-
-interface Head {
-  canonical: string | undefined;
-  alternates: Record<string, string>;
-  htmlLang: string | undefined;
-  dir: string | undefined;
-}
-
-function headOf(html: string): Head {
-  const head = html.slice(0, html.indexOf("</head>"));
-  const alternates: Record<string, string> = {};
-  for (const [, lang, href] of head.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g))
-    alternates[lang as string] = href as string;
-  return {
-    canonical: /<link rel="canonical" href="([^"]+)">/.exec(head)?.[1],
-    alternates,
-    htmlLang: /<html lang="([^"]+)"/.exec(html)?.[1],
-    dir: /<html lang="[^"]+" dir="([^"]+)"/.exec(html)?.[1],
-  };
-}
 
 /** The switch's entries: hreflang → href (the current language without a link). */
 function switchOf(html: string): Record<string, string | null> {
@@ -161,19 +142,15 @@ describe("the demo site in four languages", () => {
     expect(versions("/portal/ja/about/member/index.html")).toEqual([...LANGS, "x-default"]);
     const offerings = chinese.filter((zh) => /^\/portal\/(product|service)\/\d+$/.test(zh));
     expect(offerings).toHaveLength(16);
-    for (const zh of offerings) for (const lang of LANGS) expect(versions(inLang(zh, lang)), inLang(zh, lang)).toEqual([...LANGS, "x-default"]);
+    for (const zh of offerings)
+      for (const lang of LANGS) expect(versions(inLang(zh, lang)), inLang(zh, lang)).toEqual([...LANGS, "x-default"]);
     const news = chinese.filter((zh) => /^\/portal\/message\/news\/\d+$/.test(zh)).map(versions);
     expect(news.filter((langs) => langs.join() === "zh-CN,en,x-default").length).toBeGreaterThanOrEqual(5);
     expect(news.filter((langs) => langs.length === 0).length).toBeGreaterThan(20);
     expect(news.filter((langs) => langs.includes("ja") || langs.includes("ar"))).toEqual([]);
     expect(sets).toBeGreaterThan(100);
 
-    const listed = new Map(
-      [...sitemap.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?(.*?)<\/url>/g)].map(([, loc, links]) => [
-        loc as string,
-        Object.fromEntries([...(links as string).matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]])),
-      ]),
-    );
+    const listed = sitemapEntries(sitemap);
     // The Japanese and Arabic versions of a product are in the sitemap; those of untranslated news are not.
     expect(listed.get(`${ORIGIN}/portal/ar/product/3`)?.ja).toBe(`${ORIGIN}/portal/ja/product/3`);
     expect(listed.has(`${ORIGIN}/portal/ja/message/news/31`)).toBe(false);
