@@ -3,6 +3,7 @@ import { useEffect, useMemo, useState } from "react";
 import { SWRConfig, type SWRConfiguration } from "swr";
 import { Router, useLocation } from "wouter";
 import { keyInLang } from "../shared/data-keys.ts";
+import { dirOf } from "../shared/langs.ts";
 import { contentLangOf, type PageState } from "../shared/page-state.ts";
 import { BASE_PATH, splitLangPath } from "../shared/routes.ts";
 import { ApiError } from "./data/api-error.ts";
@@ -62,6 +63,9 @@ function PageInItsLang({ state }: { state: PageState }) {
   );
   useEffect(() => {
     document.documentElement.lang = lang;
+    // As the server writes it: dir="rtl" on a right-to-left page, no dir on the others.
+    if (dirOf(lang) === "rtl") document.documentElement.dir = "rtl";
+    else document.documentElement.removeAttribute("dir");
   }, [lang]);
   // The switch loads the strings before it navigates; any other way into English loads them here.
   const [, setStringsLoaded] = useState(false);

@@ -140,6 +140,24 @@ const translationSet = z.strictObject({
   jobs: itemTranslation({ name: tr, salary: tr, description: tr, requirement: tr, callHr: tr }),
 });
 
+/**
+ * Keyed by language: a key the site cannot store is named, with the ones it can (a bare
+ * enum key would only say "Unrecognized key").
+ */
+const translations = z
+  .record(z.string(), z.unknown())
+  .superRefine((sets, ctx) => {
+    for (const lang of Object.keys(sets)) {
+      if (!(TRANSLATION_LANGS as readonly string[]).includes(lang))
+        ctx.addIssue({
+          code: "custom",
+          path: [lang],
+          message: `a site cannot store translations into "${lang}": only into ${TRANSLATION_LANGS.slice(0, -1).join(", ")} or ${TRANSLATION_LANGS.at(-1)} (zh-CN is the items' own language)`,
+        });
+    }
+  })
+  .pipe(z.partialRecord(z.enum(TRANSLATION_LANGS), translationSet));
+
 export const SITE_FILE_VERSION = 1;
 
 const siteFileSchema = z
@@ -163,7 +181,7 @@ const siteFileSchema = z
     jobAddrs: z.array(named),
     jobs: z.array(job),
     readers: z.array(reader),
-    translations: z.partialRecord(z.enum(TRANSLATION_LANGS), translationSet).optional(),
+    translations: translations.optional(),
   })
   .superRefine((site, ctx) => {
     const collections = [

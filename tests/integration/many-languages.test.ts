@@ -1,12 +1,14 @@
 /**
  * The demo site in four languages (PORTAL_LANGS=zh-CN,en,ja,ar), against the built site: each language's pages at
- * /portal/{tag}/, Arabic right to left, `?lang=` as a 301, a switch to every language on every page, hreflang sets
- * and the sitemap's alternates reciprocal in all four, and caches, purge, feeds, search and the form per language.
+ * /portal/{tag}/, Arabic right to left, `?lang=` as a 301, a switch to every language on every kind of page, hreflang
+ * sets and the sitemap's alternates reciprocal in all four (every product and service in all four, the news not in
+ * Japanese or Arabic), and caches, purge, feeds, search and the form per language.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
+import { type Head, headOf, sitemapEntries } from "../support/page-head.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
@@ -15,26 +17,6 @@ const LANGS = ["zh-CN", "en", "ja", "ar"] as const;
 const PREFIX: Record<(typeof LANGS)[number], string> = { "zh-CN": "", en: "/en", ja: "/ja", ar: "/ar" };
 
 const inLang = (zh: string, lang: (typeof LANGS)[number]) => zh.replace(/^\/portal/, `/portal${PREFIX[lang]}`);
-
-interface Head {
-  canonical: string | undefined;
-  alternates: Record<string, string>;
-  htmlLang: string | undefined;
-  dir: string | undefined;
-}
-
-function headOf(html: string): Head {
-  const head = html.slice(0, html.indexOf("</head>"));
-  const alternates: Record<string, string> = {};
-  for (const [, lang, href] of head.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g))
-    alternates[lang as string] = href as string;
-  return {
-    canonical: /<link rel="canonical" href="([^"]+)">/.exec(head)?.[1],
-    alternates,
-    htmlLang: /<html lang="([^"]+)"/.exec(html)?.[1],
-    dir: /<html lang="[^"]+" dir="([^"]+)"/.exec(html)?.[1],
-  };
-}
 
 /** The switch's entries: hreflang → href (the current language without a link). */
 function switchOf(html: string): Record<string, string | null> {
@@ -96,8 +78,21 @@ describe("the demo site in four languages", () => {
     expect((await get("/portal/index.html?lang=fr")).status).toBe(200);
   });
 
-  it("lists every language in its own name on every page, linking the same page in each", async () => {
-    for (const zh of ["/portal/index.html", "/portal/about/index.html", "/portal/product/3", "/portal/message/news/31"]) {
+  it("lists every language in its own name on every kind of page, linking the same page in each", async () => {
+    // Home (with the product list), company, product and service, news list and news (translated and not), contact, search.
+    const kinds = [
+      "/portal/index.html",
+      "/portal/about/index.html",
+      "/portal/product/3",
+      "/portal/product?id=2",
+      "/portal/service/3",
+      "/portal/message/news/list.html",
+      "/portal/message/news/31",
+      "/portal/message/news/1",
+      "/portal/contact.html",
+      "/portal/search.html?q=vision",
+    ];
+    for (const zh of kinds) {
       for (const lang of LANGS) {
         const html = await text(inLang(zh, lang));
         const entries = switchOf(html);
@@ -141,17 +136,24 @@ describe("the demo site in four languages", () => {
         }
       }
     }
-    // Pages without an item of their own exist in all four; the demo translates some items into English only.
-    expect(Object.keys(heads.get(`${ORIGIN}/portal/ja/about/member/index.html`)?.alternates ?? {})).toEqual([...LANGS, "x-default"]);
-    expect(Object.keys(heads.get(`${ORIGIN}/portal/product/3`)?.alternates ?? {})).toEqual(["zh-CN", "en", "x-default"]);
-    expect(sets).toBeGreaterThan(40);
+    // Pages without an item of their own exist in all four; the demo has every product and service in all four,
+    // its latest news in English only, and the rest of the news in Chinese only.
+    const versions = (url: string) => Object.keys(heads.get(ORIGIN + url)?.alternates ?? {});
+    expect(versions("/portal/ja/about/member/index.html")).toEqual([...LANGS, "x-default"]);
+    const offerings = chinese.filter((zh) => /^\/portal\/(product|service)\/\d+$/.test(zh));
+    expect(offerings).toHaveLength(16);
+    for (const zh of offerings)
+      for (const lang of LANGS) expect(versions(inLang(zh, lang)), inLang(zh, lang)).toEqual([...LANGS, "x-default"]);
+    const news = chinese.filter((zh) => /^\/portal\/message\/news\/\d+$/.test(zh)).map(versions);
+    expect(news.filter((langs) => langs.join() === "zh-CN,en,x-default").length).toBeGreaterThanOrEqual(5);
+    expect(news.filter((langs) => langs.length === 0).length).toBeGreaterThan(20);
+    expect(news.filter((langs) => langs.includes("ja") || langs.includes("ar"))).toEqual([]);
+    expect(sets).toBeGreaterThan(100);
 
-    const listed = new Map(
-      [...sitemap.matchAll(/<url><loc>([^<]+)<\/loc>(?:<lastmod>[^<]*<\/lastmod>)?(.*?)<\/url>/g)].map(([, loc, links]) => [
-        loc as string,
-        Object.fromEntries([...(links as string).matchAll(/hreflang="([^"]+)" href="([^"]+)"/g)].map((m) => [m[1], m[2]])),
-      ]),
-    );
+    const listed = sitemapEntries(sitemap);
+    // The Japanese and Arabic versions of a product are in the sitemap; those of untranslated news are not.
+    expect(listed.get(`${ORIGIN}/portal/ar/product/3`)?.ja).toBe(`${ORIGIN}/portal/ja/product/3`);
+    expect(listed.has(`${ORIGIN}/portal/ja/message/news/31`)).toBe(false);
     // The sitemap lists a page exactly when its head claims it, with the same alternates.
     for (const [url, head] of heads) {
       const claimed = Object.keys(head.alternates).length > 0 || !/\/portal\/(en|ja|ar)\//.test(url);
