@@ -2,10 +2,11 @@
 import { createHash } from "node:crypto";
 import Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
-import { indexTokens, normaliseMapped } from "./text.ts";
+import { indexTokens, normaliseMapped, TOKENS_VERSION } from "./text.ts";
 
-/** Bump when the layout or the tokens change: a file of another version is built again. */
+/** Bump when the layout changes (the tokens have TOKENS_VERSION): a file of another version is built again. */
 const SCHEMA_VERSION = "3";
+const INDEX_VERSION = `${SCHEMA_VERSION}.${TOKENS_VERSION}`;
 /** A rowid holds its type, so counts per type read the FTS5 table alone, never a join per match. */
 const TYPE_SPAN = 2 ** 40;
 const typeRange = (type: SearchType) => {
@@ -100,9 +101,9 @@ export class IndexFile {
       this.db.exec(SCHEMA);
       const version = this.db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get() as string | undefined;
       if (version === undefined && options.building) {
-        this.db.prepare("INSERT INTO meta (key, value) VALUES ('version', ?)").run(SCHEMA_VERSION);
-      } else if (version !== SCHEMA_VERSION) {
-        throw new Error(`search index ${path} is of version ${version ?? "none"}, not ${SCHEMA_VERSION}`);
+        this.db.prepare("INSERT INTO meta (key, value) VALUES ('version', ?)").run(INDEX_VERSION);
+      } else if (version !== INDEX_VERSION) {
+        throw new Error(`search index ${path} is of version ${version ?? "none"}, not ${INDEX_VERSION}`);
       }
     } catch (err) {
       this.db.close();
