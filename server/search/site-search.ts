@@ -253,6 +253,12 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
       if (refreshMs > 0) {
         setImmediate(() => void rebuild());
         timer = setInterval(() => void rebuild(), refreshMs).unref();
+      } else {
+        // An index an earlier version wrote answers nothing: it is made again once, though never on a timer.
+        void index()
+          .call("outdated")
+          .then((outdated) => (outdated ? rebuild() : undefined))
+          .catch(() => undefined);
       }
     },
     close() {
