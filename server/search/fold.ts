@@ -44,6 +44,7 @@ const ARABIC: Readonly<Record<string, string>> = {
   "\u0629": "\u0647", // ة → ه
 };
 const ARABIC_SCRIPT = /[\u0600-\u06FF]/;
+const VOWEL_MARKS = /^[\u064B-\u0652\u0670]*$/;
 
 function arabic(text: string): string {
   let out = "";
@@ -62,6 +63,10 @@ function arabic(text: string): string {
  * as above. Chinese, kana and hangul are left as NFKC makes them: decomposing would split them.
  */
 export function foldCluster(cluster: string): string {
+  // An Arabic letter alone or with vowel marks (none of which compose with it): the common case, made short.
+  const first = cluster.charCodeAt(0);
+  if (first >= 0x0621 && first <= 0x064a && first !== 0x0640 && VOWEL_MARKS.test(cluster.slice(1)))
+    return ARABIC[cluster[0] as string] ?? (cluster[0] as string);
   const lower = cluster.normalize("NFKC").toLowerCase();
   if (ACCENTED_SCRIPTS.test(lower)) {
     const bare = lower.normalize("NFD").replace(/\p{Script=Cyrillic}/u.test(lower) ? MARK_NOT_BREVE : MARK, "");
@@ -78,4 +83,32 @@ export function foldCluster(cluster: string): string {
 export function clusterLengthAt(text: string, at: number): number {
   CLUSTER.lastIndex = at;
   return CLUSTER.exec(text)?.[0].length ?? 1;
+}
+
+/**
+ * A code unit no folding changes and that combines with nothing before it: Chinese, kana and
+ * hangul as most of their texts are written (NFKC leaves them, they have no case).
+ */
+export function foldsToItself(code: number): boolean {
+  return (
+    (code >= 0x4e00 && code <= 0x9fff) ||
+    (code >= 0x3400 && code <= 0x4dbf) ||
+    (code >= 0xac00 && code <= 0xd7a3) ||
+    (code >= 0x3041 && code <= 0x3096) ||
+    (code >= 0x30a1 && code <= 0x30fa) ||
+    (code >= 0x30fc && code <= 0x30fe)
+  );
+}
+
+/** Whether the code unit after a character surely begins another (no mark to gather): what most texts hold. */
+export function beginsCluster(next: number): boolean {
+  return (
+    !(next >= 0x300) ||
+    (next >= 0x3000 && next <= 0x3029) ||
+    (next >= 0x3031 && next <= 0x3098) ||
+    (next >= 0x309b && next <= 0x9fff) ||
+    (next >= 0xac00 && next <= 0xd7a3) ||
+    (next >= 0x0621 && next <= 0x064a) ||
+    (next >= 0xff00 && next <= 0xff9d)
+  );
 }

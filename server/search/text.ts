@@ -1,6 +1,6 @@
 /** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0010-search-index-of-our-own.md). */
 import { createRequire } from "node:module";
-import { clusterLengthAt, foldCluster } from "./fold.ts";
+import { beginsCluster, clusterLengthAt, foldCluster, foldsToItself } from "./fold.ts";
 
 type Convert = (text: string) => string;
 
@@ -39,8 +39,8 @@ function fold(text: string, map?: number[]): string {
   let at = 0;
   while (at < text.length) {
     const code = text.charCodeAt(at);
-    // ASCII not followed by a combining mark, most of most texts: lower case alone.
-    if (code < 0x80 && !(text.charCodeAt(at + 1) >= 0x300)) {
+    // Most characters of most texts: ASCII (lower case alone), or Chinese, kana, hangul as they are.
+    if ((code < 0x80 || foldsToItself(code)) && beginsCluster(text.charCodeAt(at + 1))) {
       out += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : (text[at] as string);
       map?.push(at);
       at++;

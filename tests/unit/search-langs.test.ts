@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { foldCluster, foldsToItself } from "../../server/search/fold.ts";
 import type { SearchDoc } from "../../server/search/index-file.ts";
 import { markAll } from "../../server/search/marks.ts";
 import { SearchIndex } from "../../server/search/search-index.ts";
@@ -45,6 +46,16 @@ describe("folding", () => {
   ])("%s is searched as %s", (text, folded) => {
     expect(normalise(text)).toBe(folded);
     expect(normaliseMapped(text).out).toBe(folded);
+  });
+
+  it("takes its short path only for characters the whole folding leaves as they are", () => {
+    for (let code = 0; code <= 0xffff; code++) {
+      if (!foldsToItself(code)) continue;
+      const char = String.fromCharCode(code);
+      if (foldCluster(char) !== char) throw new Error(`U+${code.toString(16)} folds to ${foldCluster(char)}`);
+    }
+    // A kana with a combining voicing mark is one character, whichever way it is written.
+    expect(normalise("ｶﾞか\u3099ﾊﾟ")).toBe("ガがパ");
   });
 
   it("maps every folded character back to the character it came from, accents and all", () => {
