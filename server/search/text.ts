@@ -21,7 +21,7 @@ function toSimplified(text: string): string {
 
 /**
  * Bump when what the index holds of a text changes (normalising, tokens): an index written by
- * another version is built again (index-file.ts).
+ * another version is built again (index-schema.ts).
  */
 export const TOKENS_VERSION = "2";
 
