@@ -1,11 +1,10 @@
 /** One search index file: the items (as shown, and normalised) and an FTS5 table of their tokens (docs/decisions/0010-search-index-of-our-own.md). */
 import { createHash } from "node:crypto";
-import Database from "better-sqlite3";
+import type Database from "better-sqlite3";
 import { SEARCH_TYPES, type SearchType } from "../../shared/search.ts";
+import { openIndexDb } from "./index-schema.ts";
 import { indexTokens, normaliseMapped } from "./text.ts";
 
-/** Bump when the layout or the tokens change: a file of another version is built again. */
-const SCHEMA_VERSION = "3";
 /** A rowid holds its type, so counts per type read the FTS5 table alone, never a join per match. */
 const TYPE_SPAN = 2 ** 40;
 const typeRange = (type: SearchType) => {
@@ -46,34 +45,6 @@ interface Ranked {
   score: number;
 }
 
-const SCHEMA = `
-  CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-  CREATE TABLE IF NOT EXISTS docs (
-    rowid INTEGER PRIMARY KEY,
-    type TEXT NOT NULL,
-    item INTEGER NOT NULL,
-    title TEXT NOT NULL,
-    brief TEXT NOT NULL,
-    body TEXT NOT NULL,
-    norm_brief TEXT NOT NULL,
-    norm_body TEXT NOT NULL,
-    aligned INTEGER NOT NULL,
-    date TEXT NOT NULL,
-    url TEXT NOT NULL,
-    fingerprint TEXT NOT NULL,
-    hash TEXT NOT NULL,
-    UNIQUE (type, item)
-  );
-  CREATE VIRTUAL TABLE IF NOT EXISTS fts USING fts5(
-    title, brief, body, content='', contentless_delete=1, prefix='2 3', tokenize='unicode61 remove_diacritics 0'
-  );
-  -- Titles and briefs again: which matches have every term there is read from this small table,
-  -- not from a second and third pass over the whole text.
-  CREATE VIRTUAL TABLE IF NOT EXISTS heads USING fts5(
-    title, brief, content='', contentless_delete=1, tokenize='unicode61 remove_diacritics 0'
-  );
-`;
-
 function normalisedOf(text: string): { norm: string; aligned: boolean } {
   const { out, map } = normaliseMapped(text);
   return { norm: out, aligned: out.length === text.length && map.every((at, i) => at === i) };
@@ -87,27 +58,7 @@ export class IndexFile {
   /** Throws when the file is not an index of this version. */
   constructor(path: string, options: { building?: boolean } = {}) {
     this.path = path;
-    this.db = new Database(path);
-    try {
-      if (options.building) {
-        // Nothing to recover: a build that stops half-way is thrown away.
-        this.db.pragma("journal_mode = OFF");
-        this.db.pragma("synchronous = OFF");
-      } else {
-        this.db.pragma("journal_mode = DELETE");
-        this.db.pragma("synchronous = NORMAL");
-      }
-      this.db.exec(SCHEMA);
-      const version = this.db.prepare("SELECT value FROM meta WHERE key = 'version'").pluck().get() as string | undefined;
-      if (version === undefined && options.building) {
-        this.db.prepare("INSERT INTO meta (key, value) VALUES ('version', ?)").run(SCHEMA_VERSION);
-      } else if (version !== SCHEMA_VERSION) {
-        throw new Error(`search index ${path} is of version ${version ?? "none"}, not ${SCHEMA_VERSION}`);
-      }
-    } catch (err) {
-      this.db.close();
-      throw err;
-    }
+    this.db = openIndexDb(path, options.building === true);
     this.statements = {
       find: this.db.prepare("SELECT rowid FROM docs WHERE type = ? AND item = ?").pluck(),
       fingerprint: this.db.prepare("SELECT fingerprint FROM docs WHERE type = ? AND item = ?").pluck(),

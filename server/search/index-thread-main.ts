@@ -21,6 +21,7 @@ export function callsOf(index: SearchIndex) {
       index.followReplaced();
       return index.figures();
     },
+    outdated: () => index.outdated,
     beginBuild: () => index.beginBuild(),
     addToBuild: (docs: SearchDoc[]) => index.addToBuild(docs),
     finishBuild: (startedAt: number, now: number) => ({ gone: index.finishBuild(startedAt, now), fromScratch: index.buildIsFromScratch }),

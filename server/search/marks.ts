@@ -3,6 +3,7 @@
  * back (`處理` is marked for `处理`), and its snippet (docs/behaviour.md#search, "Answers").
  */
 import { MARK_END, MARK_START } from "../../shared/search.ts";
+import { clusterLengthAt } from "./fold.ts";
 import { CJK, normaliseMapped, type QueryTerm } from "./text.ts";
 
 const SNIPPET_CHARS = 120;
@@ -60,21 +61,19 @@ export function markAll(text: string, terms: readonly QueryTerm[]): string {
   return applyMarks(clean, matchRanges(out, terms), map);
 }
 
-/** Each range widened to whole characters of the original. */
+/** Each range widened to whole characters of the original, with their accents and marks. */
 function applyMarks(text: string, ranges: readonly [number, number][], map: readonly number[]): string {
   let out = "";
   let at = 0;
   for (const [start, end] of ranges) {
     const from = Math.max(map[start] ?? text.length, at);
     const last = map[end - 1] ?? text.length;
-    const to = Math.max(from, last + charLengthAt(text, last));
+    const to = Math.max(from, last + clusterLengthAt(text, last));
     out += text.slice(at, from) + MARK_START + text.slice(from, to) + MARK_END;
     at = to;
   }
   return out + text.slice(at);
 }
-
-const charLengthAt = (text: string, at: number) => ((text.codePointAt(at) ?? 0) > 0xffff ? 2 : 1);
 
 let graphemes: Intl.Segmenter | undefined;
 

@@ -59,8 +59,12 @@ export class SearchIndex {
     } catch {
       // Another version's, or not an index at all: the next build replaces it.
       this.main = undefined;
+      this.outdated = true;
     }
   }
+
+  /** A file is there that this version cannot read, and no build has replaced it yet. */
+  outdated = false;
 
   /** The file the last good index was opened from: a build elsewhere replaces it. */
   private mainFileId: number | undefined;
@@ -162,6 +166,7 @@ export class SearchIndex {
     renameSync(building.path, this.file);
     this.main = new IndexFile(this.file);
     this.mainFileId = statSync(this.file).ino;
+    this.outdated = false;
     this.lastBuild = { at: now, seconds: (now - startedAt) / 1000 };
     this.seen.clear();
     return gone;

@@ -1,5 +1,6 @@
 /** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0010-search-index-of-our-own.md). */
 import { createRequire } from "node:module";
+import { beginsCluster, clusterLengthAt, foldCluster, foldsToItself } from "./fold.ts";
 
 type Convert = (text: string) => string;
 
@@ -18,22 +19,49 @@ function toSimplified(text: string): string {
   return out;
 }
 
-/** Written without spaces between words, so indexed by pieces. */
-export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}]/u;
+/**
+ * Bump when what the index holds of a text changes (normalising, tokens): an index written by
+ * another version is built again (index-schema.ts).
+ */
+export const TOKENS_VERSION = "2";
+
+/**
+ * Written without spaces between words (or, for hangul, with words that take endings), so indexed
+ * by pieces; with the kana's long-vowel and iteration marks, which Unicode files under no script.
+ */
+export const CJK = /[\p{Script=Han}\p{Script=Hiragana}\p{Script=Katakana}\p{Script=Hangul}\u3005\u3006\u3031-\u3035\u30FC]/u;
 const WORD = /[\p{L}\p{N}\p{M}]/u;
 const NOT_ASCII = /[\u0080-\uffff]/;
 
-/** `map[i]` is the index in `text` of the character that gave `out[i]`, to mark matches in the original. */
-export function normaliseMapped(text: string): { out: string; map: number[] } {
+/** The folded text, and `map` (when given) filled with the index in `text` of the character that gave each of its units. */
+function fold(text: string, map?: number[]): string {
   let out = "";
-  const map: number[] = [];
   let at = 0;
-  for (const char of text) {
-    const piece = NOT_ASCII.test(char) ? char.normalize("NFKC").toLowerCase() : char.toLowerCase();
+  while (at < text.length) {
+    const code = text.charCodeAt(at);
+    // Most characters of most texts: ASCII (lower case alone), or Chinese, kana, hangul as they are.
+    if ((code < 0x80 || foldsToItself(code)) && beginsCluster(text.charCodeAt(at + 1))) {
+      out += code >= 0x41 && code <= 0x5a ? String.fromCharCode(code + 0x20) : (text[at] as string);
+      map?.push(at);
+      at++;
+      continue;
+    }
+    const length = clusterLengthAt(text, at);
+    const piece = foldCluster(text.slice(at, at + length));
     out += piece;
-    for (let i = 0; i < piece.length; i++) map.push(at);
-    at += char.length;
+    if (map) for (let i = 0; i < piece.length; i++) map.push(at);
+    at += length;
   }
+  return out;
+}
+
+/**
+ * `map[i]` is the index in `text` of the character that gave `out[i]` (the start of its cluster:
+ * a mark runs to the cluster's end, `clusterLengthAt`), to mark matches in the original.
+ */
+export function normaliseMapped(text: string): { out: string; map: number[] } {
+  const map: number[] = [];
+  const out = fold(text, map);
   if (!NOT_ASCII.test(out)) return { out, map };
   const simplified = toSimplified(out);
   // Character for character in practice; one that changed the length keeps the unconverted mapping.
@@ -41,8 +69,8 @@ export function normaliseMapped(text: string): { out: string; map: number[] } {
 }
 
 export function normalise(text: string): string {
-  const lower = text.normalize("NFKC").toLowerCase();
-  return NOT_ASCII.test(lower) ? toSimplified(lower) : lower;
+  const out = fold(text);
+  return NOT_ASCII.test(out) ? toSimplified(out) : out;
 }
 
 function runsOf(normalised: string): { text: string; cjk: boolean }[] {

@@ -7,6 +7,7 @@
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import Database from "better-sqlite3";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { createUpstreamClient } from "../../server/api-proxy/upstream-client.ts";
 import { createLogger } from "../../server/logger.ts";
@@ -162,7 +163,7 @@ describe("costly searches and refreshes", () => {
   }, 120_000);
 });
 
-describe("purges with SEARCH_REFRESH_MS=0", () => {
+describe("never refreshed (SEARCH_REFRESH_MS=0)", () => {
   it("reads an item a purge names again, and drops it from the index when it is gone", async () => {
     rmSync(path.join(dir, "search.db"), { force: true });
     const upstream = await startStandInUpstream({
@@ -191,6 +192,31 @@ describe("purges with SEARCH_REFRESH_MS=0", () => {
         { type: "news", id: 12, change: "changed" },
         { type: "news", id: 12, change: "gone" },
       ]);
+    } finally {
+      await upstream.close();
+    }
+  }, 60_000);
+
+  it("builds an index an earlier version wrote again at start, though it is never refreshed", async () => {
+    const own = mkdtempSync(path.join(dir, "outdated-"));
+    const file = path.join(own, "search.db");
+    const upstream = await startStandInUpstream(routesOf(newsItems(3)));
+    try {
+      const first = startSearch(upstream, 600_000, file);
+      await first.search.rebuild();
+      first.search.close();
+      await waitUntil(() => !existsSync(`${file}.builder`));
+      // As the version before the tokens folded accents wrote it.
+      const db = new Database(file);
+      db.prepare("UPDATE meta SET value = '3' WHERE key = 'version'").run();
+      db.close();
+      const walks = upstream.count("/api/portal/message/news/list");
+      const { search } = startSearch(upstream, 0, file);
+      for (let i = 0; (await search.search(query(`${LETTERS[1]}1`))).totalCount === 0; i++) {
+        expect(i, "the index is built again").toBeLessThan(300);
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(upstream.count("/api/portal/message/news/list")).toBe(walks + 1);
     } finally {
       await upstream.close();
     }
