@@ -46,7 +46,7 @@ async function searchReady(origin: string, q: string, lang: string): Promise<voi
 }
 
 describe.each([
-  { name: "two languages", langs: ["zh-CN", "en"], env: {} },
+  { name: "two languages", langs: ["zh-CN", "en"], env: {} as Record<string, string> },
   { name: "four languages with Arabic", langs: ["zh-CN", "en", "ja", "ar"], env: { PORTAL_LANGS: "zh-CN,en,ja,ar" } },
 ])("pages on a site of $name, as before", ({ langs, env }) => {
   let site: BuiltSite;
