@@ -31,7 +31,7 @@ export function printResults({ pinned, rows, missCosts, search, ruleTable, js, c
   if (crawl) {
     console.log("");
     console.log(
-      `crawler (m3): ${crawl.pages} cold detail pages at ${crawl.pagesPerS.toFixed(0)} pages/s, ${crawl.cpuMsPerPage.toFixed(2)} ms of server CPU and ${crawl.upstreamPerPage.toFixed(2)} upstream requests a page, peak RSS ${crawl.peakRssMb.toFixed(0)} MB`,
+      `crawler (m3): ${crawl.pages} cold detail pages at ${crawl.pagesPerS.toFixed(0)} pages/s, ${crawl.cpuMsPerPage.toFixed(2)} ms of server CPU and ${crawl.upstreamPerPage.toFixed(2)} upstream requests a page, peak RSS ${crawl.peakRssMb.toFixed(0)} MB during the walk (${crawl.startupPeakRssMb.toFixed(0)} MB before it, while its search index read the news)`,
     );
   }
   if (search) {
