@@ -8,12 +8,8 @@ import { matchesIfNoneMatch } from "../http/etag-match.ts";
 const gzipInPool = promisify(zlib.gzip);
 const brotliInPool = promisify(zlib.brotliCompress);
 
+/** Larger bodies are compressed in the thread pool, off the event loop, when they are kept. */
 const COMPRESS_IN_TURN_MAX = 256 * 1024;
-
-const gzip = async (body: Buffer, options: zlib.ZlibOptions) =>
-  body.length <= COMPRESS_IN_TURN_MAX ? zlib.gzipSync(body, options) : gzipInPool(body, options);
-const brotli = async (body: Buffer, options: zlib.BrotliOptions) =>
-  body.length <= COMPRESS_IN_TURN_MAX ? zlib.brotliCompressSync(body, options) : brotliInPool(body, options);
 
 /** Smaller bodies go out as they are: compressing them saves less than it costs. */
 const COMPRESS_THRESHOLD = 1024;
@@ -24,22 +20,77 @@ interface Variant {
   headers: string[];
 }
 
+type CompressionEffort = "full" | "fast";
+
+/**
+ * Codings not made yet: each is made the first time a client takes it, in the bytes set aside for it when the
+ * answer was kept. Answers read only to render pages, and pages only browsers read, are never compressed twice.
+ */
+interface Later {
+  effort: CompressionEffort;
+  /** Every header but the coding's and the length. */
+  base: string[];
+  /** Bytes counted in `bytes` for the codings still to make. */
+  reserved: number;
+}
+
 export interface PreparedAnswer {
   status: number;
   etag: string;
   identity: Variant;
   gzip?: Variant;
   br?: Variant;
+  later?: Later;
   notModified: string[];
   bytes: number;
 }
 
+/**
+ * What the codings still to make may take, as a share of the body: HTML and JSON come to about a fifth of it in
+ * gzip and less in brotli. A body that compresses worse is sent as it is once a coding has not fitted.
+ */
+const RESERVED_SHARE: Record<CompressionEffort, number> = { full: 0.5, fast: 0.35 };
+
+const brotliOptions = (length: number): zlib.BrotliOptions => ({
+  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length },
+});
+const gzipLevel = (effort: CompressionEffort) => (effort === "fast" ? 1 : 6);
+
+const variantOf = (base: string[], bytes: Buffer, coding?: string): Variant => ({
+  body: ownBytes(bytes),
+  headers: [...base, ...(coding ? ["Content-Encoding", coding] : []), "Content-Length", String(bytes.length)],
+});
+
+/** The answer in `coding`, made now if it is still to make; kept when it fits the bytes set aside. */
+function codedOf(answer: PreparedAnswer, coding: "gzip" | "br"): Variant | undefined {
+  const made = answer[coding];
+  if (made || !answer.later || (coding === "br" && answer.later.effort === "fast")) return made;
+  const { effort, base } = answer.later;
+  const body = answer.identity.body;
+  const bytes =
+    coding === "gzip" ? zlib.gzipSync(body, { level: gzipLevel(effort) }) : zlib.brotliCompressSync(body, brotliOptions(body.length));
+  const variant = variantOf(base, bytes, coding);
+  if (bytes.length <= answer.later.reserved) {
+    answer[coding] = variant;
+    answer.later.reserved -= bytes.length;
+    if (answer.gzip && (answer.br || effort === "fast")) answer.later = undefined;
+  } else answer.later = undefined;
+  return variant;
+}
+
 function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined): Variant {
-  if (acceptEncoding && answer.gzip) {
-    if (answer.br && /\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.br;
-    if (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding)) return answer.gzip;
+  if (acceptEncoding && (answer.gzip || answer.later)) {
+    const coded =
+      (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "br") : undefined) ??
+      (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
+    if (coded) return coded;
   }
   return answer.identity;
+}
+
+/** Makes now the coding a client with this `Accept-Encoding` would be sent: a miss's own requester, say. */
+export function compressFor(answer: PreparedAnswer, acceptEncoding: string | undefined): void {
+  variantFor(answer, acceptEncoding);
 }
 
 /** Node cuts small Buffers out of shared 8 kB slabs: a kept slice would hold the whole slab, which no bound counts. */
@@ -50,9 +101,10 @@ export function ownBytes(bytes: Buffer): Buffer {
   return own;
 }
 
-type CompressionEffort = "full" | "fast";
-
-/** `headers` must not hold Content-Length, Content-Encoding or ETag. */
+/**
+ * `headers` must not hold Content-Length, Content-Encoding or ETag. Codings are made when first asked for
+ * (`Later`), but a body too large to compress on the event loop is compressed in the pool now, in both.
+ */
 export async function prepareAnswer(
   status: number,
   body: Buffer,
@@ -61,21 +113,18 @@ export async function prepareAnswer(
   effort: CompressionEffort = "full",
 ): Promise<PreparedAnswer> {
   const base = [...headers.flat(), "ETag", etag];
-  const variant = (bytes: Buffer, coding?: string): Variant => ({
-    body: ownBytes(bytes),
-    headers: [...base, ...(coding ? ["Content-Encoding", coding] : []), "Content-Length", String(bytes.length)],
-  });
-  const prepared: PreparedAnswer = { status, etag, identity: variant(body), notModified: base, bytes: body.length };
+  const prepared: PreparedAnswer = { status, etag, identity: variantOf(base, body), notModified: base, bytes: body.length };
   if (body.length < COMPRESS_THRESHOLD) return prepared;
-  if (effort === "fast") {
-    const gz = await gzip(body, { level: 1 });
-    return { ...prepared, gzip: variant(gz, "gzip"), bytes: body.length + gz.length };
+  if (body.length <= COMPRESS_IN_TURN_MAX) {
+    const reserved = Math.ceil(body.length * RESERVED_SHARE[effort]);
+    return { ...prepared, later: { effort, base, reserved }, bytes: body.length + reserved };
   }
-  const [gz, br] = await Promise.all([
-    gzip(body, { level: 6 }),
-    brotli(body, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length } }),
-  ]);
-  return { ...prepared, gzip: variant(gz, "gzip"), br: variant(br, "br"), bytes: body.length + gz.length + br.length };
+  if (effort === "fast") {
+    const gz = await gzipInPool(body, { level: gzipLevel(effort) });
+    return { ...prepared, gzip: variantOf(base, gz, "gzip"), bytes: body.length + gz.length };
+  }
+  const [gz, br] = await Promise.all([gzipInPool(body, { level: gzipLevel(effort) }), brotliInPool(body, brotliOptions(body.length))]);
+  return { ...prepared, gzip: variantOf(base, gz, "gzip"), br: variantOf(base, br, "br"), bytes: body.length + gz.length + br.length };
 }
 
 /** Headers the response already carries stay unless the answer names them too. */

@@ -1,7 +1,7 @@
 // Rendered pages kept as answers ready to send, in the one stale-while-revalidate cache; not-found pages in a
 // bound of their own, compressed at the cheapest level (docs/behaviour.md#page-cache).
 import { createHash } from "node:crypto";
-import { type PreparedAnswer, prepareAnswer } from "../cache/prepared-answer.ts";
+import { compressFor, type PreparedAnswer, prepareAnswer } from "../cache/prepared-answer.ts";
 import { SwrCache } from "../cache/swr-cache.ts";
 
 export interface CachedPage {
@@ -41,7 +41,9 @@ export function createPageCache(options: PageCacheOptions): PageCache {
   return new SwrCache({ ...options, sizeOf, oneOff: { share: NOT_FOUND_SHARE, holds: isNotFound }, admission: true });
 }
 
-export async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
+/** Compressed now only as the client the page is rendered for takes it (`acceptEncoding`); other codings when first asked for. */
+export async function cachedPageOf(page: PageToStore, acceptEncoding?: string): Promise<CachedPage> {
   const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers, page.status === 404 ? "fast" : "full");
+  compressFor(answer, acceptEncoding);
   return { answer, headers: page.headers };
 }

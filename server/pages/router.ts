@@ -104,9 +104,9 @@ export function createPagesRouter({
     });
   }
 
-  async function cachedPageOf(page: PageToStore): Promise<CachedPage> {
+  async function cachedPageOf(page: PageToStore, acceptEncoding?: string): Promise<CachedPage> {
     const compressing = performance.now();
-    const cached = await compressedPageOf(page);
+    const cached = await compressedPageOf(page, acceptEncoding);
     observeStage("compress", secondsSince(compressing));
     return cached;
   }
@@ -210,7 +210,7 @@ export function createPagesRouter({
     if (pageCache) res.setHeader("X-Page-Cache", "MISS");
     if (store) {
       // Sent from its cached forms, so the compression middleware does not compress it a second time.
-      const prepared = cachedPageOf({ ...rendered, headers: pageHeaders(res) });
+      const prepared = cachedPageOf({ ...rendered, headers: pageHeaders(res) }, req.headers["accept-encoding"]);
       pageCache
         .fill(page.key, async () => ({
           value: await prepared,

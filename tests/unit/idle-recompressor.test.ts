@@ -7,7 +7,7 @@ import { readFileSync } from "node:fs";
 import zlib from "node:zlib";
 import { describe, expect, it } from "vitest";
 import { IdleRecompressor, MIN_SAVING } from "../../server/cache/idle-recompressor.ts";
-import { prepareAnswer } from "../../server/cache/prepared-answer.ts";
+import { compressFor, prepareAnswer } from "../../server/cache/prepared-answer.ts";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 
 const BODY = readFileSync(DEMO_SITE_FILE);
@@ -42,6 +42,8 @@ function manual(inFlight: { n: number }) {
 describe("compressed answers", () => {
   it("are stored in every coding at dynamic levels, each decoding to the body", async () => {
     const answer = await prepareAnswer(200, BODY, '"v1"', [["Content-Type", "application/json"]]);
+    compressFor(answer, "gzip, br");
+    compressFor(answer, "gzip");
     expect(zlib.gunzipSync(answer.gzip?.body as Buffer).equals(BODY)).toBe(true);
     expect(zlib.brotliDecompressSync(answer.br?.body as Buffer).equals(BODY)).toBe(true);
     expect(lengthOf(answer.br?.headers as string[])).toBe(answer.br?.body.length);
@@ -49,6 +51,8 @@ describe("compressed answers", () => {
 
   it("are recompressed smaller once read again and the server is idle, never while requests are in flight", async () => {
     const answer = await prepareAnswer(200, BODY, '"v1"', [["Content-Type", "application/json"]]);
+    compressFor(answer, "gzip, br");
+    compressFor(answer, "gzip");
     const stored = answer.br?.body.length as number;
     const inFlight = { n: 1 };
     const { recompressor, advance, runAll } = manual(inFlight);

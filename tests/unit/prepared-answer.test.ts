@@ -3,9 +3,10 @@
  * form of a large one) cut out of Node's shared 8 kB slabs would keep its whole slab alive
  * for as long as the cache keeps the answer, bytes no cache bound counts.
  */
-import { gunzipSync } from "node:zlib";
+import { randomBytes } from "node:crypto";
+import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { ownBytes, prepareAnswer } from "../../server/cache/prepared-answer.ts";
+import { compressFor, ownBytes, prepareAnswer } from "../../server/cache/prepared-answer.ts";
 
 const ownsItsMemory = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
@@ -21,8 +22,38 @@ describe("a prepared answer", () => {
   it("holds the small compressed forms of a large body in memory of their own", async () => {
     const body = Buffer.from("中文内容 ".repeat(2000));
     const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "text/html"]]);
+    compressFor(answer, "gzip, br");
+    compressFor(answer, "gzip");
     for (const variant of [answer.identity, answer.gzip, answer.br]) expect(variant && ownsItsMemory(variant.body)).toBe(true);
     expect(answer.gzip && gunzipSync(answer.gzip.body).equals(body)).toBe(true);
+  });
+
+  it("is compressed only in the codings clients take, each once, within the bytes it was counted for", async () => {
+    const body = Buffer.from("<p>中文内容</p> ".repeat(2000));
+    const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "text/html"]]);
+    expect([answer.gzip, answer.br]).toEqual([undefined, undefined]);
+    compressFor(answer, undefined);
+    compressFor(answer, "identity");
+    expect([answer.gzip, answer.br]).toEqual([undefined, undefined]);
+    compressFor(answer, "gzip, deflate, br");
+    expect(answer.gzip).toBeUndefined();
+    const br = answer.br?.body as Buffer;
+    expect(brotliDecompressSync(br).equals(body)).toBe(true);
+    compressFor(answer, "br");
+    expect(answer.br?.body).toBe(br);
+    compressFor(answer, "gzip;q=1, br;q=0");
+    expect(answer.gzip && gunzipSync(answer.gzip.body).equals(body)).toBe(true);
+    expect(answer.bytes).toBeGreaterThanOrEqual(body.length + br.length + (answer.gzip?.body.length ?? 0));
+  });
+
+  it("is sent as it is once a coding does not fit the bytes it was counted for", async () => {
+    const body = randomBytes(20_000);
+    const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "application/octet-stream"]]);
+    const bytes = answer.bytes;
+    compressFor(answer, "br");
+    compressFor(answer, "gzip");
+    expect([answer.gzip, answer.br, answer.later]).toEqual([undefined, undefined, undefined]);
+    expect(answer.bytes).toBe(bytes);
   });
 
   it("keeps a body that already owns its memory as it is", () => {
