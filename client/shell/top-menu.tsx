@@ -1,5 +1,5 @@
 /** The top menu: CSS alone decides its layout at first paint, and it works without JavaScript (docs/behaviour.md#the-shell). */
-import { useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
@@ -58,6 +58,14 @@ export function TopMenu() {
     if (toggleBefore.focused) toggleRef.current?.focus();
     setOpenId(itemInUse());
   }, [hydrated, toggleBefore]);
+  // Like the submenus, More closes when the visitor presses anywhere else.
+  useEffect(() => {
+    const closeFromOutside = (event: PointerEvent) => {
+      if (!moreRef.current?.contains(event.target as Node | null)) closeMore(moreRef.current);
+    };
+    document.addEventListener("pointerdown", closeFromOutside);
+    return () => document.removeEventListener("pointerdown", closeFromOutside);
+  }, []);
 
   const [modeShown, setModeShown] = useState(mode);
   if (mode !== modeShown) {

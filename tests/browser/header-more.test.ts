@@ -1,7 +1,8 @@
 /**
  * "More" in Chromium: it lists exactly the top menu's items the row has no room for, opens from the
- * keyboard, lets Tab reach them, closes on Escape with the focus back on it and when one of its links
- * is followed, and leaves the row when every item fits. Without JavaScript it lists every item.
+ * keyboard, lets Tab reach them, closes on Escape with the focus back on it, on a press elsewhere and
+ * when one of its links is followed, and leaves the row when every item fits. Without JavaScript it
+ * lists every item.
  */
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
@@ -27,7 +28,7 @@ const rowAndMore = (page: Page) =>
 describeInBrowser("the header's More menu in Chromium", () => {
   const env = useDemoSiteInBrowser();
 
-  it("lists the items the row has no room for, opens by keyboard, and Escape closes it with the focus back on it", async () => {
+  it("lists the items the row has no room for, opens by keyboard, and Escape or a press elsewhere closes it", async () => {
     const { page, problems } = await openWatchedPage(env.browser, 1100);
     await page.goto(`${env.site.origin}/portal/en/about/index.html`);
     await hydrated(page);
@@ -49,6 +50,12 @@ describeInBrowser("the header's More menu in Chromium", () => {
     await page.keyboard.press("Escape");
     expect(await details.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false);
     expect(await page.evaluate(() => document.activeElement?.classList.contains("menu-more-toggle"))).toBe(true);
+
+    // A press anywhere else closes it too.
+    await more.click();
+    expect(await details.evaluate((element: HTMLDetailsElement) => element.open)).toBe(true);
+    await page.mouse.click(10, 400);
+    expect(await details.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false);
 
     // Wide enough for every item (Chinese labels are shorter): no More.
     await page.setViewportSize({ width: 1920, height: 800 });
