@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "الرئيسية",
   "shell.nav": "القائمة الرئيسية",
   "shell.menu": "القائمة",
+  "shell.more": "المزيد",
   "shell.submenu": "إظهار «{title}» أو إخفاؤها",
   "shell.newWindow": " (يُفتح في نافذة جديدة)",
   "shell.lang.label": "تغيير اللغة: ",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "Startseite",
   "shell.nav": "Hauptnavigation",
   "shell.menu": "Menü",
+  "shell.more": "Mehr",
   "shell.submenu": "„{title}“ ein- oder ausblenden",
   "shell.newWindow": " (öffnet in einem neuen Fenster)",
   "shell.lang.label": "Sprache wechseln: ",

@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "Home",
   "shell.nav": "Main navigation",
   "shell.menu": "Menu",
+  "shell.more": "More",
   "shell.submenu": "Show or hide “{title}”",
   "shell.newWindow": " (opens in a new window)",
   "shell.lang.label": "Switch language: ",

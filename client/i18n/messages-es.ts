@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "Inicio",
   "shell.nav": "Navegación principal",
   "shell.menu": "Menú",
+  "shell.more": "Más",
   "shell.submenu": "Mostrar u ocultar «{title}»",
   "shell.newWindow": " (se abre en una ventana nueva)",
   "shell.lang.label": "Cambiar de idioma: ",

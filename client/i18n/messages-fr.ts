@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "Accueil",
   "shell.nav": "Navigation principale",
   "shell.menu": "Menu",
+  "shell.more": "Plus",
   "shell.submenu": "Afficher ou masquer « {title} »",
   "shell.newWindow": " (s’ouvre dans une nouvelle fenêtre)",
   "shell.lang.label": "Changer de langue : ",

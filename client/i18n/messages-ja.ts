@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "トップページ",
   "shell.nav": "メインメニュー",
   "shell.menu": "メニュー",
+  "shell.more": "その他",
   "shell.submenu": "「{title}」を開閉",
   "shell.newWindow": "（新しいウィンドウで開きます）",
   "shell.lang.label": "言語を切り替え：",

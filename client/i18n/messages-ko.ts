@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "홈",
   "shell.nav": "주 메뉴",
   "shell.menu": "메뉴",
+  "shell.more": "더보기",
   "shell.submenu": "‘{title}’ 펼치기/접기",
   "shell.newWindow": " (새 창에서 열림)",
   "shell.lang.label": "언어 변경: ",

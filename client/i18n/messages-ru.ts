@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "Главная",
   "shell.nav": "Главное меню",
   "shell.menu": "Меню",
+  "shell.more": "Ещё",
   "shell.submenu": "Показать или скрыть «{title}»",
   "shell.newWindow": " (откроется в новом окне)",
   "shell.lang.label": "Сменить язык: ",

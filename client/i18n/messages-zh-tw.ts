@@ -19,6 +19,7 @@ export const MESSAGES: Translation = {
   "shell.home": "返回首頁",
   "shell.nav": "主選單",
   "shell.menu": "選單",
+  "shell.more": "更多",
   "shell.submenu": "展開或收合「{title}」",
   "shell.newWindow": "（在新視窗開啟）",
   "shell.lang.label": "切換語言：",

@@ -1,5 +1,5 @@
 /** The fixed header; the menu and the switch work from their server HTML until first used (docs/behaviour.md#the-shell). */
-import { useState } from "react";
+import { useRef, useState } from "react";
 import { useLocation, useSearch } from "wouter";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author } from "../../shared/entities.ts";
@@ -12,6 +12,7 @@ import { wasNeeded } from "../hydration/when-needed.ts";
 import { useT } from "../i18n/use-t.ts";
 import { useLoadingActive } from "../routing/navigation-progress.ts";
 import { PageLink } from "../routing/page-link.tsx";
+import { useHeaderFit } from "./use-header-fit.ts";
 
 const TOOLS_ID = "header-tools";
 const TOOLS = partCode(() => import("./header-tools.tsx").then((module) => module.HeaderTools));
@@ -33,12 +34,14 @@ export function Header() {
   const author = useApi<Partial<Author>>(keys.sysauthor()).data;
   const loading = useLoadingActive();
   const toolsAfresh = useToolsAfresh();
+  const inner = useRef<HTMLDivElement>(null);
+  const fit = useHeaderFit(inner);
   const name = textOf(author?.name);
   const logo = textOf(author?.logo);
   return (
     <header className="site-header">
       <div className={loading ? "nav-progress is-active" : "nav-progress"} aria-hidden="true" />
-      <div className="header-inner">
+      <div className="header-inner" ref={inner} data-fit={fit}>
         {/* The name is the link's text (the logo's alt stays empty); without a name, the logo or the text says "home". */}
         <PageLink to={HOME_PATH} className={showsImage(logo) ? "brand has-logo" : "brand"}>
           {showsImage(logo) && (
