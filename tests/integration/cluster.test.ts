@@ -1,61 +1,14 @@
 /**
- * WEB_CONCURRENCY: the real process forks worker processes that share one port, each
- * answering with the whole site; a worker that dies is replaced; SIGTERM stops them all.
+ * WEB_CONCURRENCY on the embedded database: the real process forks worker processes that
+ * share one port, each answering with the whole site; a worker that dies is replaced;
+ * SIGTERM stops them all.
  */
-import { mkdtemp, readdir, rm, stat } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
+import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { exitOf, PROJECT_DIR, refusedStart, runServerScript, type ServerProcess, startServerProcess } from "../support/server-process.ts";
-
-interface Answer {
-  status: number;
-  body: string;
-  requestId: string;
-}
-
-/** A GET on a new connection each time, so the primary hands each one to the next worker. */
-function getOnNewConnection(url: string, headers: Record<string, string> = {}): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    http
-      .get(url, { agent: false, headers: { connection: "close", ...headers } }, (res) => {
-        let body = "";
-        res.setEncoding("utf8");
-        res.on("data", (chunk: string) => {
-          body += chunk;
-        });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body, requestId: String(res.headers["x-request-id"]) }));
-      })
-      .on("error", reject);
-  });
-}
-
-interface LogEntry {
-  msg?: string;
-  pid?: number;
-  reqId?: string;
-  port?: number;
-  host?: string;
-  [field: string]: unknown;
-}
-
-const entries = (server: ServerProcess) => server.logs.map((line) => JSON.parse(line) as LogEntry);
-const countLogs = (server: ServerProcess, msg: string) => entries(server).filter((e) => e.msg === msg).length;
-
-/** The line `msg` wrote for the request with this id, once written (a worker writes it as the answer leaves). */
-async function lineOf(server: ServerProcess, msg: string, requestId: string): Promise<LogEntry> {
-  let found: LogEntry | undefined;
-  await vi.waitFor(
-    () => {
-      found = entries(server).find((e) => e.msg === msg && e.reqId === requestId);
-      expect(found).toBeDefined();
-    },
-    { timeout: 5000, interval: 20 },
-  );
-  return found as LogEntry;
-}
+import { countLogs, entries, getOnNewConnection, lineOf } from "../support/cluster-requests.ts";
+import { type ServerProcess, startServerProcess } from "../support/server-process.ts";
 
 let probes = 0;
 
@@ -222,104 +175,4 @@ describe("WEB_CONCURRENCY=2 on the embedded database", () => {
     expect(countLogs(server, "worker stopped")).toBe(2);
     expect(entries(server).filter((e) => e.msg === "stopped").length).toBe(3);
   }, 30_000);
-});
-
-describe("WEB_CONCURRENCY=2 sharing one image folder", () => {
-  let dir: string;
-  let server: ServerProcess;
-  const imageDir = () => path.join(dir, "images");
-
-  /** Bytes of the variant files in the folder (temporary files are writes under way). */
-  const folderBytes = async () => {
-    let total = 0;
-    for (const name of await readdir(imageDir()).catch(() => [])) {
-      if (/^[0-9a-f]{64}$/.test(name)) total += (await stat(path.join(imageDir(), name)).catch(() => ({ size: 0 }))).size;
-    }
-    return total;
-  };
-
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "portal-cluster-images-"));
-    server = await startServerProcess({
-      WEB_CONCURRENCY: "2",
-      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
-      IMAGE_CACHE_DIR: imageDir(),
-      IMAGE_CACHE_MB: "1",
-      LOG_LEVEL: "info",
-    });
-    await vi.waitFor(() => expect(countLogs(server, "all workers listening")).toBe(1), { timeout: 30_000, interval: 100 });
-  }, 60_000);
-
-  afterAll(async () => {
-    if (server.child.exitCode === null) await server.stop();
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("keeps the folder within IMAGE_CACHE_MB, whichever worker made each variant", async () => {
-    const slides = (await readdir(path.join(PROJECT_DIR, "content/media"))).filter((name) => name.startsWith("slide-"));
-    // Every slide at two widths and two qualities, as WebP: some 40 variants, several megabytes, made by both workers.
-    const targets = slides.flatMap((name) =>
-      [1280, 1920].flatMap((w) => [75, 90].map((q) => `/portal/_img?url=%2Fportal%2Fmedia%2F${name}&w=${w}&q=${q}`)),
-    );
-    const pids = new Set<number>();
-    let made = 0;
-    for (const target of targets) {
-      const res = await getOnNewConnection(`${server.origin}${target}`, { accept: "image/webp", "x-request-id": `img-${made}` });
-      expect(res.status).toBe(200);
-      pids.add((await lineOf(server, "request", `img-${made}`)).pid as number);
-      made++;
-    }
-    expect(pids.size).toBe(2);
-    // The folder's one index removes what passes the bound, as the workers tell it what they stored.
-    await vi.waitFor(async () => expect(await folderBytes()).toBeLessThanOrEqual(1024 * 1024), { timeout: 10_000, interval: 100 });
-    expect(await folderBytes()).toBeGreaterThan(512 * 1024);
-  }, 120_000);
-});
-
-describe("WEB_CONCURRENCY with a bad value", () => {
-  it.each(["0", "65", "two"])("exits 1 with one line naming it (%s)", async (value) => {
-    const { code, lines } = await refusedStart({ WEB_CONCURRENCY: value });
-    expect(code).toBe(1);
-    expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/);
-  });
-});
-
-describe("WEB_CONCURRENCY=2 when the port is taken", () => {
-  let dir: string;
-  let blocker: http.Server;
-
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(tmpdir(), "portal-cluster-taken-"));
-    blocker = http.createServer();
-    await new Promise<void>((resolve) => blocker.listen(0, "127.0.0.1", resolve));
-  });
-
-  afterAll(async () => {
-    await new Promise((resolve) => blocker.close(resolve));
-    await rm(dir, { recursive: true, force: true });
-  });
-
-  it("does not keep restarting workers: it stops and exits 1", async () => {
-    const { port } = blocker.address() as AddressInfo;
-    const child = runServerScript({
-      WEB_CONCURRENCY: "2",
-      HOST: "127.0.0.1",
-      PORT: String(port),
-      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
-      LOG_LEVEL: "info",
-    });
-    let stdout = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    expect(await exitOf(child)).toBe(1);
-    const messages = stdout
-      .trim()
-      .split("\n")
-      .map((line) => (JSON.parse(line) as { msg: string }).msg);
-    expect(messages).toContain("cannot listen");
-    expect(messages).toContain("worker failed before listening; stopping");
-    expect(messages).not.toContain("worker exited unexpectedly; restarting");
-  }, 60_000);
 });

@@ -2,104 +2,29 @@
  * REDIS_URL: several app instances on one real Redis and one stand-in upstream, each
  * instance a real HTTP server on 127.0.0.1. A cold key costs the upstream one request
  * whatever the instances asking; an answer one instance loaded is served by the others;
- * reader PUTs, the reader rate and the miss budget are counted once across instances.
- * With Redis stopped under requests, no visitor sees an error, readiness says degraded and
- * each instance logs it once; with Redis back, sharing resumes.
+ * reader PUTs, the reader rate and the miss budget are counted once across instances;
+ * purges and messages reach every instance.
  */
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
-import { Redis } from "ioredis";
 import { pino } from "pino";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
+import { beforeEach, expect, it } from "vitest";
 import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { createPubSub } from "../../server/redis/pub-sub.ts";
-import { connectSharedTier, type SharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
-import { testConfig } from "../support/config.ts";
+import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
-import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
-import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import {
+  coldKeyRequests,
+  type Instance,
+  instancesForEachTest,
+  SYSCFG,
+  send,
+  startInstance,
+  startInstances,
+  upstream,
+} from "../support/shared-tier-instances.ts";
+import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
-const SYSCFG = "/api/portal/sys/syscfg";
-const NEWS = { id: 1, title: "真实新闻", brief: "简介", img: "", dateTime: "20240101000000", detail: "<p>正文</p>" };
-const VISITOR = "198.51.100.20";
-
-interface Instance {
-  app: PortalApp;
-  origin: string;
-  server: http.Server;
-  /** The instance's log lines, parsed. */
-  logs: { level: string; msg: string }[];
-}
-
-let upstream: StandInUpstream;
-const instances: Instance[] = [];
-
-async function startInstance(redisUrl: string, env: Record<string, string> = {}): Promise<Instance> {
-  const logs: Instance["logs"] = [];
-  const logger = pino(
-    { level: "info", formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => logs.push(JSON.parse(line)) },
-  );
-  const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env });
-  const app = createApp(config, { logger });
-  await app.portal.sharedTier?.connected();
-  const server = http.createServer(app).listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  instances.push(instance);
-  return instance;
-}
-
-const startInstances = (count: number, redisUrl: string, env?: Record<string, string>) =>
-  Promise.all(Array.from({ length: count }, () => startInstance(redisUrl, env)));
-
-/** A request from the visitor at `address` (behind the trusted loopback proxy). */
-async function send(instance: Instance, path: string, init: { method?: string; body?: unknown; address?: string } = {}) {
-  const res = await fetch(instance.origin + path, {
-    method: init.method ?? "GET",
-    headers: { "x-forwarded-for": init.address ?? VISITOR, "content-type": "application/json" },
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-  });
-  return { status: res.status, headers: res.headers, text: await res.text() };
-}
-
-const readiness = async (instance: Instance) =>
-  JSON.parse((await send(instance, "/portal/readyz")).text) as { status: string; sharedTier: string };
-
-/** Waits until every instance has a load of the cache under way (so each is asking for the key itself). */
-async function untilEveryInstanceLoads(list: Instance[]): Promise<void> {
-  while (list.some((instance) => instance.app.portal.cache.loading === 0)) await new Promise((resolve) => setImmediate(resolve));
-}
-
-/** 50 simultaneous requests for `path` spread over `list`, the upstream holding its (first) answer until every instance has asked. */
-async function coldKeyRequests(list: Instance[], path: string) {
-  const release = upstream.hold(path);
-  const answers = Array.from({ length: 50 }, (_, i) => send(list[i % list.length] as Instance, path));
-  await untilEveryInstanceLoads(list);
-  release();
-  return Promise.all(answers);
-}
-
-beforeEach(async () => {
-  upstream = await startStandInUpstream({
-    "/api/portal/sys/syscfg": { themePortal: "1,1" },
-    "/api/portal/message/news/1": NEWS,
-    "/api/portal/message/news/2": { ...NEWS, id: 2 },
-    "/api/portal/message/news/5": { ...NEWS, id: 5 },
-    "/api/portal/reader/reader": 7,
-  });
-});
-
-afterEach(async () => {
-  for (const instance of instances.splice(0)) {
-    instance.app.portal.close();
-    instance.server.closeAllConnections();
-    await new Promise((resolve) => instance.server.close(resolve));
-  }
-  await upstream.close();
-});
+instancesForEachTest();
 
 describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
   beforeEach(() => emptyDatabase(redisUrl));
@@ -268,110 +193,5 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
     }
     // One refresh from the upstream for the three instances: the first loads it, the others take it from Redis.
     expect(upstream.count(SYSCFG)).toBe(2);
-  });
-});
-
-describeWithRedis("instances whose Redis stops and starts again", 0, () => {
-  let redis: RedisServer;
-  beforeEach(async () => {
-    redis = await startRedisServer();
-    return () => redis.stop();
-  });
-
-  it("answer every request without it, say degraded once, and share again when it is back", async () => {
-    const three = await startInstances(3, redis.url);
-    expect((await send(three[0] as Instance, SYSCFG)).status).toBe(200);
-    for (const instance of three) expect(await readiness(instance)).toMatchObject({ status: "ready", sharedTier: "connected" });
-
-    let resumed = 0;
-    three[0]?.app.portal.sharedTier?.onResume(() => resumed++);
-    await redis.stop();
-    // Under requests: cached, shared, cold, reader updates and counts, on every instance.
-    const paths = [SYSCFG, "/api/portal/message/news/1", "/api/portal/message/news/2", "/api/portal/reader/reader?type=2&pid=1"];
-    const answers = await Promise.all(
-      Array.from({ length: 60 }, (_, i) => {
-        const instance = three[i % 3] as Instance;
-        return i % 5 === 4
-          ? send(instance, "/api/portal/reader/reader", { method: "PUT", body: { type: 2, pid: i } })
-          : send(instance, paths[i % paths.length] as string);
-      }),
-    );
-    expect(answers.filter((a) => a.status !== 200)).toEqual([]);
-    for (const instance of three) {
-      const ready = await readiness(instance);
-      expect(ready).toMatchObject({ status: "degraded", sharedTier: "unavailable" });
-      // More requests while it is away: still one line per instance.
-      expect((await send(instance, "/api/portal/message/news/1")).status).toBe(200);
-    }
-    for (const instance of three) {
-      expect(instance.logs.filter((line) => line.level === "warn" && /^Redis unavailable/.test(line.msg))).toHaveLength(1);
-    }
-    // A message cannot be sent: the sender is told, to act on its own.
-    expect(await createPubSub(three[0]?.app.portal.sharedTier as SharedTier).publish("purge", "{}")).toBe(false);
-
-    await redis.start();
-    for (const instance of three) {
-      while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
-      expect(instance.logs.filter((line) => /sharing with other instances resumed/.test(line.msg))).toHaveLength(1);
-    }
-    // So that what was missed meanwhile can be caught up.
-    expect(resumed).toBe(1);
-    upstream.requests.length = 0;
-    const again = await coldKeyRequests(three, "/api/portal/message/news/5");
-    expect(again.map((a) => a.status)).toEqual(Array(50).fill(200));
-    expect(upstream.count("/api/portal/message/news/5")).toBe(1);
-
-    // Closing the connection on the way out is not an outage.
-    const first = three[0] as Instance;
-    first.app.portal.close();
-    while (first.app.portal.sharedTier?.redis.status !== "end") await new Promise((resolve) => setImmediate(resolve));
-    expect(first.logs.filter((line) => line.level === "warn")).toHaveLength(1);
-  });
-
-  it("go on without a Redis that stops answering, and share again once it does", async () => {
-    const [a, b] = (await startInstances(2, redis.url)) as [Instance, Instance];
-    const sleeper = new Redis(redis.url);
-    try {
-      // The server answers nothing for 3 s; its connections stay open.
-      const asleep = sleeper.call("DEBUG", "SLEEP", "3");
-      const answers = await Promise.all([
-        send(a, "/api/portal/message/news/1"),
-        send(b, "/api/portal/message/news/2"),
-        send(a, "/api/portal/reader/reader", { method: "PUT", body: { type: 2, pid: 1 } }),
-      ]);
-      expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
-      expect(await readiness(a)).toMatchObject({ status: "degraded", sharedTier: "unavailable" });
-      await asleep;
-      for (const instance of [a, b]) {
-        while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect((await send(b, "/api/portal/message/news/3")).status).toBe(404);
-      expect((await send(a, "/api/portal/message/news/3")).status).toBe(404);
-      expect(upstream.count("/api/portal/message/news/3")).toBe(1);
-    } finally {
-      sleeper.disconnect();
-    }
-  });
-
-  it("catch up, once reconnected, on a purge made while an instance could not hear it", async () => {
-    const [a, b] = (await startInstances(2, redis.url, { CACHE_TTL_MS: "600000" })) as [Instance, Instance];
-    await Promise.all([a, b].map((instance) => instance.app.portal.sharedPurges?.subscribed));
-    for (const instance of [a, b]) expect(JSON.parse((await send(instance, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
-    upstream.routes.set(SYSCFG, { themePortal: "2,2" });
-    const admin = new Redis(redis.url);
-    try {
-      // Every subscription is cut; the purge is published before any is made again (reconnection waits 100 ms or more).
-      await admin.call("CLIENT", "KILL", "TYPE", "pubsub");
-      a.app.portal.purger.purge({ tags: ["site"], paths: [], all: false, mode: "soft" }, "local");
-      while (!b.logs.some((line) => /^applied the purges made while this instance was away/.test(line.msg))) {
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      await b.app.portal.sharedPurges?.caughtUp();
-      await send(b, SYSCFG);
-      await b.app.portal.cache.idle();
-      expect(JSON.parse((await send(b, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
-    } finally {
-      admin.disconnect();
-    }
   });
 });
