@@ -34,6 +34,13 @@ const PAGES_AT_ONCE = 4;
 /** By the cached answer: a hit gives the same object, so each answer is gone through once while it is cached. */
 const marksByAnswer = new WeakMap<object, LangMarks>();
 
+/**
+ * A paged list by its first page's cached answer, until the first of its answers is no longer fresh: a page then
+ * costs one cache read per language, not one per list page. A purge of the list (its tags are every page's) or a
+ * refresh of its first page gives a new answer, so it is read through again; kept no longer than that answer.
+ */
+const listsByFirstPage = new WeakMap<object, { list: ListInLang; until: number }>();
+
 const isId = (id: unknown): id is number => Number.isSafeInteger(id) && (id as number) > 0;
 
 function marksOf(items: unknown): LangMarks {
@@ -53,7 +60,7 @@ interface PageRead {
 }
 
 /** One answer's marks and, for a paged list, its page count; throws when the call failed or did not answer code 0. */
-async function readPage(read: Read, key: string, paged: boolean): Promise<PageRead> {
+async function readPage(read: Read, key: string, paged: boolean): Promise<PageRead & { answer: object }> {
   const outcome = await read(key);
   const answer = outcome.value;
   const envelope = answer.json as { code?: number; data?: unknown } | null;
@@ -66,19 +73,33 @@ async function readPage(read: Read, key: string, paged: boolean): Promise<PageRe
     marksByAnswer.set(answer, marks);
   }
   const pages = paged ? Math.max(0, Math.floor(Number((payload as Paged<unknown>).totalPageCount) || 0)) : 1;
-  return { marks, freshForMs: outcome.freshForMs, pages };
+  return { marks, freshForMs: outcome.freshForMs, pages, answer };
 }
 
-const pageKeyOf = (list: ItemList, lang: Lang, pageIndex: number) =>
-  keyInLang(apiKey(list.call, { query: { ...list.query, pageIndex, pageMaxCount: LIST_PAGE_SIZE } }), lang);
+/** Each page's key (an unpaged list's one key: page -1), made once: a list is one of the route table's, its pages and languages bounded. */
+const keysOfList = new WeakMap<ItemList, Map<string, string>>();
+
+function pageKeyOf(list: ItemList, lang: Lang, pageIndex: number): string {
+  const keys = keysOfList.get(list) ?? new Map<string, string>();
+  keysOfList.set(list, keys);
+  const made = keys.get(`${lang} ${pageIndex}`);
+  if (made !== undefined) return made;
+  const query = pageIndex < 0 ? list.query : { ...list.query, pageIndex, pageMaxCount: LIST_PAGE_SIZE };
+  const key = keyInLang(apiKey(list.call, { query }), lang);
+  keys.set(`${lang} ${pageIndex}`, key);
+  return key;
+}
 
 /** The list in `lang`; throws when its first answer fails (nothing is known then). */
 export async function readListInLang(read: Read, list: ItemList, lang: Lang): Promise<ListInLang> {
   if (!list.paged) {
-    const only = await readPage(read, keyInLang(apiKey(list.call, { query: list.query }), lang), false);
+    const only = await readPage(read, pageKeyOf(list, lang, -1), false);
     return { marks: [only.marks], freshForMs: only.freshForMs, complete: true };
   }
   const first = await readPage(read, pageKeyOf(list, lang, 0), true);
+  const known = listsByFirstPage.get(first.answer);
+  const now = Date.now();
+  if (known && now < known.until) return { ...known.list, freshForMs: known.until - now };
   const maxPages = Math.ceil(MAX_ITEMS / LIST_PAGE_SIZE);
   const rest = Array.from({ length: Math.max(0, Math.min(first.pages, maxPages) - 1) }, (_, i) => i + 1);
   const result = { marks: [first.marks], freshForMs: first.freshForMs, complete: true };
@@ -95,6 +116,11 @@ export async function readListInLang(read: Read, list: ItemList, lang: Lang): Pr
       result.marks.push(page.value.marks);
       result.freshForMs = Math.min(result.freshForMs, page.value.freshForMs);
     }
+  }
+  if (result.complete && result.freshForMs > 0 && result.marks.length > 1) {
+    // An item an answer repeats on a later page (the list changed while it was read) counts where it came first.
+    const merged = { ...result, marks: [new Map([...result.marks].reverse().flatMap((marks) => [...marks]))] };
+    listsByFirstPage.set(first.answer, { list: merged, until: now + result.freshForMs });
   }
   return result;
 }
