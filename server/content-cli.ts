@@ -3,6 +3,7 @@
  * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
+import { setSiteLangs } from "../shared/site-langs.ts";
 import { type Config, ConfigError, parseConfig, withoutCredentials } from "./config.ts";
 import { openContentDb } from "./content/db.ts";
 import type { SiteFile } from "./content/site-file.ts";
@@ -79,7 +80,10 @@ function databaseUrlOrNothing(): string | undefined {
 
 function configOrNothing(): Config | undefined {
   try {
-    return parseConfig(process.env);
+    const config = parseConfig(process.env);
+    // As the server does: the addresses an import queues and those given by hand are read in the site's languages.
+    setSiteLangs(config.langs);
+    return config;
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     process.stderr.write(`${error.message}\n`);

@@ -5,12 +5,13 @@ import { payloadKindOf } from "../../shared/call-table.ts";
 import { translationKey } from "../../shared/data-keys.ts";
 import { isEmptyPayload, payloadOf } from "../../shared/envelope.ts";
 import { detailKey, embeddedPayload, keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
-import { contentLangOf, isUntranslated, type PageState, type PublicConfig } from "../../shared/page-state.ts";
+import { contentLangOf, type PageState, type PublicConfig } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
 import { describeError } from "../http/errors.ts";
+import { hasTranslation, otherVersionsOf } from "../langs/other-versions.ts";
 
 interface LoadedPage {
   state: PageState;
@@ -32,12 +33,12 @@ export async function loadPageState(
   // Asked for in the page's content language; embedded under the keys the page reads them by.
   const contentLang = contentLangOf(lang, config);
   const mainKey = match ? translationKey(match) : undefined;
-  // A page's hreflang set needs to know which other languages its item exists in: the reads those languages'
-  // pages make themselves, through the same cache (docs/behaviour.md#languages). Two languages: one, on the default's page.
+  // A page's hreflang set needs to know which other languages its item exists in: a detail's from each language's
+  // list, shared by every detail page of its kind (docs/behaviour.md#which-versions-exist). Two languages: one, on the default's page.
   const others = config.contentLang && mainKey ? siteLangs().filter((one) => one !== baseLang() && one !== lang) : [];
-  const [outcomes, ...inOthers] = await Promise.all([
+  const [outcomes, inOthers] = await Promise.all([
     Promise.allSettled(keys.map((key) => read(keyInLang(key, contentLang)))),
-    ...others.map((one) => read(keyInLang(mainKey as string, one)).catch(() => undefined)),
+    match && mainKey && others.length > 0 ? otherVersionsOf(read, match, mainKey, keyInLang(mainKey, contentLang), others) : undefined,
   ]);
   const state: PageState = { lang, translated: false, config, fallback: {}, failures: {} };
   let freshForMs = Number.POSITIVE_INFINITY;
@@ -57,15 +58,13 @@ export async function loadPageState(
     else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key) ?? "list"));
   });
 
-  for (const other of inOthers) freshForMs = Math.min(freshForMs, other?.freshForMs ?? 0);
+  if (inOthers) freshForMs = Math.min(freshForMs, inOthers.freshForMs);
   const versions = !config.contentLang
     ? []
     : mainKey === undefined
       ? [...siteLangs()]
       : siteLangs().filter(
-          (one) =>
-            one === baseLang() ||
-            (one === lang ? hasTranslation(state.fallback[mainKey]) : hasTranslation(itemOf(inOthers[others.indexOf(one)]))),
+          (one) => one === baseLang() || (one === lang ? hasTranslation(state.fallback[mainKey]) : (inOthers?.langs.has(one) ?? false)),
         );
   state.translated = lang === baseLang() ? versions.length > 1 : versions.includes(lang);
   if (siteLangs().length > 2) state.versions = versions;
@@ -82,14 +81,4 @@ export async function loadPageState(
     status = failures.includes(504) ? 504 : 502;
   }
   return { state, status, freshForMs: Number.isFinite(freshForMs) ? freshForMs : 0, tags: unionOfTags(keys.map(cacheTagsOfKey)) };
-}
-
-/** An item the upstream has in a language: there, and not marked as the stand-in in the content's own language. */
-const hasTranslation = (item: unknown) => item !== null && item !== undefined && !isEmptyPayload(item) && !isUntranslated(item);
-
-function itemOf(loaded: Awaited<ReturnType<ApiReader["get"]>> | undefined): unknown {
-  const answer = loaded?.value;
-  if (answer?.status !== 200) return undefined;
-  const envelope = answer.json as { code?: number; data?: unknown };
-  return envelope.code === 0 ? envelope.data : undefined;
 }

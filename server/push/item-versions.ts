@@ -1,11 +1,13 @@
 /**
- * Whether an item still exists and in which languages, read from the content API as it now
- * stands (never from a cache, which a purge has just made stale).
+ * Whether an item still exists and in which of the site's languages, read from the content API as
+ * it now stands (never from a cache, which a purge has just made stale): the item, then the item in
+ * each other language at once (docs/behaviour.md#telling-search-engines).
  */
 import { keyInLang, keys } from "../../shared/data-keys.ts";
-import { isUntranslated } from "../../shared/page-state.ts";
+import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import { upstreamPathOf } from "../api-proxy/api-reader.ts";
 import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
+import { hasTranslation } from "../langs/other-versions.ts";
 import type { ItemRef, ItemVersions } from "./page-addresses.ts";
 
 export type ItemState = { kind: "exists"; versions: ItemVersions } | { kind: "gone" };
@@ -34,17 +36,15 @@ async function readItem(
   return data as Record<string, unknown>;
 }
 
-/** `contentLangParam` undefined: content is Chinese only, so no English page is canonical. */
+/** `contentLangParam` undefined: content is in its own language only, so no other page is canonical. */
 export async function readItemVersions(upstream: UpstreamClient, contentLangParam: string | undefined, ref: ItemRef): Promise<ItemState> {
   const key = DETAIL_KEY[ref.type](ref.id);
   const item = await readItem(upstream, key, contentLangParam);
   if (!item) return { kind: "gone" };
-  let english = false;
-  if (contentLangParam !== undefined) {
-    // A failed English read leaves the English page out rather than send one that may not be canonical.
-    const inEnglish = await readItem(upstream, keyInLang(key, "en"), contentLangParam).catch(() => null);
-    english = inEnglish !== null && !isUntranslated(inEnglish);
-  }
+  const others = contentLangParam === undefined ? [] : siteLangs().filter((lang) => lang !== baseLang());
+  // A failed read leaves that language's page out rather than send one that may not be canonical.
+  const inLangs = await Promise.all(others.map((lang) => readItem(upstream, keyInLang(key, lang), contentLangParam).catch(() => null)));
+  const langs = others.filter((_, i) => hasTranslation(inLangs[i]));
   const jobKind = ref.type === "job" ? Number(item.type) : undefined;
-  return { kind: "exists", versions: { ...ref, jobKind, english } };
+  return { kind: "exists", versions: { ...ref, jobKind, langs } };
 }

@@ -5,6 +5,7 @@
 import type { Lang } from "../../shared/page-state.ts";
 import { pageHref } from "../../shared/routes.ts";
 import type { SearchType } from "../../shared/search.ts";
+import { baseLang } from "../../shared/site-langs.ts";
 
 export type ItemType = SearchType;
 
@@ -13,18 +14,21 @@ export interface ItemRef {
   id: number;
 }
 
-/** An item as it stands: its canonical detail page (a job's kind decides it) and whether it has an English version. */
+/** An item as it stands: its canonical detail page (a job's kind decides it) and the languages it is translated into. */
 export interface ItemVersions extends ItemRef {
   /** 1 experienced hires, 2 campus: a job's own kind. */
   jobKind?: number;
-  english: boolean;
+  /** Beside the content's own language, which it always exists in. */
+  langs: readonly Lang[];
 }
 
 const ID = "([1-9]\\d{0,15})";
+/** Any language's prefix (`/en`, `/zh-tw`), as addresses write it: a purge may name a page in any of them. */
+const LANG = "(?:/[a-z]{2}(?:-[a-z]{2})?)?";
 const ITEM_PATHS: [RegExp, (m: RegExpExecArray) => ItemType][] = [
-  [new RegExp(`^/portal(?:/en)?/message/(news|notice)/${ID}$`), (m) => m[1] as ItemType],
-  [new RegExp(`^/portal(?:/en)?/(product|service)/${ID}$`), (m) => m[1] as ItemType],
-  [new RegExp(`^/portal(?:/en)?/job/(?:society|school)/${ID}$`), () => "job"],
+  [new RegExp(`^/portal${LANG}/message/(news|notice)/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/portal${LANG}/(product|service)/${ID}$`), (m) => m[1] as ItemType],
+  [new RegExp(`^/portal${LANG}/job/(?:society|school)/${ID}$`), () => "job"],
   [new RegExp(`^/api/portal/message/(news|notice)/${ID}$`), (m) => m[1] as ItemType],
   [new RegExp(`^/api/portal/(product|service)/\\1/${ID}$`), (m) => m[1] as ItemType],
   [new RegExp(`^/api/portal/job/job/${ID}$`), () => "job"],
@@ -59,13 +63,13 @@ function detailHref(item: ItemVersions, lang: Lang): string {
   return pageHref(DETAIL_PAGE[item.type], item.id, lang);
 }
 
-/** The Chinese page, and the English one when the item is translated: an untranslated item's English page is not canonical. */
+/** The page in the content's own language, and one in each language the item is translated into: an untranslated item's other pages are not canonical. */
 export function addressesOf(item: ItemVersions): string[] {
-  return item.english ? [detailHref(item, "zh-CN"), detailHref(item, "en")] : [detailHref(item, "zh-CN")];
+  return [detailHref(item, baseLang()), ...item.langs.filter((lang) => lang !== baseLang()).map((lang) => detailHref(item, lang))];
 }
 
 /** A gone job's kind is not known: both its pages answer not found, and both are named. */
 export function addressesOfGone(item: ItemRef): string[] {
-  if (item.type !== "job") return addressesOf({ ...item, english: false });
-  return [...addressesOf({ ...item, jobKind: 1, english: false }), ...addressesOf({ ...item, jobKind: 2, english: false })];
+  if (item.type !== "job") return addressesOf({ ...item, langs: [] });
+  return [...addressesOf({ ...item, jobKind: 1, langs: [] }), ...addressesOf({ ...item, jobKind: 2, langs: [] })];
 }

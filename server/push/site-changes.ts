@@ -1,9 +1,11 @@
 /** The items an import adds, changes or removes, from the site files before and after it (docs/behaviour.md#telling-search-engines). */
+import type { Lang } from "../../shared/langs.ts";
+import { siteLangs } from "../../shared/site-langs.ts";
 import type { SiteFile } from "../content/site-file.ts";
 import type { ItemRef, ItemType, ItemVersions } from "./page-addresses.ts";
 
 export interface SiteChanges {
-  /** Added or changed, in either language. */
+  /** Added or changed, in any of the site's languages. */
   changed: ItemVersions[];
   gone: ItemRef[];
 }
@@ -21,7 +23,7 @@ type Collection = (typeof COLLECTIONS)[number][0];
 interface Seen {
   text: string;
   jobKind?: number;
-  english: boolean;
+  langs: Lang[];
 }
 
 type FileItem = { id: number; type?: number; status?: string; publishAt?: string } & Record<string, unknown>;
@@ -30,28 +32,45 @@ type FileItem = { id: number; type?: number; status?: string; publishAt?: string
 const isPublic = (item: FileItem, nowMs: number) =>
   item.status !== "draft" && (item.publishAt === undefined || Date.parse(item.publishAt) <= nowMs);
 
-function itemsOf(site: SiteFile, collection: Collection, nowMs: number): Map<number, Seen> {
-  const english = new Map(
-    ((site.translations?.en?.[collection] ?? []) as { id: number }[]).map((fields) => [fields.id, JSON.stringify(fields)]),
-  );
+/** Each item's translation into each of `langs`, as text, by id. */
+function translationsOf(site: SiteFile, collection: Collection, langs: readonly Lang[]): Map<number, string>[] {
+  const all = site.translations as Partial<Record<Lang, Partial<Record<Collection, { id: number }[]>>>> | undefined;
+  return langs.map((lang) => new Map((all?.[lang]?.[collection] ?? []).map((fields) => [fields.id, JSON.stringify(fields)])));
+}
+
+function itemsOf(site: SiteFile, collection: Collection, langs: readonly Lang[], nowMs: number): Map<number, Seen> {
+  const translated = translationsOf(site, collection, langs);
   const items = (site[collection] as FileItem[]).filter((item) => isPublic(item, nowMs));
   return new Map(
     items.map((item) => [
       item.id,
-      { text: JSON.stringify([item, english.get(item.id) ?? null]), jobKind: item.type, english: english.has(item.id) },
+      {
+        text: JSON.stringify([item, ...translated.map((inLang) => inLang.get(item.id) ?? null)]),
+        jobKind: item.type,
+        langs: langs.filter((_, i) => translated[i]?.has(item.id)),
+      },
     ]),
   );
 }
 
-/** `before` undefined: the database held no site, so every item is new. Only items visitors see at `nowMs` count. */
-export function changedItemsOf(before: SiteFile | undefined, after: SiteFile, nowMs = Date.now()): SiteChanges {
+/**
+ * `before` undefined: the database held no site, so every item is new. Only items visitors see at `nowMs` count,
+ * and only the site's languages (`langs`, the content's own first): a translation into another has no page.
+ */
+export function changedItemsOf(
+  before: SiteFile | undefined,
+  after: SiteFile,
+  nowMs = Date.now(),
+  langs: readonly Lang[] = siteLangs(),
+): SiteChanges {
   const changes: SiteChanges = { changed: [], gone: [] };
+  const others = langs.slice(1);
   for (const [collection, type] of COLLECTIONS) {
-    const old = before ? itemsOf(before, collection, nowMs) : new Map<number, Seen>();
-    const now = itemsOf(after, collection, nowMs);
+    const old = before ? itemsOf(before, collection, others, nowMs) : new Map<number, Seen>();
+    const now = itemsOf(after, collection, others, nowMs);
     for (const [id, item] of now) {
       if (old.get(id)?.text === item.text) continue;
-      changes.changed.push({ type, id, english: item.english, ...(type === "job" ? { jobKind: item.jobKind } : {}) });
+      changes.changed.push({ type, id, langs: item.langs, ...(type === "job" ? { jobKind: item.jobKind } : {}) });
     }
     for (const id of old.keys()) if (!now.has(id)) changes.gone.push({ type, id });
   }

@@ -9,6 +9,7 @@ import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
+import { markOf, readListInLang } from "../langs/list-langs.ts";
 import { w3cDateOf } from "./message-dates.ts";
 import { readAllPages, readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
@@ -105,11 +106,6 @@ export async function collectSitemap(
   let truncated = false;
   const others = siteLangs().slice(1);
   const readers = others.map((lang) => readerInLang(reader, lang));
-  /** The languages beside the content's own that list an item as theirs, in the site's order. */
-  const versionsOf = (translatedIn: readonly ReadonlySet<unknown>[], id: unknown): Lang[] => [
-    baseLang(),
-    ...others.filter((_, i) => translatedIn[i]?.has(id)),
-  ];
   /** Nothing when content is not asked for by language, or the call failed. */
   const translatedOf = async <T>(section: string, read: () => Promise<T>): Promise<T | undefined> => {
     if (!langs.contentLang) return undefined;
@@ -120,26 +116,33 @@ export async function collectSitemap(
       return undefined;
     }
   };
+  /** Each other language's list, as the detail pages read it for their hreflang sets (server/langs/list-langs.ts). */
+  const listsInLangs = (route: PageRoute, list: ItemList) =>
+    Promise.all(
+      others.map((lang) =>
+        translatedOf(route.id, async () => {
+          const inLang = await readListInLang(reader.get, list, lang);
+          if (!inLang.complete) failedLangs.push(route.id);
+          return inLang;
+        }),
+      ),
+    );
   const details = routes.filter((route) => route.detail);
   const detailEntries = await Promise.all(
     details.map(async (route): Promise<SitemapEntry[]> => {
       const detail = route.detail as PageDetail;
       try {
-        const [read, ...inLangs] = await Promise.all([
-          readItems(reader, detail.items),
-          ...readers.map((inLang) => translatedOf(route.id, () => readItems(inLang, detail.items))),
-        ]);
+        const [read, inLangs] = await Promise.all([readItems(reader, detail.items), listsInLangs(route, detail.items)]);
         truncated ||= read.truncated;
-        const translatedIds = inLangs.map(
-          (inLang) => new Set((inLang?.items ?? []).filter((item) => isId(item?.id) && !isUntranslated(item)).map((item) => item.id)),
-        );
+        /** The languages beside the content's own that list an item as theirs, in the site's order. */
+        const versionsOf = (id: number): Lang[] => [baseLang(), ...others.filter((_, i) => inLangs[i] && markOf(inLangs[i], id) === true)];
         return read.items
-          .filter((item) => isId(item?.id))
+          .filter((item): item is PageItem & { id: number } => isId(item?.id))
           .flatMap((item) =>
             entriesInLangs(
               (lang) => pageHref(route, item.id, lang),
               detail.kind === "message" ? w3cDateOf(item.dateTime) : undefined,
-              versionsOf(translatedIds, item.id),
+              versionsOf(item.id),
               langs,
             ),
           );

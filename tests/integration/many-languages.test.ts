@@ -216,18 +216,21 @@ describe("knowing which languages an item exists in, in front of an external ups
     await upstream?.close();
   });
 
-  it("asks the upstream for an item once per language, however many of its pages are shown", async () => {
-    const asked = () => upstream.requests.map((r) => r.url).filter((url) => url.split("?")[0] === "/api/portal/product/product/2");
+  it("asks the upstream for an item in its page's language alone, and each language's list once, however many pages are shown", async () => {
+    const asked = (path: string) => upstream.requests.map((r) => r.url).filter((url) => url.split("?")[0] === path);
+    const item = () => asked("/api/portal/product/product/2");
+    const list = () => asked("/api/portal/product/product/list");
     expect((await fetch(`${site.origin}/portal/ja/product/2`)).status).toBe(200);
-    // The Japanese page's own item, and the item in English and Arabic to know its versions; never the default's twice.
-    expect(asked().sort()).toEqual([
-      "/api/portal/product/product/2?locale=ar",
-      "/api/portal/product/product/2?locale=en",
-      "/api/portal/product/product/2?locale=ja",
-    ]);
+    // The Japanese page's own item; its versions from the English and Arabic lists, which every product page shares
+    // (the Japanese list is its menu's: the same answer).
+    const lists = ["ar", "en", "ja"].map((lang) => `/api/portal/product/product/list?locale=${lang}`);
+    expect(item()).toEqual(["/api/portal/product/product/2?locale=ja"]);
+    expect(list().sort()).toEqual(lists);
     for (const prefix of ["", "/en", "/ar"]) expect((await fetch(`${site.origin}/portal${prefix}/product/2`)).status).toBe(200);
-    // The other three pages read those same answers from the cache; only the default language's item is new.
-    expect(asked()).toHaveLength(4);
-    expect(asked()).toContain("/api/portal/product/product/2");
+    for (const id of [1, 3]) expect((await fetch(`${site.origin}/portal/ja/product/${id}`)).status).toBe(200);
+    // Each page its own item; each language's list once (the Chinese one for the Chinese page's menu), whatever the
+    // number of items shown.
+    expect(item()).toHaveLength(4);
+    expect(list().sort()).toEqual(["/api/portal/product/product/list", ...lists]);
   });
 });

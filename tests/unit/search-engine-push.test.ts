@@ -44,11 +44,15 @@ describe("the search engines' settings", () => {
 });
 
 describe("an item's addresses", () => {
-  it("are its canonical detail pages: the English one only when it is translated, a job under its own kind", () => {
-    expect(addressesOf({ type: "news", id: 12, english: true })).toEqual(["/portal/message/news/12", "/portal/en/message/news/12"]);
-    expect(addressesOf({ type: "notice", id: 3, english: false })).toEqual(["/portal/message/notice/3"]);
-    expect(addressesOf({ type: "product", id: 1, english: false })).toEqual(["/portal/product/1"]);
-    expect(addressesOf({ type: "job", id: 8, jobKind: 2, english: true })).toEqual(["/portal/job/school/8", "/portal/en/job/school/8"]);
+  it("are its canonical detail pages: one in each language it is translated into, a job under its own kind", () => {
+    expect(addressesOf({ type: "news", id: 12, langs: ["en"] })).toEqual(["/portal/message/news/12", "/portal/en/message/news/12"]);
+    expect(addressesOf({ type: "notice", id: 3, langs: [] })).toEqual(["/portal/message/notice/3"]);
+    expect(addressesOf({ type: "product", id: 1, langs: ["ja", "ar"] })).toEqual([
+      "/portal/product/1",
+      "/portal/ja/product/1",
+      "/portal/ar/product/1",
+    ]);
+    expect(addressesOf({ type: "job", id: 8, jobKind: 2, langs: ["en"] })).toEqual(["/portal/job/school/8", "/portal/en/job/school/8"]);
     expect(addressesOfGone({ type: "job", id: 8 })).toEqual(["/portal/job/society/8", "/portal/job/school/8"]);
   });
 
@@ -57,6 +61,8 @@ describe("an item's addresses", () => {
     expect(itemOfTag("news:list")).toBeUndefined();
     expect(itemOfTag("product")).toBeUndefined();
     expect(itemOfPath("/portal/en/job/school/5")).toEqual({ type: "job", id: 5 });
+    expect(itemOfPath("/portal/zh-tw/message/notice/7")).toEqual({ type: "notice", id: 7 });
+    expect(itemOfPath("/portal/ar/product/2")).toEqual({ type: "product", id: 2 });
     expect(itemOfPath("/api/portal/service/service/4?x=1")).toEqual({ type: "service", id: 4 });
     expect(itemOfPath("/api/portal/product/service/4")).toBeUndefined();
     expect(itemOfPath("/portal/message/news/list.html")).toBeUndefined();
@@ -115,11 +121,25 @@ describe("what an import changed", () => {
     english.title = "changed in English";
     const { changed, gone } = changedItemsOf(site, after);
     expect(changed).toEqual([
-      { type: "news", id: site.news[0]?.id, english: false },
-      { type: "news", id: 30, english: true },
-      { type: "product", id: 999, english: false },
+      { type: "news", id: site.news[0]?.id, langs: [] },
+      { type: "news", id: 30, langs: ["en"] },
+      { type: "product", id: 999, langs: [] },
     ]);
     expect(gone).toEqual([{ type: "notice", id: site.notices.at(-1)?.id }]);
+  });
+
+  it("names every language of the site an item is translated into, and none the site does not speak", () => {
+    const after = structuredClone(site);
+    const japanese = { id: 30, title: "日本語のニュース" };
+    after.translations = {
+      ...after.translations,
+      ja: { news: [japanese] },
+      ar: { news: [{ id: 30, title: "خبر" }] },
+    } as SiteFile["translations"];
+    const langs = ["zh-CN", "en", "ja"] as const;
+    expect(changedItemsOf(site, after, Date.now(), langs).changed).toEqual([{ type: "news", id: 30, langs: ["en", "ja"] }]);
+    // A translation into a language the site does not speak changes no page of it.
+    expect(changedItemsOf(after, structuredClone(site), Date.now(), ["zh-CN", "en"]).changed).toEqual([]);
   });
 
   it("leaves out a draft and an item not yet due, and counts a published item made a draft as gone", () => {
@@ -131,7 +151,7 @@ describe("what an import changed", () => {
     after.products.push({ ...model, id: 999, publishAt: "2026-03-01T11:59:59Z" });
     (after.news[0] as { status?: string }).status = "draft";
     const { changed, gone } = changedItemsOf(site, after, now);
-    expect(changed).toEqual([{ type: "product", id: 999, english: false }]);
+    expect(changed).toEqual([{ type: "product", id: 999, langs: [] }]);
     expect(gone).toEqual([{ type: "news", id: site.news[0]?.id }]);
   });
 });
