@@ -18,7 +18,7 @@ import { createPubSub } from "../../server/redis/pub-sub.ts";
 import { connectSharedTier, type SharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
-import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
+import { describeWithRedis, emptySite, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SYSCFG = "/api/portal/sys/syscfg";
@@ -101,8 +101,8 @@ afterEach(async () => {
   await upstream.close();
 });
 
-describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
-  beforeEach(() => emptyDatabase(redisUrl));
+describeWithRedis("instances sharing one Redis", (redisUrl) => {
+  beforeEach(() => emptySite(redisUrl, upstream.url));
 
   it("make one upstream request for a cold key asked for 50 times at once over 3 instances", async () => {
     const three = await startInstances(3, redisUrl);
@@ -271,7 +271,7 @@ describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
   });
 });
 
-describeWithRedis("instances whose Redis stops and starts again", 0, () => {
+describeWithRedis("instances whose Redis stops and starts again", () => {
   let redis: RedisServer;
   beforeEach(async () => {
     redis = await startRedisServer();
