@@ -342,7 +342,7 @@ const envSchema = z.object({
     .default("info"),
 });
 
-/** The README's configuration table lists each. */
+/** The configuration table of docs/operations.md lists each. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export interface Config {
