@@ -1,4 +1,4 @@
-# The site's container image (README, "Production"). Three stages: the build with every
+# The site's container image (docs/operations.md, "Production"). Three stages: the build with every
 # dependency, the production dependencies alone, and the image that runs: dist/, those
 # dependencies and the demo site, as the unprivileged `node` user, started by node itself.
 # RUN steps use paths relative to WORKDIR: scripts/image-steps.ts runs these same steps on

@@ -1,7 +1,7 @@
 /**
  * `npm run reliability` (after `npm run build`): starts the production server
  * (`node dist/server/index.js`) against a stand-in upstream this process controls, and
- * proves, section by section, what the README's "Reliability" section lists: faults
+ * proves, section by section, what the "Reliability" section of docs/operations.md lists: faults
  * survived, bad inputs tried, cache poisoning and deception, XSS in Chromium, load,
  * miss flood, costly searches under load, shutdown (and a rolling restart behind nginx), no lost writes on PostgreSQL, several instances on one Redis, hostile
  * entries in that Redis. Prints one table; exits 1 on any failure

@@ -1,5 +1,5 @@
 /**
- * What the Deployment's data volume must hold (README, "What to mount"), for
+ * What the Deployment's data volume must hold (docs/operations.md, "What to mount"), for
  * scripts/deploy-check.ts: the image cache at its bound (IMAGE_CACHE_MB) and every search
  * index file twice (a rebuild writes the next beside the last before it replaces it), each
  * index of the items the Deployment says it is sized for at the measured bytes per item.

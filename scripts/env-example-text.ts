@@ -1,5 +1,5 @@
 /**
- * .env.example, made from the README's configuration table (which a unit test holds to the
+ * .env.example, made from the configuration table of docs/operations.md (which a unit test holds to the
  * config schema): every variable, commented out at its default, with its meaning. Pure: the
  * unit test makes it again and compares; `npm run env-example` writes it.
  */
@@ -12,8 +12,8 @@ export interface DocumentedVariable {
 }
 
 /** The rows of the table under "## Configuration", one entry per variable (`PORT` / `HOST` is two). */
-export function documentedVariables(readme: string): DocumentedVariable[] {
-  const section = readme.slice(readme.indexOf("\n## Configuration\n"));
+export function documentedVariables(operations: string): DocumentedVariable[] {
+  const section = operations.slice(operations.indexOf("\n## Configuration\n"));
   const end = section.indexOf("\n## ", 1);
   const rows = (end === -1 ? section : section.slice(0, end)).split("\n").filter((line) => line.startsWith("| `"));
   return rows.flatMap((row) => {
@@ -30,12 +30,12 @@ export function documentedVariables(readme: string): DocumentedVariable[] {
   });
 }
 
-export function envExampleText(readme: string): string {
+export function envExampleText(operations: string): string {
   const header = [
-    '# Portal\'s settings (README, "Configuration"): copy to .env (compose.yaml reads it) or to',
+    '# Portal\'s settings (docs/operations.md, "Configuration"): copy to .env (compose.yaml reads it) or to',
     "# /etc/portal/portal.env (deploy/systemd/portal.service), and uncomment what you set.",
-    "# Unset, a variable takes the default shown. Made from the README's table: npm run env-example.",
+    "# Unset, a variable takes the default shown. Made from that table: npm run env-example.",
   ];
-  const entries = documentedVariables(readme).map(({ name, value, meaning }) => `\n# ${meaning}\n# ${name}=${value ?? ""}`);
+  const entries = documentedVariables(operations).map(({ name, value, meaning }) => `\n# ${meaning}\n# ${name}=${value ?? ""}`);
   return `${header.join("\n")}\n${entries.join("\n")}\n`;
 }

@@ -1,5 +1,5 @@
 /**
- * CI's check of the production recipe (README, "Production"):
+ * CI's check of the production recipe (docs/operations.md, "Production"):
  *   npm ci && npm run build && npm prune --omit=dev && npm start
  * Run after the build, on a copy of the tree (`cp -a`), so the tree itself keeps the
  * development dependencies the other steps need. In the copy, once pruned: no

@@ -1,5 +1,5 @@
 /**
- * The search index's size on disk per item, for sizing the volume that holds it (README,
+ * The search index's size on disk per item, for sizing the volume that holds it (docs/operations.md,
  * "What to mount"; deploy/measured.json): builds one index file of generated items of the
  * demo site's vocabulary, each with a body of the given length (the index keeps at most
  * 20,000 characters of it), and prints its bytes per item as JSON.

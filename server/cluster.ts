@@ -1,6 +1,6 @@
 /**
  * The cluster primary under WEB_CONCURRENCY > 1: prepares once, forks and replaces workers, relays
- * purges, keeps the image folder's index and the workers' client limits, and serves nothing itself (README, "Several processes").
+ * purges, keeps the image folder's index and the workers' client limits, and serves nothing itself (docs/operations.md, "Several processes").
  */
 import cluster, { type Worker } from "node:cluster";
 import { AggregatorRegistry } from "prom-client";

@@ -39,7 +39,7 @@ const envSchema = z.object({
   ...wechatEnv.shape,
 });
 
-/** The README's configuration table lists each. */
+/** The configuration table of docs/operations.md lists each. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
 export interface Config extends ListeningConfig, ContentConfig, CacheConfig, LangsConfig, PagesConfig, PurgePreviewConfig {

@@ -1,6 +1,6 @@
 /**
  * `npm run content -- export|import|backup|enquiries|push|preview-link ...` on DATABASE_URL's database
- * (README, "Content export and import"). Exit codes: 0 done, 1 failed, 2 usage.
+ * (docs/operations.md, "The content command"). Exit codes: 0 done, 1 failed, 2 usage.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import { setSiteLangs } from "../shared/site-langs.ts";

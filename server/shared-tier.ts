@@ -1,4 +1,4 @@
-// What instances share (README.md#several-instances-redis_url), counted in Redis; without Redis, this instance's
+// What instances share (docs/operations.md#several-instances-redis_url), counted in Redis; without Redis, this instance's
 // own behind the same interfaces.
 
 import { instanceLimit } from "./admission/cluster-limit.ts";

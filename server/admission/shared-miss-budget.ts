@@ -1,5 +1,5 @@
 // The miss budget counted across instances: a window as long as a full bucket takes to refill, holding as
-// much, so burst and rate are the same whichever instance a client reaches (README.md#several-instances-redis_url).
+// much, so burst and rate are the same whichever instance a client reaches (docs/operations.md#several-instances-redis_url).
 
 import type { SharedTier } from "../redis/redis-connection.ts";
 import { clientKeyOf } from "./client-key.ts";

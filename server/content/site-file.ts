@@ -1,6 +1,6 @@
 /**
  * The site file: all the embedded content API's content as one JSON document, parsed
- * strictly (README, "Content export and import"; the demo site is content/site.json).
+ * strictly (docs/operations.md, "Content export and import"; the demo site is content/site.json).
  */
 import { z } from "zod";
 import { TRANSLATED_COLLECTIONS, TRANSLATION_LANGS } from "./translations.ts";

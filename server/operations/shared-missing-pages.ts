@@ -1,4 +1,4 @@
-// The missing-pages log shared by all instances in Redis (README.md#several-instances-redis_url): each instance
+// The missing-pages log shared by all instances in Redis (docs/operations.md#several-instances-redis_url): each instance
 // gathers its sightings for a second and adds them in one script run to a sorted set of fixed size (heavy hitters
 // with admission, as heavy-hitters.ts);
 // while Redis is away its own counts answer, and what it gathered meanwhile is added once Redis is back.

@@ -1,5 +1,5 @@
 // The connection to Redis, which helps an answer but never decides whether there is one: every call has a
-// deadline and a fallback (README.md#several-instances-redis_url).
+// deadline and a fallback (docs/operations.md#several-instances-redis_url).
 import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";

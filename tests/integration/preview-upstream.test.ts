@@ -10,7 +10,7 @@ import { previewLinkOf } from "../../server/preview/preview.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { describeWithRedis, emptySite, siteKeyPrefix } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const SECRET = newPurgeSecret();
@@ -114,10 +114,10 @@ describe("a preview's miss budget", () => {
   });
 });
 
-describeWithRedis("a preview beside the shared tier", 7, (redisUrl) => {
+describeWithRedis("a preview beside the shared tier", (redisUrl) => {
   let shared: BuiltSite;
   beforeAll(async () => {
-    await emptyDatabase(redisUrl);
+    await emptySite(redisUrl, upstream.url);
     shared = await startBuiltSite({
       API_BASE_URL: upstream.url,
       PORTAL_CLASSIFY: DEMO_CLASSIFY,
@@ -131,7 +131,8 @@ describeWithRedis("a preview beside the shared tier", 7, (redisUrl) => {
 
   it("writes nothing to the shared tier's cache; a visitor's read of the same page does", async () => {
     const redis = new Redis(redisUrl);
-    const keysOf = async (id: number) => (await redis.keys("*")).filter((key) => key.includes(`/message/news/${id}`));
+    const keysOf = async (id: number) =>
+      (await redis.keys(`${siteKeyPrefix(upstream.url)}*`)).filter((key) => key.includes(`/message/news/${id}`));
     try {
       const cookie = await previewCookie("/portal/message/news/31", shared);
       for (let i = 0; i < 2; i++) expect((await get("/portal/message/news/31", cookie, shared)).status).toBe(200);

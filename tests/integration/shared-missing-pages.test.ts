@@ -3,6 +3,7 @@
  * with both instances' counts; with Redis stopped each answers with its own and logs it once, and once Redis is
  * back what was counted meanwhile reaches the shared log.
  */
+import { randomUUID } from "node:crypto";
 import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
@@ -14,7 +15,7 @@ import { localMissingPagesStore, type Sighting } from "../../server/operations/m
 import { sharedMissingPagesStore } from "../../server/operations/shared-missing-pages.ts";
 import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
 import { testConfig } from "../support/config.ts";
-import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
+import { describeWithRedis, emptySite, type RedisServer, siteKeyPrefix, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 interface Instance {
@@ -62,8 +63,8 @@ afterEach(async () => {
   await upstream.close();
 });
 
-describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
-  beforeEach(() => emptyDatabase(url));
+describeWithRedis("the missing-pages log shared through Redis", (url) => {
+  beforeEach(() => emptySite(url, upstream.url));
 
   it("merges every instance's counts, first and last sightings, and the latest referrer", async () => {
     const [a, b] = [await startInstance(url), await startInstance(url)];
@@ -95,7 +96,7 @@ describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
     expect(listed).toHaveLength(100);
     expect(listed[0]).toEqual({ path: "/often.html", count: 6, referrer: null });
     const redis = a.app.portal.sharedTier?.redis;
-    const keys = (await redis?.keys("*missing*")) ?? [];
+    const keys = (await redis?.keys(`${siteKeyPrefix(upstream.url)}missing:*`)) ?? [];
     expect(keys.length).toBeGreaterThanOrEqual(3);
     for (const key of keys) {
       const size = key.endsWith(":counts") ? await redis?.zcard(key) : await redis?.hlen(key);
@@ -104,13 +105,15 @@ describeWithRedis("the missing-pages log shared through Redis", 15, (url) => {
   });
 });
 
-describeWithRedis("the shared missing-pages log under a flood of one-off paths", 15, (url) => {
-  beforeEach(() => emptyDatabase(url));
+describeWithRedis("the shared missing-pages log under a flood of one-off paths", (url) => {
+  beforeEach(() => emptySite(url, upstream.url));
 
   it("keeps paths asked for 50 and 6 times through 200,000 one-offs from two instances, and no one-off above 1", async () => {
     const at = (t: number): Sighting => ({ firstSeen: t, lastSeen: t, referrer: null });
     // Two instances' stores on one Redis, each flushed (as once a second) after every thousand sightings.
-    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf("http://flood.example"), pino({ level: "silent" })));
+    // A site of this run's own: another run of the tests may use the same Redis at the same time.
+    const site = `http://flood.example/${randomUUID()}`;
+    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf(site), pino({ level: "silent" })));
     const stores = tiers.map((tier) =>
       sharedMissingPagesStore(tier, localMissingPagesStore(MISSING_PAGES_CAPACITY), {
         capacity: MISSING_PAGES_CAPACITY,
@@ -147,7 +150,7 @@ describeWithRedis("the shared missing-pages log under a flood of one-off paths",
       ]);
       expect(entries.slice(3).every((e) => e.count === 1)).toBe(true);
       const redis = tiers[0]?.redis;
-      const keys = (await redis?.keys("*missing*")) ?? [];
+      const keys = (await redis?.keys(`${siteKeyPrefix(site)}missing:*`)) ?? [];
       expect(keys).toHaveLength(3);
       for (const key of keys) {
         const size = key.endsWith(":counts") ? await redis?.zcard(key) : await redis?.hlen(key);
@@ -160,8 +163,8 @@ describeWithRedis("the shared missing-pages log under a flood of one-off paths",
   });
 });
 
-describeWithRedis("the missing-pages log read back from Redis", 15, (url) => {
-  beforeEach(() => emptyDatabase(url));
+describeWithRedis("the missing-pages log read back from Redis", (url) => {
+  beforeEach(() => emptySite(url, upstream.url));
 
   it("starts again a log someone else overwrote, and leaves out entries it would never write", async () => {
     const a = await startInstance(url);
@@ -183,7 +186,7 @@ describeWithRedis("the missing-pages log read back from Redis", 15, (url) => {
   });
 });
 
-describeWithRedis("the missing-pages log when Redis stops", 0, () => {
+describeWithRedis("the missing-pages log when Redis stops", () => {
   let redis: RedisServer;
   beforeEach(async () => {
     redis = await startRedisServer();

@@ -10,12 +10,12 @@ import { afterAll, beforeAll, beforeEach, expect, it } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { testConfig } from "../support/config.ts";
 import { demoUpstreamRoutes } from "../support/demo-upstream.ts";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { describeWithRedis, emptySite } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const PRODUCT = "/api/portal/product/product/4";
 
-describeWithRedis("both languages on one shared tier", 12, (redisUrl) => {
+describeWithRedis("both languages on one shared tier", (redisUrl) => {
   let upstream: StandInUpstream;
   const instances: { app: PortalApp; server: http.Server; origin: string }[] = [];
 
@@ -38,7 +38,7 @@ describeWithRedis("both languages on one shared tier", 12, (redisUrl) => {
   beforeAll(async () => {
     upstream = await startStandInUpstream(demoUpstreamRoutes("locale"));
   });
-  beforeEach(() => emptyDatabase(redisUrl));
+  beforeEach(() => emptySite(redisUrl, upstream.url));
   afterAll(async () => {
     for (const instance of instances.splice(0)) {
       instance.app.portal.close();

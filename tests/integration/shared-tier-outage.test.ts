@@ -21,7 +21,7 @@ import {
 
 instancesForEachTest();
 
-describeWithRedis("instances whose Redis stops and starts again", 0, () => {
+describeWithRedis("instances whose Redis stops and starts again", () => {
   let redis: RedisServer;
   beforeEach(async () => {
     redis = await startRedisServer();

@@ -19,7 +19,7 @@ import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
 import { testConfig } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
-import { describeWithRedis, emptyDatabase, type RedisServer, startRedisServer } from "../support/redis.ts";
+import { describeWithRedis, emptySite, type RedisServer, startRedisServer } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const NEWS_PATH = "/api/portal/message/news/1";
@@ -115,10 +115,10 @@ afterEach(async () => {
   await upstream.close();
 });
 
-describeWithRedis("instances reading what someone else wrote into their Redis", 6, (redisUrl) => {
+describeWithRedis("instances reading what someone else wrote into their Redis", (redisUrl) => {
   let redis: Redis;
   beforeEach(async () => {
-    await emptyDatabase(redisUrl);
+    await emptySite(redisUrl, upstream.url);
     redis = new Redis(redisUrl);
     return () => redis.disconnect();
   });
@@ -270,7 +270,7 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
   });
 });
 
-describeWithRedis("instances whose Redis is away when a purge arrives", 0, () => {
+describeWithRedis("instances whose Redis is away when a purge arrives", () => {
   let redis: RedisServer;
   beforeEach(async () => {
     redis = await startRedisServer();

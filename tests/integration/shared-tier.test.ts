@@ -11,7 +11,7 @@ import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { createPubSub } from "../../server/redis/pub-sub.ts";
 import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { describeWithRedis, emptySite } from "../support/redis.ts";
 import {
   coldKeyRequests,
   type Instance,
@@ -26,8 +26,8 @@ import { startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 instancesForEachTest();
 
-describeWithRedis("instances sharing one Redis", 9, (redisUrl) => {
-  beforeEach(() => emptyDatabase(redisUrl));
+describeWithRedis("instances sharing one Redis", (redisUrl) => {
+  beforeEach(() => emptySite(redisUrl, upstream.url));
 
   it("make one upstream request for a cold key asked for 50 times at once over 3 instances", async () => {
     const three = await startInstances(3, redisUrl);

@@ -4,22 +4,22 @@
  * failure one of them met pauses the other's fetches too.
  */
 import { afterEach, beforeEach, expect, it } from "vitest";
-import { describeWithRedis, emptyDatabase } from "../support/redis.ts";
+import { describeWithRedis, emptySite } from "../support/redis.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { type StandInWechat, startStandInWechat, WECHAT_APP_SECRET, WECHAT_ERRORS } from "../support/wechat-api.ts";
 import { SITE_ORIGIN, signs, startWechatInstance, type WechatInstance } from "../support/wechat-instance.ts";
 
 const PAGE = `${SITE_ORIGIN}/portal/job/list.html`;
 
-describeWithRedis("WeChat's ticket shared through Redis", 3, (redisUrl) => {
+describeWithRedis("WeChat's ticket shared through Redis", (redisUrl) => {
   let wechat: StandInWechat;
   let upstream: StandInUpstream;
   let instances: WechatInstance[] = [];
 
   beforeEach(async () => {
-    await emptyDatabase(redisUrl);
     wechat = await startStandInWechat();
     upstream = await startStandInUpstream();
+    await emptySite(redisUrl, upstream.url);
     instances = await Promise.all([0, 1].map(() => startWechatInstance(wechat.url, upstream.url, { env: { REDIS_URL: redisUrl } })));
   });
 

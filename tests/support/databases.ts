@@ -1,11 +1,13 @@
 /**
  * The databases the content suites run against: a fresh SQLite file per database,
  * and, when TEST_DATABASE_URL is set, a fresh PostgreSQL schema per database (so
- * files can run in parallel and every run starts clean). With CI set and no
- * TEST_DATABASE_URL, the PostgreSQL suites fail instead of being skipped.
+ * files can run in parallel, another checkout's run can share the server at the same
+ * time, and every run starts clean). With CI set and no TEST_DATABASE_URL, the
+ * PostgreSQL suites fail instead of being skipped.
  */
+import { createHash } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { hostname, tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { describe, it } from "vitest";
@@ -63,6 +65,8 @@ export function postgresDatabases(adminUrl: string, tag: string): TestDatabases 
     .toLowerCase()
     .replace(/[^a-z0-9]+/g, "_")
     .slice(0, 30)}_`;
+  // The machine and the process that made a schema are in its name: a leftover is one whose process has gone.
+  const host = createHash("sha256").update(hostname()).digest("hex").slice(0, 6);
   const schemas: string[] = [];
   let leftoversDropped = false;
   const withClient = async <T>(run: (client: pg.Client) => Promise<T>): Promise<T> => {
@@ -82,16 +86,16 @@ export function postgresDatabases(adminUrl: string, tag: string): TestDatabases 
   return {
     dialect: "postgres",
     async create() {
-      const schema = `${prefix}${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+      const schema = `${prefix}${host}_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
       await withClient(async (client) => {
         if (!leftoversDropped) {
-          // Schemas an interrupted earlier run of this same file left behind.
+          // Schemas an interrupted earlier run of this same file left behind, not those of a run still going.
           const { rows } = await client.query<{ name: string }>("select nspname as name from pg_namespace where starts_with(nspname, $1)", [
-            prefix,
+            `${prefix}${host}_`,
           ]);
           await dropSchemas(
             client,
-            rows.map((r) => r.name),
+            rows.map((r) => r.name).filter((name) => !isRunning(Number(name.slice(prefix.length + host.length + 1).split("_")[0]))),
           );
           leftoversDropped = true;
         }
@@ -107,4 +111,14 @@ export function postgresDatabases(adminUrl: string, tag: string): TestDatabases 
       if (names.length) await withClient((client) => dropSchemas(client, names));
     },
   };
+}
+
+/** Whether process `pid` of this machine is still there (ours or another user's). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
 }

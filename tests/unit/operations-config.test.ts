@@ -1,7 +1,7 @@
 /**
- * The README's configuration table is the operator's list of settings: every variable the
- * config reads is in it, and it names none the config does not read. .env.example is made
- * from it (npm run env-example) and must be current.
+ * The configuration table of docs/operations.md is the operator's list of settings: every
+ * variable the config reads is in it, and it names none the config does not read.
+ * .env.example is made from it (npm run env-example) and must be current.
  */
 import { readFileSync } from "node:fs";
 import path from "node:path";
@@ -10,18 +10,18 @@ import { envExampleText } from "../../scripts/env-example-text.ts";
 import { CONFIG_VARIABLES, parseConfig } from "../../server/config.ts";
 
 /** The variables named in the first column of the table under "## Configuration". */
-function documentedVariables(readme: string): string[] {
-  const section = readme.slice(readme.indexOf("\n## Configuration\n"));
+function documentedVariables(text: string): string[] {
+  const section = text.slice(text.indexOf("\n## Configuration\n"));
   const end = section.indexOf("\n## ", 1);
   const rows = (end === -1 ? section : section.slice(0, end)).split("\n").filter((line) => line.startsWith("| `"));
   return rows.flatMap((row) => [...(row.split("|")[1] ?? "").matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] as string));
 }
 
-describe("README configuration table", () => {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
+const operations = readFileSync(path.resolve(import.meta.dirname, "../../docs/operations.md"), "utf8");
 
+describe("the operations guide's configuration table", () => {
   it("lists every variable the config reads, and only those", () => {
-    const documented = documentedVariables(readme);
+    const documented = documentedVariables(operations);
     expect(documented.length).toBeGreaterThan(0);
     expect(CONFIG_VARIABLES.filter((name) => !documented.includes(name))).toEqual([]);
     expect(documented.filter((name) => !CONFIG_VARIABLES.includes(name))).toEqual([]);
@@ -29,11 +29,10 @@ describe("README configuration table", () => {
 });
 
 describe(".env.example", () => {
-  const readme = readFileSync(path.resolve(import.meta.dirname, "../../README.md"), "utf8");
   const example = readFileSync(path.resolve(import.meta.dirname, "../../.env.example"), "utf8");
 
-  it("is current: made again from the README's table, it is the file (npm run env-example writes it)", () => {
-    expect(example).toBe(envExampleText(readme));
+  it("is current: made again from the operations guide's table, it is the file (npm run env-example writes it)", () => {
+    expect(example).toBe(envExampleText(operations));
   });
 
   it("names every variable the config reads, each at a default the config accepts", () => {
