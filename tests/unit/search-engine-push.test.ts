@@ -131,10 +131,15 @@ describe("what an import changed", () => {
   it("names every language of the site an item is translated into, and none the site does not speak", () => {
     const after = structuredClone(site);
     const japanese = { id: 30, title: "日本語のニュース" };
+    // Beside the demo site's own Japanese and Arabic rows.
+    const added = (lang: "ja" | "ar", row: { id: number; title: string }) => {
+      const rows = after.translations?.[lang] as Record<string, unknown> | undefined;
+      return { ...rows, news: [...((rows?.news as unknown[] | undefined) ?? []), row] };
+    };
     after.translations = {
       ...after.translations,
-      ja: { news: [japanese] },
-      ar: { news: [{ id: 30, title: "خبر" }] },
+      ja: added("ja", japanese),
+      ar: added("ar", { id: 30, title: "خبر" }),
     } as SiteFile["translations"];
     const langs = ["zh-CN", "en", "ja"] as const;
     expect(changedItemsOf(site, after, Date.now(), langs).changed).toEqual([{ type: "news", id: 30, langs: ["en", "ja"] }]);
