@@ -8,7 +8,7 @@ import { once } from "node:events";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { afterEach, beforeEach, expect, it } from "vitest";
+import { afterEach, beforeEach, expect, it, vi } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
 import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts";
 import { localMissingPagesStore, type Sighting } from "../../server/operations/missing-pages-store.ts";
@@ -215,7 +215,13 @@ describeWithRedis("the missing-pages log when Redis stops", () => {
     await redis.start();
     while (a.app.portal.sharedTier?.state() !== "connected") await new Promise((resolve) => setTimeout(resolve, 50));
     await visit(b, "/during.html");
-    await counts(b);
-    expect(await counts(a)).toEqual([{ path: "/during.html", count: 3, referrer: null }]);
+    // a adds what it gathered as soon as it is connected again, in the background: wait for the sum.
+    await vi.waitFor(
+      async () => {
+        await counts(b);
+        expect(await counts(a)).toEqual([{ path: "/during.html", count: 3, referrer: null }]);
+      },
+      { timeout: 10_000, interval: 50 },
+    );
   });
 });

@@ -4,7 +4,7 @@
  * meanwhile is caught up on. Each test runs a redis-server of its own.
  */
 import { Redis } from "ioredis";
-import { beforeEach, expect, it } from "vitest";
+import { beforeEach, expect, it, vi } from "vitest";
 import { createPubSub } from "../../server/redis/pub-sub.ts";
 import type { SharedTier } from "../../server/redis/redis-connection.ts";
 import { describeWithRedis, type RedisServer, startRedisServer } from "../support/redis.ts";
@@ -96,6 +96,11 @@ describeWithRedis("instances whose Redis stops and starts again", () => {
         while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));
       }
       expect((await send(b, "/api/portal/message/news/3")).status).toBe(404);
+      // b stores its answer in Redis as it answers: wait for it there, whatever the machine's load.
+      await vi.waitFor(async () => expect(await sleeper.keys("*:cache:*message/news/3*")).not.toEqual([]), {
+        timeout: 10_000,
+        interval: 50,
+      });
       expect((await send(a, "/api/portal/message/news/3")).status).toBe(404);
       expect(upstream.count("/api/portal/message/news/3")).toBe(1);
     } finally {
