@@ -86,7 +86,10 @@ describeInBrowser("the demo site in Japanese and Arabic, in Chromium at 375 px",
         expect(shown.main, url).toMatch(demo.script);
         if (heading) expect(await visible(heading), `${heading} on ${url}`).toBe(true);
         if (rest === "/" || rest === "/product/1")
-          await page.screenshot({ path: path.join(SHOTS, `${lang}-demo${rest.replace(/\W+/g, "-")}375.png`), fullPage: true });
+          await page.screenshot({
+            path: path.join(SHOTS, `${lang}-demo${rest === "/" ? "-home" : rest.replace(/\W+/g, "-")}-375.png`),
+            fullPage: true,
+          });
       }
     }
     expect(problems).toEqual([]);
