@@ -1,6 +1,6 @@
 /**
- * Every kind of page answers byte for byte as recorded from the build before pages were put together from parts
- * rendered once (docs/architecture.md#rendering-a-miss): home, lists, details, the company's pages, contact,
+ * Every kind of page answers byte for byte as recorded from the build before misses were made cheaper (docs/bench.md,
+ * "Where a miss goes"): home, lists, details, the company's pages, contact,
  * search, not found, on a site of two languages and on one of four with Arabic, right to left. Each address is
  * asked twice, so an answer made from parts kept since the first is compared too. Alongside
  * two-languages-unchanged.test.ts, which holds every page of the two-language site.
