@@ -66,12 +66,17 @@ export function TopMenu() {
     document.addEventListener("pointerdown", closeFromOutside);
     return () => document.removeEventListener("pointerdown", closeFromOutside);
   }, []);
+  // Between the two layouts More has nothing to stay open for; the first mode known is no change.
+  const modeBefore = useRef(mode);
+  useEffect(() => {
+    if (modeBefore.current !== null && mode !== modeBefore.current) closeMore(moreRef.current);
+    modeBefore.current = mode;
+  }, [mode]);
 
   const [modeShown, setModeShown] = useState(mode);
   if (mode !== modeShown) {
     setModeShown(mode);
     if (modeShown !== null) {
-      closeMore(moreRef.current);
       setPanelOpen(false);
       setOpenId(null);
     }

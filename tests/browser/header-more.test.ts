@@ -57,6 +57,14 @@ describeInBrowser("the header's More menu in Chromium", () => {
     await page.mouse.click(10, 400);
     expect(await details.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false);
 
+    // Open across a move to the narrow layout and back, it is closed.
+    await more.click();
+    await page.setViewportSize({ width: 768, height: 800 });
+    await page.waitForSelector("nav.site-nav[data-mode=vertical]");
+    await page.setViewportSize({ width: 1100, height: 800 });
+    await page.waitForSelector("nav.site-nav[data-mode=horizontal]");
+    expect(await details.evaluate((element: HTMLDetailsElement) => element.open)).toBe(false);
+
     // Wide enough for every item (Chinese labels are shorter): no More.
     await page.setViewportSize({ width: 1920, height: 800 });
     await page.goto(`${env.site.origin}/portal/about/index.html`);
