@@ -5,7 +5,7 @@
  * match in <mark>, and the page holds its layout at 375 px.
  */
 import type { Page } from "playwright-core";
-import { expect, it } from "vitest";
+import { beforeAll, expect, it } from "vitest";
 import { describeInBrowser, openWatchedPage, type WatchedPage } from "../support/browser/chromium.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
@@ -22,6 +22,19 @@ const hydrated = (page: Page) => page.waitForFunction(() => document.documentEle
 
 describeInBrowser("site search in Chromium", () => {
   const env = useDemoSiteInBrowser();
+
+  // The index is built in the background at start: a page searched before it is whole shows what was indexed so far.
+  beforeAll(async () => {
+    for (const { q, title } of CASES) {
+      for (let i = 0; ; i++) {
+        const res = await fetch(`${env.site.origin}/api/portal/search?q=${encodeURIComponent(q)}&pageMaxCount=100`);
+        const { data } = (await res.json()) as { data: { pageDataList: { title: string }[] } };
+        if (data.pageDataList.some((hit) => hit.title.replace(/[\uE000\uE001]/g, "") === title)) break;
+        if (i >= 300) throw new Error(`the search index never finds ${q}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+    }
+  }, 60_000);
 
   /** Searches from the header of the home page, as a visitor at this width would. */
   async function searchFromHeader(width: number, q: string): Promise<WatchedPage> {
@@ -50,7 +63,6 @@ describeInBrowser("site search in Chromium", () => {
     for (const { q, title, marked, notFirst } of CASES) {
       it(`finds ${q} at ${width} px`, async () => {
         const { page, problems, failedRequests } = await searchFromHeader(width, q);
-        // The index is built in the background at start: the first searches may come before it.
         await page.waitForFunction(
           (want) => [...document.querySelectorAll(".search-hit-title")].some((h) => h.textContent === want),
           title,
