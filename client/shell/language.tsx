@@ -48,6 +48,8 @@ function useLangLink(): (next: Lang) => LinkProps {
         if (event.ctrlKey || event.metaKey || event.shiftKey || event.altKey || event.button !== 0) return;
         event.preventDefault();
         const href = event.currentTarget.href;
+        // A choice made: the list closes, as the page it opened over is about to change.
+        event.currentTarget.closest("details")?.removeAttribute("open");
         ready().then(
           () => navigate(to),
           // Without its strings, the link does what it does without JavaScript.

@@ -104,13 +104,14 @@ describeInBrowser("the demo site in Japanese and Arabic, in Chromium at 375 px",
       await page.goto(`${site.origin}/portal/ar${rest}`);
       await hydrated(page);
       for (const lang of round) {
-        if (!(await page.locator(".lang-menu").evaluate((menu) => (menu as HTMLDetailsElement).open)))
-          await page.click(".lang-menu > summary");
+        await page.click(".lang-menu > summary");
         await page.click(`.lang-menu-list a[hreflang="${lang}"]`);
         const url = `${site.origin}/portal${PREFIX[lang]}${rest}`;
         await page.waitForURL(url);
         await page.waitForFunction((l) => document.documentElement.lang === l, lang);
         expect(await page.evaluate(() => getComputedStyle(document.documentElement).direction), url).toBe(lang === "ar" ? "rtl" : "ltr");
+        // The choice made, the list no longer covers the page.
+        expect(await page.locator(".lang-menu").evaluate((menu) => (menu as HTMLDetailsElement).open), url).toBe(false);
         // The switch names the language now shown as the current one.
         expect(await page.locator('.lang-menu-list [aria-current="true"]').getAttribute("lang"), url).toBe(lang);
       }
