@@ -16,7 +16,8 @@
  * --only=ID,ID (only those rows, beside the baseline (a): e.g. --only=g,h; --only=s for the search rows alone;
  * --only=c,r,r2 for the redirect rows beside the page-cache hit,
  * --only=s2,s3 for the worst search against an ordinary one, and the event loop during a refresh,
- * --only=m,m3 for the misses and the crawler).
+ * --only=m,m3 for the misses and the crawler, --only=j for the home page's JavaScript as served with two languages
+ * and with ten).
  *
  * The rows are measured in modules of their own: wrk-rows.ts, miss-rows.ts, crawl-row.ts, process-rows.ts;
  * checks.ts judges them and print.ts prints them.
@@ -34,6 +35,7 @@ import { log, options, wanted } from "./options.ts";
 import { printResults } from "./print.ts";
 import { measureResizeRows, measureSearchRows } from "./process-rows.ts";
 import { measureRuleTable } from "./redirect-rows.ts";
+import { measureServedJs } from "./served-js.ts";
 import { measureWrkRows } from "./wrk-rows.ts";
 
 async function main(): Promise<void> {
@@ -63,10 +65,21 @@ async function main(): Promise<void> {
   const ruleTable = wanted("r") ? measureRuleTable() : undefined;
   const searched = measureSearchRows(ctx);
   rows.push(...searched.rows);
+  const served = wanted("j") ? await measureServedJs(ctx) : [];
 
   const results = { pinned, rows, missCosts, search: searched.search, ruleTable, js, crawl };
   printResults(results);
   const checks = checksOf({ ...results, scenarios, searchCost: searched.searchCost, checks: bursts.checks });
+  const [withTwo, withTen] = served;
+  if (withTwo && withTen) {
+    const kb = (js: typeof withTwo) => `${(js.gzipBytes / 1000).toFixed(1)} kB in ${js.files} files`;
+    console.log(`home page JavaScript as served (gzip): ${kb(withTwo)} with two languages, ${kb(withTen)} with ten`);
+    checks.push({
+      name: "(j) home page JavaScript the same with ten languages as with two",
+      ok: withTen.gzipBytes === withTwo.gzipBytes && withTen.files === withTwo.files,
+      detail: `${withTwo.gzipBytes} B and ${withTen.gzipBytes} B`,
+    });
+  }
   const errored = rows.filter((r) => r.errors > 0);
   console.log("");
   for (const check of checks) console.log(`${check.ok ? "PASS" : "FAIL"}  ${check.name}: ${check.detail}`);
