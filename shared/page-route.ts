@@ -4,6 +4,7 @@
  */
 import type { Job, Message, Product, Service } from "./entities.ts";
 import { addressTag, type Lang } from "./langs.ts";
+import type { RouteTitleLang } from "./page-titles.ts";
 import { baseLang, prefixedLangOf } from "./site-langs.ts";
 import { type QueryValues, withQuery } from "./with-query.ts";
 
@@ -60,7 +61,8 @@ export interface PageRoute<Id extends string = string> {
   id: Id;
   /** Relative to the base path; a detail page also answers at `${path}/{id}` and `${path}?id=`. */
   path: string;
-  title: Record<Lang, string>;
+  /** Chinese and English; other languages in their own tables (page-titles.ts). */
+  title: Record<RouteTitleLang, string>;
   detail?: PageDetail;
   /** All its page cache key holds of the query. */
   query?: (query: URLSearchParams) => QueryValues;

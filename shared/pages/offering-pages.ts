@@ -5,18 +5,7 @@ import { type Crumb, definePage } from "../page-route.ts";
 export const productDetail = definePage({
   id: "productDetail",
   path: "/product",
-  title: {
-    "zh-CN": "产品详情",
-    en: "Product",
-    "zh-TW": "產品詳情",
-    ja: "製品情報",
-    ko: "제품 정보",
-    es: "Producto",
-    fr: "Produit",
-    de: "Produkt",
-    ru: "Продукт",
-    ar: "المنتج",
-  },
+  title: { "zh-CN": "产品详情", en: "Product" },
   detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
   breadcrumb: (): Crumb[] => [
     {
@@ -40,18 +29,7 @@ export const productDetail = definePage({
 export const serviceDetail = definePage({
   id: "serviceDetail",
   path: "/service",
-  title: {
-    "zh-CN": "服务详情",
-    en: "Service",
-    "zh-TW": "服務詳情",
-    ja: "サービス",
-    ko: "서비스",
-    es: "Servicio",
-    fr: "Service",
-    de: "Leistung",
-    ru: "Услуга",
-    ar: "الخدمة",
-  },
+  title: { "zh-CN": "服务详情", en: "Service" },
   detail: { key: keys.service, kind: "offering", items: { call: "serviceList", paged: false } },
   breadcrumb: (): Crumb[] => [
     {

@@ -1,0 +1,26 @@
+/**
+ * A page's name in any of the site's languages. Chinese and English are on each route, as a two-language site
+ * needs them; every other language's names are a table of its own (page-titles/<tag>.ts), which the browser and
+ * the renderer load with that language's interface strings and hand over here before they render in it, so the
+ * home page's JavaScript holds no page names of a language it does not show (docs/behaviour.md#languages).
+ */
+import type { Lang } from "./langs.ts";
+import type { PageRoute } from "./page-route.ts";
+import type { PageId } from "./routes.ts";
+
+/** The languages whose page names are on the routes themselves. */
+export type RouteTitleLang = "zh-CN" | "en";
+
+export type PageTitles = Readonly<Record<PageId, string>>;
+
+const tables = new Map<Lang, PageTitles>();
+
+export function addPageTitles(lang: Lang, titles: PageTitles): void {
+  tables.set(lang, titles);
+}
+
+const onRoute = (lang: Lang): lang is RouteTitleLang => lang === "zh-CN" || lang === "en";
+
+/** English until the language's table is in: a page renders in a language only once its strings are loaded. */
+export const pageTitle = (route: PageRoute, lang: Lang): string =>
+  onRoute(lang) ? route.title[lang] : (tables.get(lang)?.[route.id as PageId] ?? route.title.en);
