@@ -4,7 +4,7 @@
  */
 import type { Job, Message, Product, Service } from "./entities.ts";
 import { addressTag, type Lang } from "./langs.ts";
-import type { RouteTitleLang } from "./page-titles.ts";
+import type { RouteTitleLang, SectionId } from "./page-titles.ts";
 import { baseLang, prefixedLangOf } from "./site-langs.ts";
 import { type QueryValues, withQuery } from "./with-query.ts";
 
@@ -38,7 +38,8 @@ export type FeedKind = "news" | "notice";
 
 export type PageItem = Partial<Message & Product & Service & Job>;
 
-export type Crumb = PageRoute | { name: Record<Lang, string>; href: string };
+/** A page, or a section of the home page (`section` names it in page-titles.ts). */
+export type Crumb = PageRoute | { section: SectionId; title: Record<RouteTitleLang, string>; href: string };
 
 /** How the sitemap lists a detail page's items. */
 export interface ItemList {

@@ -5,13 +5,18 @@
  * home page's JavaScript holds no page names of a language it does not show (docs/behaviour.md#languages).
  */
 import type { Lang } from "./langs.ts";
-import type { PageRoute } from "./page-route.ts";
 import type { PageId } from "./routes.ts";
 
 /** The languages whose page names are on the routes themselves. */
 export type RouteTitleLang = "zh-CN" | "en";
 
-export type PageTitles = Readonly<Record<PageId, string>>;
+/** The sections of the home page a breadcrumb trail leads to. */
+export type SectionId = "productList" | "serviceList";
+
+export type PageTitles = Readonly<Record<PageId | SectionId, string>>;
+
+/** A page or a section, named on its route or crumb in Chinese and English. */
+type Named = { title: Readonly<Record<RouteTitleLang, string>> } & ({ id: string } | { section: SectionId });
 
 const tables = new Map<Lang, PageTitles>();
 
@@ -22,5 +27,5 @@ export function addPageTitles(lang: Lang, titles: PageTitles): void {
 const onRoute = (lang: Lang): lang is RouteTitleLang => lang === "zh-CN" || lang === "en";
 
 /** English until the language's table is in: a page renders in a language only once its strings are loaded. */
-export const pageTitle = (route: PageRoute, lang: Lang): string =>
-  onRoute(lang) ? route.title[lang] : (tables.get(lang)?.[route.id as PageId] ?? route.title.en);
+export const pageTitle = (named: Named, lang: Lang): string =>
+  onRoute(lang) ? named.title[lang] : (tables.get(lang)?.["id" in named ? (named.id as PageId) : named.section] ?? named.title.en);

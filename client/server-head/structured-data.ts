@@ -86,7 +86,7 @@ function crumbsOf({ match, read, lang, path }: StructuredDataInput): NamedCrumb[
   const crumbs = [home, ...trail].map((step) =>
     "id" in step
       ? { name: pageTitle(step, lang), path: pageHref(step, undefined, lang) }
-      : { name: step.name[lang], path: BASE_PATH + langPath(step.href, lang) },
+      : { name: pageTitle(step, lang), path: BASE_PATH + langPath(step.href, lang) },
   );
   if (route.detail && own) crumbs.push({ name: own, path });
   return crumbs;

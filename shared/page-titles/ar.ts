@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "المنتج",
   serviceDetail: "الخدمة",
   search: "بحث",
+  productList: "المنتجات",
+  serviceList: "الخدمات",
 };

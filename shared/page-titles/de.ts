@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "Produkt",
   serviceDetail: "Leistung",
   search: "Suche",
+  productList: "Produkte",
+  serviceList: "Leistungen",
 };

@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "Producto",
   serviceDetail: "Servicio",
   search: "Buscar",
+  productList: "Productos",
+  serviceList: "Servicios",
 };

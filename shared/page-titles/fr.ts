@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "Produit",
   serviceDetail: "Service",
   search: "Recherche",
+  productList: "Produits",
+  serviceList: "Services",
 };

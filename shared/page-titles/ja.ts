@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "製品情報",
   serviceDetail: "サービス",
   search: "サイト内検索",
+  productList: "製品一覧",
+  serviceList: "サービス・ソリューション",
 };

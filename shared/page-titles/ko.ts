@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "제품 정보",
   serviceDetail: "서비스",
   search: "사이트 검색",
+  productList: "제품",
+  serviceList: "서비스 및 솔루션",
 };

@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "Продукт",
   serviceDetail: "Услуга",
   search: "Поиск",
+  productList: "Продукты",
+  serviceList: "Услуги",
 };

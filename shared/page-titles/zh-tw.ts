@@ -18,4 +18,6 @@ export const TITLES: PageTitles = {
   productDetail: "產品詳情",
   serviceDetail: "服務詳情",
   search: "站內搜尋",
+  productList: "產品中心",
+  serviceList: "服務與方案",
 };

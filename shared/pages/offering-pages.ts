@@ -9,18 +9,8 @@ export const productDetail = definePage({
   detail: { key: keys.product, kind: "offering", items: { call: "productList", paged: false } },
   breadcrumb: (): Crumb[] => [
     {
-      name: {
-        "zh-CN": "产品中心",
-        en: "Products",
-        "zh-TW": "產品中心",
-        ja: "製品一覧",
-        ko: "제품",
-        es: "Productos",
-        fr: "Produits",
-        de: "Produkte",
-        ru: "Продукты",
-        ar: "المنتجات",
-      },
+      section: "productList",
+      title: { "zh-CN": "产品中心", en: "Products" },
       href: "/index.html#product-list",
     },
   ],
@@ -33,18 +23,8 @@ export const serviceDetail = definePage({
   detail: { key: keys.service, kind: "offering", items: { call: "serviceList", paged: false } },
   breadcrumb: (): Crumb[] => [
     {
-      name: {
-        "zh-CN": "服务与方案",
-        en: "Services",
-        "zh-TW": "服務與方案",
-        ja: "サービス・ソリューション",
-        ko: "서비스 및 솔루션",
-        es: "Servicios",
-        fr: "Services",
-        de: "Leistungen",
-        ru: "Услуги",
-        ar: "الخدمات",
-      },
+      section: "serviceList",
+      title: { "zh-CN": "服务与方案", en: "Services" },
       href: "/index.html#service-list",
     },
   ],
