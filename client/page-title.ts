@@ -3,6 +3,7 @@
 import { detailKey, keys } from "../shared/data-keys.ts";
 import type { Author, Job, Message, Product } from "../shared/entities.ts";
 import type { Lang } from "../shared/page-state.ts";
+import { pageTitle } from "../shared/page-titles.ts";
 import { isHome, type RouteMatch } from "../shared/routes.ts";
 import { textOf } from "./data/content-values.ts";
 import type { Translate } from "./i18n/use-t.ts";
@@ -12,7 +13,7 @@ export type ReadPayload = <T>(key: string) => T | undefined;
 export function pageHeading(match: RouteMatch, read: ReadPayload, lang: Lang): string {
   const { route } = match;
   if (route.headingWithFullName) {
-    const word = route.title[lang];
+    const word = pageTitle(route, lang);
     // 杭州某某有限公司创始团队, but "Acme Ltd. Founders".
     return [textOf(read<Author>(keys.sysauthor())?.fname), word].filter(Boolean).join(/^[A-Za-z]/.test(word) ? " " : "");
   }
@@ -22,7 +23,7 @@ export function pageHeading(match: RouteMatch, read: ReadPayload, lang: Lang): s
     const own = textOf(item?.title) || textOf(item?.name);
     if (own) return own;
   }
-  return route.title[lang];
+  return pageTitle(route, lang);
 }
 
 /** `notFound`: the page answers 404 (an item the upstream does not have), so its title says so, not the page type's name. */

@@ -1,24 +1,10 @@
 /**
- * The languages the site can speak: those its interface is translated into, their address tags, own names and
- * writing direction (docs/behaviour.md#languages). Which of them a site speaks is `PORTAL_LANGS`: site-langs.ts.
+ * The languages the site can speak: those its interface is translated into, their address tags and
+ * writing direction (own names: lang-names.ts; docs/behaviour.md#languages). Which of them a site speaks is `PORTAL_LANGS`: site-langs.ts.
  */
 export const KNOWN_LANGS = ["zh-CN", "zh-TW", "en", "ja", "ko", "es", "fr", "de", "ru", "ar"] as const;
 
 export type Lang = (typeof KNOWN_LANGS)[number];
-
-/** Each language in its own name, as the switch lists it. */
-export const LANG_NAMES: Readonly<Record<Lang, string>> = {
-  "zh-CN": "简体中文",
-  "zh-TW": "繁體中文",
-  en: "English",
-  ja: "日本語",
-  ko: "한국어",
-  es: "Español",
-  fr: "Français",
-  de: "Deutsch",
-  ru: "Русский",
-  ar: "العربية",
-};
 
 /** Scripts written right to left; only Arabic has interface strings today, the others are ready for theirs. */
 const RTL = new Set(["ar", "he", "fa", "ur"]);

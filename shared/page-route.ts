@@ -4,6 +4,7 @@
  */
 import type { Job, Message, Product, Service } from "./entities.ts";
 import { addressTag, type Lang } from "./langs.ts";
+import type { RouteTitleLang, SectionId } from "./page-titles.ts";
 import { baseLang, prefixedLangOf } from "./site-langs.ts";
 import { type QueryValues, withQuery } from "./with-query.ts";
 
@@ -37,7 +38,8 @@ export type FeedKind = "news" | "notice";
 
 export type PageItem = Partial<Message & Product & Service & Job>;
 
-export type Crumb = PageRoute | { name: Record<Lang, string>; href: string };
+/** A page, or a section of the home page (`section` names it in page-titles.ts). */
+export type Crumb = PageRoute | { section: SectionId; title: Record<RouteTitleLang, string>; href: string };
 
 /** How the sitemap lists a detail page's items. */
 export interface ItemList {
@@ -60,7 +62,8 @@ export interface PageRoute<Id extends string = string> {
   id: Id;
   /** Relative to the base path; a detail page also answers at `${path}/{id}` and `${path}?id=`. */
   path: string;
-  title: Record<Lang, string>;
+  /** Chinese and English; other languages in their own tables (page-titles.ts). */
+  title: Record<RouteTitleLang, string>;
   detail?: PageDetail;
   /** All its page cache key holds of the query. */
   query?: (query: URLSearchParams) => QueryValues;

@@ -1,5 +1,6 @@
 /** A page's heading in the browser, by the rule the server's <title> follows (client/page-title.ts). */
 import { useSWRConfig } from "swr";
+import { pageTitle } from "../../shared/page-titles.ts";
 import type { PageRoute, RouteMatch } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useKeyInLang } from "../data/use-api.ts";
@@ -14,5 +15,5 @@ export function usePageHeading(match: RouteMatch): string {
 }
 
 export function usePageName(route: PageRoute): string {
-  return route.title[usePageState().lang];
+  return pageTitle(route, usePageState().lang);
 }

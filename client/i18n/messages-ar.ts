@@ -1,6 +1,8 @@
 /** Every interface string in Arabic, loaded only for a page in Arabic; counts in the six forms Intl.PluralRules picks. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/ar.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "جارٍ التحميل…",
   "title.notFound": "الصفحة غير موجودة",

@@ -1,6 +1,8 @@
 /** Every interface string in German, loaded only for a page in German. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/de.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "Wird geladen …",
   "title.notFound": "Seite nicht gefunden",

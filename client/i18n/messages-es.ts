@@ -1,6 +1,8 @@
 /** Every interface string in Spanish, loaded only for a page in Spanish. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/es.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "Cargando…",
   "title.notFound": "Página no encontrada",

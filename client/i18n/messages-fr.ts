@@ -1,6 +1,8 @@
 /** Every interface string in French, loaded only for a page in French. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/fr.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "Chargement…",
   "title.notFound": "Page introuvable",

@@ -1,6 +1,8 @@
 /** Every interface string in Japanese, loaded only for a page in Japanese. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/ja.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "読み込み中…",
   "title.notFound": "ページが見つかりません",

@@ -1,6 +1,8 @@
 /** Every interface string in Korean, loaded only for a page in Korean. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/ko.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "불러오는 중…",
   "title.notFound": "페이지를 찾을 수 없습니다",

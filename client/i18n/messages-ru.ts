@@ -1,6 +1,8 @@
 /** Every interface string in Russian, loaded only for a page in Russian; counts in the forms Intl.PluralRules picks. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/ru.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "Загрузка…",
   "title.notFound": "Страница не найдена",

@@ -1,6 +1,8 @@
 /** Every interface string in Traditional Chinese, loaded only for a page in Traditional Chinese. */
 import type { Translation } from "./translation.ts";
 
+export { TITLES } from "../../shared/page-titles/zh-tw.ts";
+
 export const MESSAGES: Translation = {
   "state.loading": "載入中…",
   "title.notFound": "找不到頁面",

@@ -1,9 +1,10 @@
 /**
- * The interface strings. Chinese is built in, each area's in its own module; every other language is one
+ * The interface strings (and the page names, shared/page-titles.ts). Chinese is built in, each area's in its own module; every other language is one
  * module (`messages-<tag>.ts`) loaded only for a page in that language, typed to have exactly the Chinese keys,
  * so a page's browser never receives the strings of a language it does not show.
  */
 import type { Lang } from "../../shared/page-state.ts";
+import { addPageTitles, type PageTitles } from "../../shared/page-titles.ts";
 import { COMMON_MESSAGES } from "./messages-common.ts";
 import { SHELL_MESSAGES } from "./messages-shell.ts";
 import type { Message } from "./plural.ts";
@@ -13,7 +14,7 @@ export const SHARED_MESSAGES = { ...COMMON_MESSAGES, ...SHELL_MESSAGES };
 export type MessageKey = keyof typeof SHARED_MESSAGES;
 
 type Strings = Record<string, Message>;
-type Loader = () => Promise<{ MESSAGES: Strings }>;
+type Loader = () => Promise<{ MESSAGES: Strings; TITLES?: PageTitles }>;
 
 /** One dynamic import each: the bundler makes each language a file of its own. */
 const LOADERS: Record<Exclude<Lang, "zh-CN">, Loader> = {
@@ -43,6 +44,7 @@ export function loadMessages(lang: Lang): Promise<void> {
   if (!pending) {
     pending = loader().then(
       (module) => {
+        if (module.TITLES) addPageTitles(lang, module.TITLES);
         loaded.set(lang, module.MESSAGES);
       },
       (error: unknown) => {

@@ -9,6 +9,7 @@ import type { Author, Message, SiteConfig } from "../../shared/entities.ts";
 import { FEEDS, feedHref } from "../../shared/feeds.ts";
 import { imageUrl, isImageSource } from "../../shared/image-url.ts";
 import { contentLangOfPage, type Lang, type PageState, versionsOf } from "../../shared/page-state.ts";
+import { pageTitle } from "../../shared/page-titles.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import { baseLang } from "../../shared/site-langs.ts";
 import { textOf } from "../data/content-values.ts";
@@ -97,7 +98,7 @@ function searchTags({ match, query, state, read, title, description }: SearchTag
   const article = match.route.detail?.kind === "message";
   const feeds = (match.route.feeds ?? []).map(
     (kind) =>
-      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), FEEDS[kind].list.title[state.lang]].filter(Boolean).join(" - "))}" href="${feedHref(kind, state.lang)}">`,
+      `<link rel="alternate" type="application/rss+xml" title="${escapeHtml([textOf(author?.name), pageTitle(FEEDS[kind].list, state.lang)].filter(Boolean).join(" - "))}" href="${feedHref(kind, state.lang)}">`,
   );
   return [
     `<link rel="canonical" href="${escapeHtml(canonical)}">`,

@@ -5,6 +5,7 @@ import { keys } from "../../shared/data-keys.ts";
 import { toIsoDate } from "../../shared/dates.ts";
 import type { Author, Job, Message } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
+import { pageTitle } from "../../shared/page-titles.ts";
 import { home } from "../../shared/pages/home.ts";
 import { BASE_PATH, isHome, langPath, pageHref, type RouteMatch } from "../../shared/routes.ts";
 import { baseLang } from "../../shared/site-langs.ts";
@@ -84,8 +85,8 @@ function crumbsOf({ match, read, lang, path }: StructuredDataInput): NamedCrumb[
   const trail = route.breadcrumb?.(item) ?? (route.detail ? [] : [route]);
   const crumbs = [home, ...trail].map((step) =>
     "id" in step
-      ? { name: step.title[lang], path: pageHref(step, undefined, lang) }
-      : { name: step.name[lang], path: BASE_PATH + langPath(step.href, lang) },
+      ? { name: pageTitle(step, lang), path: pageHref(step, undefined, lang) }
+      : { name: pageTitle(step, lang), path: BASE_PATH + langPath(step.href, lang) },
   );
   if (route.detail && own) crumbs.push({ name: own, path });
   return crumbs;

@@ -2,6 +2,7 @@
 import { type ReactNode, useEffect, useRef } from "react";
 import { keys } from "../../shared/data-keys.ts";
 import type { Author, SiteConfig } from "../../shared/entities.ts";
+import { pageTitle } from "../../shared/page-titles.ts";
 import { PAGES, type PageId } from "../../shared/routes.ts";
 import { usePageState } from "../data/page-state-context.tsx";
 import { useApi } from "../data/use-api.ts";
@@ -93,14 +94,14 @@ export function Footer({ id }: { id: string }) {
             <FooterGroup key={title} title={t(title)} wide={wide}>
               {pages.map((page) => (
                 <li key={page}>
-                  <PageLink to={PAGES[page].href()}>{PAGES[page].title[lang]}</PageLink>
+                  <PageLink to={PAGES[page].href()}>{pageTitle(PAGES[page], lang)}</PageLink>
                 </li>
               ))}
             </FooterGroup>
           ))}
           <FooterGroup title={t("footer.contact")} wide={wide}>
             <li>
-              <PageLink to={PAGES.contact.href()}>{PAGES.contact.title[lang]}</PageLink>
+              <PageLink to={PAGES.contact.href()}>{pageTitle(PAGES.contact, lang)}</PageLink>
             </li>
             {phone && (
               <li className="contact-item">

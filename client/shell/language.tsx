@@ -4,7 +4,8 @@
  */
 import { preload } from "swr";
 import { useLocation, useSearch } from "wouter";
-import { LANG_NAMES, type Lang } from "../../shared/langs.ts";
+import { LANG_NAMES } from "../../shared/lang-names.ts";
+import type { Lang } from "../../shared/langs.ts";
 import { pageAddressOf } from "../../shared/page-address.ts";
 import { keyInLang, pageKeys, shellKeys } from "../../shared/page-data.ts";
 import { contentLangOf } from "../../shared/page-state.ts";

@@ -5,12 +5,17 @@ import type { Paged } from "../../shared/envelope.ts";
 import { FEEDS, type FeedKind, feedHref } from "../../shared/feeds.ts";
 import { apiKey, keys } from "../../shared/page-data.ts";
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
+import { addAllPageTitles } from "../../shared/page-titles/all.ts";
+import { pageTitle } from "../../shared/page-titles.ts";
 import { pageHref } from "../../shared/routes.ts";
 import { baseLang } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { rfc822Of } from "./message-dates.ts";
 import { readerInLang, readPayload } from "./read-upstream.ts";
 import { escapeXml, XML_DECLARATION } from "./xml.ts";
+
+// A feed is written without the browser's loading of a language's strings: every language's page names at hand.
+addAllPageTitles();
 
 const FEED_ITEM_COUNT = 50;
 
@@ -91,7 +96,7 @@ export async function buildFeed(
     readPayload<SiteConfig>(reader, keys.syscfg(), "object").catch(() => undefined),
     readPayload<Author>(reader, keys.sysauthor(), "object").catch(() => undefined),
   ]);
-  const pageTitle = feed.list.title[lang];
+  const listTitle = pageTitle(feed.list, lang);
   const messages = (list.pageDataList ?? []).filter((m) => Number.isSafeInteger(m?.id) && m.id > 0);
   const items = newestFirst(messages)
     .slice(0, FEED_ITEM_COUNT)
@@ -103,9 +108,9 @@ export async function buildFeed(
     }));
   const xml = rssXml(
     {
-      title: [author?.name, pageTitle].filter(Boolean).join(" - "),
+      title: [author?.name, listTitle].filter(Boolean).join(" - "),
       link: absoluteUrl(origin, pageHref(feed.list, undefined, lang)),
-      description: config?.metaDescription || pageTitle,
+      description: config?.metaDescription || listTitle,
       language: lang.toLowerCase(),
       self: absoluteUrl(origin, feedHref(kind, lang)),
     },

@@ -5,18 +5,7 @@ import { SUBJECT_LIMIT } from "../subject-limit.ts";
 export const contact = definePage({
   id: "contact",
   path: "/contact.html",
-  title: {
-    "zh-CN": "联系我们",
-    en: "Contact us",
-    "zh-TW": "聯絡我們",
-    ja: "お問い合わせ",
-    ko: "문의하기",
-    es: "Contacto",
-    fr: "Contact",
-    de: "Kontakt",
-    ru: "Контакты",
-    ar: "اتصل بنا",
-  },
+  title: { "zh-CN": "联系我们", en: "Contact us" },
   // `?subject=` fills in the subject (from a product, service or job page); `?sent=1` is the thank-you.
   query: (query) => ({
     subject: query.get("subject")?.trim().slice(0, SUBJECT_LIMIT) || undefined,

@@ -6,18 +6,7 @@ import { SEARCH_PATH, searchPageQuery } from "../search-query.ts";
 export const search = definePage({
   id: "search",
   path: "/search.html",
-  title: {
-    "zh-CN": "站内搜索",
-    en: "Search",
-    "zh-TW": "站內搜尋",
-    ja: "サイト内検索",
-    ko: "사이트 검색",
-    es: "Buscar",
-    fr: "Recherche",
-    de: "Suche",
-    ru: "Поиск",
-    ar: "بحث",
-  },
+  title: { "zh-CN": "站内搜索", en: "Search" },
   query: (query) => searchPageQuery(query) ?? { q: query.get("q") ?? undefined },
   // shared/search.ts's searchKey, from the page's values.
   dataKeys: (_id, query) => {

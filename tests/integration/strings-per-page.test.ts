@@ -1,7 +1,7 @@
 /**
  * A page's browser gets the interface strings of its own language only: the home page's JavaScript is the same
  * files, byte for byte, whether the site speaks two languages or ten, and none of them holds another language's
- * strings; a page in Japanese adds the Japanese strings and no others.
+ * strings (interface strings or page names); a page in Japanese adds the Japanese ones and no others.
  */
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -20,6 +20,19 @@ const MARKS: Record<string, string> = {
   ru: "Загрузка…",
   ar: "جارٍ التحميل…",
 };
+
+/** The about page's name in each language, which no other language's module holds either. */
+const PAGE_NAMES: Record<string, string> = {
+  "zh-TW": "公司簡介",
+  ja: "会社概要",
+  ko: "회사 소개",
+  es: "Quiénes somos",
+  fr: "Qui sommes-nous",
+  de: "Über uns",
+  ru: "О компании",
+  ar: "من نحن",
+};
+const marksOf = (lang: string): string[] => [MARKS[lang], PAGE_NAMES[lang]].filter((mark) => mark !== undefined);
 
 /** Every script a page names (its entry and the modules it preloads), with its text. */
 async function scriptsOf(site: BuiltSite, path: string): Promise<Map<string, string>> {
@@ -54,12 +67,14 @@ describe("interface strings per page", () => {
     expect([...withTen.keys()]).toEqual([...withTwo.keys()]);
     expect(gzipSize(withTen)).toBe(gzipSize(withTwo));
     for (const [src, text] of withTen)
-      for (const [lang, mark] of Object.entries(MARKS)) expect(text.includes(mark), `${lang} in ${src}`).toBe(false);
+      for (const lang of Object.keys(MARKS))
+        for (const mark of marksOf(lang)) expect(text.includes(mark), `${lang}'s ${mark} in ${src}`).toBe(false);
   });
 
   it("adds to a page in Japanese its strings and no other language's", async () => {
     const scripts = [...(await scriptsOf(ten, "/portal/ja/index.html")).values()].join("\n");
-    expect(scripts).toContain(MARKS.ja);
-    for (const [lang, mark] of Object.entries(MARKS)) if (lang !== "ja") expect(scripts.includes(mark), lang).toBe(false);
+    for (const mark of marksOf("ja")) expect(scripts).toContain(mark);
+    for (const lang of Object.keys(MARKS))
+      if (lang !== "ja") for (const mark of marksOf(lang)) expect(scripts.includes(mark), `${lang}'s ${mark}`).toBe(false);
   });
 });
