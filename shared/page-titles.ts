@@ -5,7 +5,6 @@
  * home page's JavaScript holds no page names of a language it does not show (docs/behaviour.md#languages).
  */
 import type { Lang } from "./langs.ts";
-import type { PageId } from "./routes.ts";
 
 /** The languages whose page names are on the routes themselves. */
 export type RouteTitleLang = "zh-CN" | "en";
@@ -13,14 +12,15 @@ export type RouteTitleLang = "zh-CN" | "en";
 /** The sections of the home page a breadcrumb trail leads to. */
 export type SectionId = "productList" | "serviceList";
 
-export type PageTitles = Readonly<Record<PageId | SectionId, string>>;
+/** Typed in full where each language's table is written (page-titles/table.ts); here, names by id. */
+type TitleTable = Readonly<Record<string, string>>;
 
 /** A page or a section, named on its route or crumb in Chinese and English. */
 type Named = { title: Readonly<Record<RouteTitleLang, string>> } & ({ id: string } | { section: SectionId });
 
-const tables = new Map<Lang, PageTitles>();
+const tables = new Map<Lang, TitleTable>();
 
-export function addPageTitles(lang: Lang, titles: PageTitles): void {
+export function addPageTitles(lang: Lang, titles: TitleTable): void {
   tables.set(lang, titles);
 }
 
@@ -28,4 +28,4 @@ const onRoute = (lang: Lang): lang is RouteTitleLang => lang === "zh-CN" || lang
 
 /** English until the language's table is in: a page renders in a language only once its strings are loaded. */
 export const pageTitle = (named: Named, lang: Lang): string =>
-  onRoute(lang) ? named.title[lang] : (tables.get(lang)?.["id" in named ? (named.id as PageId) : named.section] ?? named.title.en);
+  onRoute(lang) ? named.title[lang] : (tables.get(lang)?.["id" in named ? named.id : named.section] ?? named.title.en);

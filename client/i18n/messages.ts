@@ -4,7 +4,8 @@
  * so a page's browser never receives the strings of a language it does not show.
  */
 import type { Lang } from "../../shared/page-state.ts";
-import { addPageTitles, type PageTitles } from "../../shared/page-titles.ts";
+import type { PageTitles } from "../../shared/page-titles/table.ts";
+import { addPageTitles } from "../../shared/page-titles.ts";
 import { COMMON_MESSAGES } from "./messages-common.ts";
 import { SHELL_MESSAGES } from "./messages-shell.ts";
 import type { Message } from "./plural.ts";

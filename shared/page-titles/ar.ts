@@ -1,5 +1,5 @@
 /** Each page's name in Arabic: in the browser, loaded with the Arabic interface strings (client/i18n/messages-ar.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "من نحن",

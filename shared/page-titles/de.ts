@@ -1,5 +1,5 @@
 /** Each page's name in German: in the browser, loaded with the German interface strings (client/i18n/messages-de.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "Über uns",

@@ -1,5 +1,5 @@
 /** Each page's name in Spanish: in the browser, loaded with the Spanish interface strings (client/i18n/messages-es.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "Quiénes somos",

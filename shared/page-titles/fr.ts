@@ -1,5 +1,5 @@
 /** Each page's name in French: in the browser, loaded with the French interface strings (client/i18n/messages-fr.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "Qui sommes-nous",

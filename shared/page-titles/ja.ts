@@ -1,5 +1,5 @@
 /** Each page's name in Japanese: in the browser, loaded with the Japanese interface strings (client/i18n/messages-ja.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "会社概要",

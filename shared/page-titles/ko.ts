@@ -1,5 +1,5 @@
 /** Each page's name in Korean: in the browser, loaded with the Korean interface strings (client/i18n/messages-ko.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "회사 소개",

@@ -1,5 +1,5 @@
 /** Each page's name in Russian: in the browser, loaded with the Russian interface strings (client/i18n/messages-ru.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "О компании",

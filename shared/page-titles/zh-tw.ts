@@ -1,5 +1,5 @@
 /** Each page's name in Traditional Chinese: in the browser, loaded with the Traditional Chinese interface strings (client/i18n/messages-zh-tw.ts). */
-import type { PageTitles } from "../page-titles.ts";
+import type { PageTitles } from "./table.ts";
 
 export const TITLES: PageTitles = {
   about: "公司簡介",
