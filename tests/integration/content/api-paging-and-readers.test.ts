@@ -2,35 +2,18 @@
  * The embedded content API's paged messages, job list filters and reader counts over HTTP,
  * on SQLite and PostgreSQL.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedContentApi, startContentApi } from "../../../server/content/api.ts";
-import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
+import { describe, expect, it } from "vitest";
 import type { SiteFile } from "../../../server/content/site-file.ts";
-import { importSite } from "../../../server/content/site-io.ts";
 import type { Job, Message, Milestone } from "../../../shared/entities.ts";
 import type { Paged } from "../../../shared/envelope.ts";
-import { getJson, putReader } from "../../support/content-http.ts";
+import { putReader } from "../../support/content-http.ts";
 import { describeEachDatabase } from "../../support/databases.ts";
 import { expectShape, SHAPES, withoutDetail } from "../../support/entity-shapes.ts";
-import { buildFixtureSite, FIXTURE, MAX_ID } from "../../support/fixture-site.ts";
+import { serveFixtureSite } from "../../support/fixture-content-api.ts";
+import { FIXTURE, MAX_ID } from "../../support/fixture-site.ts";
 
 describeEachDatabase("content paging and readers", (databases) => {
-  const site = buildFixtureSite();
-  let content: ContentDb;
-  let api: StartedContentApi;
-  const get = <T>(path: string, init?: RequestInit) => getJson<T>(api.url, `/api/portal${path}`, init);
-
-  beforeAll(async () => {
-    content = await openContentDb(await databases.create());
-    await importSite(content, site);
-    api = await startContentApi(content, { host: "127.0.0.1", port: 0 });
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await content?.close();
-    await databases.dispose();
-  });
+  const { site, url, get } = serveFixtureSite(databases);
 
   describe("paged messages", () => {
     const newest = (items: SiteFile["news"]) =>
@@ -127,7 +110,7 @@ describeEachDatabase("content paging and readers", (databases) => {
   describe("readers", () => {
     it("counts a reader PUT and answers the count", async () => {
       expect((await get("/reader/reader?type=2&pid=1")).body).toEqual({ code: 0, msg: "ok", data: 40 });
-      const put = await putReader(api.url, { type: 2, pid: 1 });
+      const put = await putReader(url(), { type: 2, pid: 1 });
       expect(put.status).toBe(200);
       expect(put.body).toEqual({ code: 0, msg: "ok", data: null });
       expect((await get("/reader/reader?pid=1&type=2")).body.data).toBe(41);
@@ -136,7 +119,7 @@ describeEachDatabase("content paging and readers", (databases) => {
     });
 
     it("answers 404 for a PUT on a message that does not exist, and counts nothing", async () => {
-      const put = await putReader(api.url, { type: 1, pid: 20 });
+      const put = await putReader(url(), { type: 1, pid: 20 });
       expect(put.status).toBe(404);
       expect(put.body).toEqual({ code: 404, msg: "no such item", data: null });
       expect((await get("/reader/reader?type=1&pid=20")).body.data).toBe(0);
@@ -157,14 +140,14 @@ describeEachDatabase("content paging and readers", (databases) => {
       ["invalid JSON", '{"type":2,'],
       ["an empty body", ""],
     ])("answers 400 for a PUT body with %s", async (_what, body) => {
-      const put = await putReader(api.url, body);
+      const put = await putReader(url(), body);
       expect(put.status).toBe(400);
       expect(put.body).toEqual({ code: 400, msg: expect.any(String), data: null });
       expect(put.body.msg).not.toMatch(/at .*\.ts|node_modules/);
     });
 
     it("answers 413 for a body over 1 KB", async () => {
-      const put = await putReader(api.url, JSON.stringify({ type: 2, pid: 1, pad: "x".repeat(2000) }));
+      const put = await putReader(url(), JSON.stringify({ type: 2, pid: 1, pad: "x".repeat(2000) }));
       expect(put.status).toBe(413);
       expect(put.body).toEqual({ code: 413, msg: expect.any(String), data: null });
     });

@@ -3,17 +3,15 @@
  * SQLite and PostgreSQL: the call table, site settings, plain lists, details and their
  * entity shapes, and the 400 / 404 / 405 / 413 answers.
  */
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type StartedContentApi, startContentApi } from "../../../server/content/api.ts";
+import { describe, expect, it } from "vitest";
 import { CALL_HANDLERS } from "../../../server/content/api-handlers.ts";
-import { type ContentDb, openContentDb } from "../../../server/content/db.ts";
-import { importSite } from "../../../server/content/site-io.ts";
 import { API_CALLS } from "../../../shared/api-calls.ts";
 import type { Founder, Job, JobAddr, JobType, MenuItem, Message, Partner, Product, Service, Slide } from "../../../shared/entities.ts";
 import { getJson } from "../../support/content-http.ts";
 import { describeEachDatabase } from "../../support/databases.ts";
 import { expectShape, SHAPES } from "../../support/entity-shapes.ts";
-import { buildFixtureSite, MAX_ID } from "../../support/fixture-site.ts";
+import { serveFixtureSite } from "../../support/fixture-content-api.ts";
+import { MAX_ID } from "../../support/fixture-site.ts";
 
 describe("the content API's call table", () => {
   it("has a handler for every GET call of the shared table", () => {
@@ -23,25 +21,10 @@ describe("the content API's call table", () => {
 });
 
 describeEachDatabase("content api", (databases) => {
-  const site = buildFixtureSite();
-  let content: ContentDb;
-  let api: StartedContentApi;
-  const get = <T>(path: string, init?: RequestInit) => getJson<T>(api.url, `/api/portal${path}`, init);
-
-  beforeAll(async () => {
-    content = await openContentDb(await databases.create());
-    await importSite(content, site);
-    api = await startContentApi(content, { host: "127.0.0.1", port: 0 });
-  });
-
-  afterAll(async () => {
-    await api?.close();
-    await content?.close();
-    await databases.dispose();
-  });
+  const { site, url, get } = serveFixtureSite(databases);
 
   it("listens on 127.0.0.1 and answers in the envelope, without X-Powered-By", async () => {
-    expect(api.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(url()).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
     const answer = await get("/sys/syscfg");
     expect(answer.status).toBe(200);
     expect(answer.headers.get("content-type")).toMatch(/^application\/json/);
@@ -180,7 +163,7 @@ describeEachDatabase("content api", (databases) => {
     );
 
     it("answers a 404 envelope outside /api/portal", async () => {
-      const answer = await getJson(api.url, "/elsewhere");
+      const answer = await getJson(url(), "/elsewhere");
       expect(answer.status).toBe(404);
       expect(answer.body).toEqual({ code: 404, msg: "no such call", data: null });
     });
@@ -195,7 +178,7 @@ describeEachDatabase("content api", (databases) => {
     });
 
     it("answers HEAD like GET, without a body", async () => {
-      const response = await fetch(`${api.url}/api/portal/sys/menu/list`, { method: "HEAD" });
+      const response = await fetch(`${url()}/api/portal/sys/menu/list`, { method: "HEAD" });
       expect(response.status).toBe(200);
       expect(await response.text()).toBe("");
     });
