@@ -6,7 +6,7 @@
  * menu's toggle.
  */
 import type { Page } from "playwright-core";
-import { expect, it } from "vitest";
+import { expect, it, vi } from "vitest";
 import { describeInBrowser } from "../support/browser/chromium.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
@@ -57,6 +57,13 @@ describeInBrowser("the first use of a control before its part has hydrated", () 
     // Without scripting the browser loads lazy images at once: the page is usable long before they all arrive.
     await page.goto(`${env.site.origin}/portal/index.html`, { waitUntil: javaScriptEnabled ? "load" : "domcontentloaded" });
     if (javaScriptEnabled) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    // Its stylesheet, though: a tap aimed before it applies lands where the element no longer is.
+    else
+      await vi.waitFor(
+        async () =>
+          expect(await page.locator('link[rel="stylesheet"]').evaluate((link) => (link as HTMLLinkElement).sheet !== null)).toBe(true),
+        { timeout: 20_000, interval: 50 },
+      );
     return { page, problems };
   }
 
