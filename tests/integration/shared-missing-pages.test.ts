@@ -4,44 +4,14 @@
  * back what was counted meanwhile reaches the shared log.
  */
 import { randomUUID } from "node:crypto";
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { pino } from "pino";
-import { afterEach, beforeEach, expect, it, vi } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
+import { beforeEach, expect, it, vi } from "vitest";
 import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts";
 import { localMissingPagesStore, type Sighting } from "../../server/operations/missing-pages-store.ts";
 import { sharedMissingPagesStore } from "../../server/operations/shared-missing-pages.ts";
 import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
-import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptySite, type RedisServer, siteKeyPrefix, startRedisServer } from "../support/redis.ts";
-import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
-
-interface Instance {
-  app: PortalApp;
-  origin: string;
-  server: http.Server;
-  logs: { level: string; msg: string }[];
-}
-
-let upstream: StandInUpstream;
-const instances: Instance[] = [];
-
-async function startInstance(redisUrl: string): Promise<Instance> {
-  const logs: Instance["logs"] = [];
-  const logger = pino(
-    { level: "info", formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => logs.push(JSON.parse(line)) },
-  );
-  const app = createApp(testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, MISS_RATE_PER_MIN: "0" }), { logger });
-  await app.portal.sharedTier?.connected();
-  const server = http.createServer(app).listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  instances.push(instance);
-  return instance;
-}
+import { type Instance, instancesForEachTest, startInstance, upstream } from "../support/shared-tier-instances.ts";
 
 async function visit(instance: Instance, path: string, referer?: string): Promise<void> {
   const res = await fetch(instance.origin + path, { redirect: "manual", headers: referer ? { Referer: referer } : {} });
@@ -51,17 +21,7 @@ async function visit(instance: Instance, path: string, referer?: string): Promis
 const counts = async (instance: Instance) =>
   (await instance.app.portal.missingPages.top()).map(({ path, count, referrer }) => ({ path, count, referrer }));
 
-beforeEach(async () => {
-  upstream = await startStandInUpstream({ "/api/portal/sys/syscfg": { themePortal: "1,1" } });
-});
-
-afterEach(async () => {
-  for (const instance of instances.splice(0)) {
-    await instance.app.portal.close();
-    instance.server.close();
-  }
-  await upstream.close();
-});
+instancesForEachTest({ "/api/portal/sys/syscfg": { themePortal: "1,1" } });
 
 describeWithRedis("the missing-pages log shared through Redis", (url) => {
   beforeEach(() => emptySite(url, upstream.url));

@@ -4,17 +4,11 @@
  * an IPv6 /64), the same on every instance: keyed by FORM_SECRET when set, else by a salt the
  * first instance stores in Redis; so the limits still hold across instances.
  */
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { pino } from "pino";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
+import { beforeEach, expect, it } from "vitest";
 import { siteIdOf } from "../../server/redis/redis-connection.ts";
-import { testConfig } from "../support/config.ts";
 import { describeWithRedis, emptySite, type RedisServer, startRedisServer } from "../support/redis.ts";
-import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+import { type Instance, instancesForEachTest, startInstance, upstream } from "../support/shared-tier-instances.ts";
 
 const NEWS = { id: 1, title: "新闻", brief: "简介", img: "", dateTime: "20240101000000", detail: "<p>正文</p>" };
 const READER = "/api/portal/reader/reader";
@@ -35,32 +29,6 @@ const KEYING: { keyedBy: string; env: Record<string, string> }[] = [
 ];
 const CASES = VISITORS.flatMap((visitor) => KEYING.map((keying) => ({ ...visitor, ...keying })));
 
-interface Instance {
-  app: PortalApp;
-  origin: string;
-  server: http.Server;
-  logs: { level: string; msg: string }[];
-}
-
-let upstream: StandInUpstream;
-const instances: Instance[] = [];
-
-async function startInstance(redisUrl: string, env: Record<string, string>): Promise<Instance> {
-  const logs: Instance["logs"] = [];
-  const logger = pino(
-    { level: "info", formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => logs.push(JSON.parse(line)) },
-  );
-  const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", ...env });
-  const app = createApp(config, { logger });
-  await app.portal.sharedTier?.connected();
-  const server = http.createServer(app).listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  instances.push(instance);
-  return instance;
-}
-
 async function send(instance: Instance, address: string, path: string, put?: unknown) {
   const res = await fetch(instance.origin + path, {
     method: put === undefined ? "GET" : "PUT",
@@ -70,18 +38,9 @@ async function send(instance: Instance, address: string, path: string, put?: unk
   return { status: res.status, headers: res.headers, text: await res.text() };
 }
 
-beforeEach(async () => {
-  upstream = await startStandInUpstream({ [READER]: 7 });
-  for (const id of [1, 2, 3]) upstream.routes.set(`/api/portal/message/news/${id}`, { ...NEWS, id });
-});
-
-afterEach(async () => {
-  for (const instance of instances.splice(0)) {
-    instance.app.portal.close();
-    instance.server.closeAllConnections();
-    await new Promise((resolve) => instance.server.close(resolve));
-  }
-  await upstream.close();
+instancesForEachTest({
+  [READER]: 7,
+  ...Object.fromEntries([1, 2, 3].map((id) => [`/api/portal/message/news/${id}`, { ...NEWS, id }])),
 });
 
 describeWithRedis("instances naming clients in Redis", (redisUrl) => {

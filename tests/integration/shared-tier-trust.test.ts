@@ -5,22 +5,15 @@
  * the limits and on the purge channel is ignored; a signed purge is accepted once by
  * every instance on the Redis, one started after it included.
  */
-import { once } from "node:events";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import { Redis } from "ioredis";
-import { pino } from "pino";
-import { afterEach, beforeEach, expect, it } from "vitest";
-import { createApp, type PortalApp } from "../../server/app.ts";
+import { beforeEach, expect, it } from "vitest";
 import { scriptHashOf } from "../../server/http/security-headers.ts";
 import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { siteIdOf } from "../../server/redis/redis-connection.ts";
-import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { homeScriptSource } from "../../shared/home-script.ts";
-import { testConfig } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { describeWithRedis, emptySite, type RedisServer, startRedisServer } from "../support/redis.ts";
-import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
+import { type Instance, instancesForEachTest, startInstance, upstream } from "../support/shared-tier-instances.ts";
 
 const NEWS_PATH = "/api/portal/message/news/1";
 const NEWS = {
@@ -37,16 +30,6 @@ const HOSTILE_HTML =
   '<iframe src="https://evil.example"></iframe><p>forged</p>';
 const FORGED_SCRIPT = "window.__forged = 1";
 
-interface Instance {
-  app: PortalApp;
-  origin: string;
-  server: http.Server;
-  logs: { level: string; msg: string }[];
-}
-
-let upstream: StandInUpstream;
-const instances: Instance[] = [];
-
 function homeRoutes(html: string): Record<string, unknown> {
   return {
     "/api/portal/sys/syscfg": { themePortal: "1,2", metaKeywords: "", metaDescription: "", copyright: "©", record: "", edi: "" },
@@ -60,22 +43,6 @@ function homeRoutes(html: string): Record<string, unknown> {
     "/api/portal/crm/partner/list": [],
     "/api/portal/sys/indexhtml": { html },
   };
-}
-
-async function startInstance(redisUrl: string, env: Record<string, string> = {}, pages = false): Promise<Instance> {
-  const logs: Instance["logs"] = [];
-  const logger = pino(
-    { level: "info", formatters: { level: (label) => ({ level: label }) } },
-    { write: (line: string) => logs.push(JSON.parse(line)) },
-  );
-  const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env });
-  const app = createApp(config, { logger, renderer: pages ? await createProdRenderer() : undefined });
-  await app.portal.sharedTier?.connected();
-  const server = http.createServer(app).listen(0, "127.0.0.1");
-  await once(server, "listening");
-  const instance = { app, server, logs, origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}` };
-  instances.push(instance);
-  return instance;
 }
 
 async function send(instance: Instance, path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) {
@@ -102,18 +69,7 @@ const envelope = (data: unknown, code = 0) => JSON.stringify({ code, msg: "", da
 
 const warnings = (instance: Instance, pattern: RegExp) => instance.logs.filter((line) => line.level === "warn" && pattern.test(line.msg));
 
-beforeEach(async () => {
-  upstream = await startStandInUpstream({ [NEWS_PATH]: NEWS, "/api/portal/sys/syscfg": { themePortal: "1,1" } });
-});
-
-afterEach(async () => {
-  for (const instance of instances.splice(0)) {
-    instance.app.portal.close();
-    instance.server.closeAllConnections();
-    await new Promise((resolve) => instance.server.close(resolve));
-  }
-  await upstream.close();
-});
+instancesForEachTest({ [NEWS_PATH]: NEWS, "/api/portal/sys/syscfg": { themePortal: "1,1" } });
 
 describeWithRedis("instances reading what someone else wrote into their Redis", (redisUrl) => {
   let redis: Redis;
@@ -184,7 +140,7 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
     for (const [path, data] of Object.entries(homeRoutes('<section class="intro"><p>上游首页</p></section>')))
       upstream.routes.set(path, data);
     await redis.set(entryKeyOf("/api/portal/sys/indexhtml"), entryOf(envelope({ html: `useEval|${FORGED_SCRIPT}` })));
-    const a = await startInstance(redisUrl, {}, true);
+    const a = await startInstance(redisUrl, {}, { pages: true });
     const page = await send(a, "/portal/index.html");
     expect(page.status).toBe(200);
     expect(page.text).toContain("上游首页");
@@ -195,7 +151,7 @@ describeWithRedis("instances reading what someone else wrote into their Redis", 
     // The upstream's own script runs on every instance, each having asked the upstream for it.
     const script = "container.dataset.ran = '1'";
     upstream.routes.set("/api/portal/sys/indexhtml", { html: `useEval|${script}` });
-    const b = await startInstance(redisUrl, {}, true);
+    const b = await startInstance(redisUrl, {}, { pages: true });
     await redis.del(entryKeyOf("/api/portal/sys/indexhtml"));
     const withScript = await send(b, "/portal/index.html");
     expect(withScript.headers.get("content-security-policy")).toContain(scriptHashOf(homeScriptSource(script)));

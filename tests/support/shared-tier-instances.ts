@@ -9,6 +9,7 @@ import type { AddressInfo } from "node:net";
 import { pino } from "pino";
 import { afterEach, beforeEach } from "vitest";
 import { createApp, type PortalApp } from "../../server/app.ts";
+import { createProdRenderer } from "../../server/render/prod-renderer.ts";
 import { testConfig } from "./config.ts";
 import { type StandInUpstream, startStandInUpstream } from "./stand-in-upstream.ts";
 
@@ -27,14 +28,19 @@ export interface Instance {
 export let upstream: StandInUpstream;
 const instances: Instance[] = [];
 
-export async function startInstance(redisUrl: string, env: Record<string, string> = {}): Promise<Instance> {
+/** An instance on `redisUrl` with these variables set; with `pages`, rendering pages from the production build. */
+export async function startInstance(
+  redisUrl: string,
+  env: Record<string, string> = {},
+  options: { pages?: boolean } = {},
+): Promise<Instance> {
   const logs: Instance["logs"] = [];
   const logger = pino(
     { level: "info", formatters: { level: (label) => ({ level: label }) } },
     { write: (line: string) => logs.push(JSON.parse(line)) },
   );
   const config = testConfig({ API_BASE_URL: upstream.url, REDIS_URL: redisUrl, TRUST_PROXY: "loopback", MISS_RATE_PER_MIN: "0", ...env });
-  const app = createApp(config, { logger });
+  const app = createApp(config, { logger, renderer: options.pages ? await createProdRenderer() : undefined });
   await app.portal.sharedTier?.connected();
   const server = http.createServer(app).listen(0, "127.0.0.1");
   await once(server, "listening");
@@ -73,21 +79,26 @@ export async function coldKeyRequests(list: Instance[], path: string) {
   return Promise.all(answers);
 }
 
-/** Starts the upstream before each test of the calling file, and closes it and every instance after it. */
-export function instancesForEachTest(): void {
+const SETTINGS_NEWS_AND_READER: Record<string, unknown> = {
+  "/api/portal/sys/syscfg": { themePortal: "1,1" },
+  "/api/portal/message/news/1": NEWS,
+  "/api/portal/message/news/2": { ...NEWS, id: 2 },
+  "/api/portal/message/news/5": { ...NEWS, id: 5 },
+  "/api/portal/reader/reader": 7,
+};
+
+/**
+ * Starts the upstream (with these routes, else site settings, news and a reader count) before each test
+ * of the calling file, and closes it and every instance after it, each instance's logs flushed first.
+ */
+export function instancesForEachTest(routes: Record<string, unknown> = SETTINGS_NEWS_AND_READER): void {
   beforeEach(async () => {
-    upstream = await startStandInUpstream({
-      "/api/portal/sys/syscfg": { themePortal: "1,1" },
-      "/api/portal/message/news/1": NEWS,
-      "/api/portal/message/news/2": { ...NEWS, id: 2 },
-      "/api/portal/message/news/5": { ...NEWS, id: 5 },
-      "/api/portal/reader/reader": 7,
-    });
+    upstream = await startStandInUpstream(routes);
   });
 
   afterEach(async () => {
     for (const instance of instances.splice(0)) {
-      instance.app.portal.close();
+      await instance.app.portal.close();
       instance.server.closeAllConnections();
       await new Promise((resolve) => instance.server.close(resolve));
     }
