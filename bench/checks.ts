@@ -3,7 +3,7 @@
 import type { JsSize } from "./js-size.ts";
 import { isBaseline, TARGETS } from "./options.ts";
 import type { Results } from "./print.ts";
-import { REDIRECT_RULES } from "./redirect-rows.ts";
+import { REDIRECT_RULES, type RuleTableFigures } from "./redirect-rows.ts";
 import { fixed, hitRatioOf, kb, type Row, type Scenario } from "./rows.ts";
 import { COST_DOCUMENTS, type SearchCostRun } from "./search-cost-rows.ts";
 import { SEARCH_DOCUMENTS } from "./search-rows.ts";
@@ -12,6 +12,23 @@ export interface Check {
   name: string;
   ok: boolean;
   detail: string;
+}
+
+/** (r): a table of rules loaded in time, and a lookup among them against one among 10 `small`. */
+function ruleTableChecks(kind: string, small: string, table: RuleTableFigures["patterns"]): Check[] {
+  const lookupRatio = table.lookupNs / table.smallLookupNs;
+  return [
+    {
+      name: `(r) ${REDIRECT_RULES.toLocaleString("en")} ${kind} load in < ${TARGETS.redirectLoadS} s of CPU`,
+      ok: table.loadCpuMs < TARGETS.redirectLoadS * 1000,
+      detail: `${(table.loadCpuMs / 1000).toFixed(2)} s (${(table.loadMs / 1000).toFixed(2)} s wall)`,
+    },
+    {
+      name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 ${small}`,
+      ok: lookupRatio <= TARGETS.redirectLookupOverSmall,
+      detail: `${lookupRatio.toFixed(2)} × (${table.lookupNs.toFixed(0)} against ${table.smallLookupNs.toFixed(0)} ns of CPU)`,
+    },
+  ];
 }
 
 export function checksOf({
@@ -58,35 +75,11 @@ export function checksOf({
       detail: `${redirectHit.peakRssMb.toFixed(0)} MB, ${over >= 0 ? "+" : ""}${over.toFixed(0)} MB over (c)`,
     });
   }
-  if (ruleTable) {
-    const lookupRatio = ruleTable.lookupNs / ruleTable.smallLookupNs;
+  if (ruleTable)
     checks.push(
-      {
-        name: `(r) ${REDIRECT_RULES.toLocaleString("en")} redirect rules load in < ${TARGETS.redirectLoadS} s of CPU`,
-        ok: ruleTable.loadCpuMs < TARGETS.redirectLoadS * 1000,
-        detail: `${(ruleTable.loadCpuMs / 1000).toFixed(2)} s (${(ruleTable.loadMs / 1000).toFixed(2)} s wall)`,
-      },
-      {
-        name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 rules`,
-        ok: lookupRatio <= TARGETS.redirectLookupOverSmall,
-        detail: `${lookupRatio.toFixed(2)} × (${ruleTable.lookupNs.toFixed(0)} against ${ruleTable.smallLookupNs.toFixed(0)} ns of CPU)`,
-      },
+      ...ruleTableChecks("redirect rules", "rules", ruleTable),
+      ...ruleTableChecks("pattern rules", "patterns", ruleTable.patterns),
     );
-    const { patterns } = ruleTable;
-    const patternRatio = patterns.lookupNs / patterns.smallLookupNs;
-    checks.push(
-      {
-        name: `(r) ${REDIRECT_RULES.toLocaleString("en")} pattern rules load in < ${TARGETS.redirectLoadS} s of CPU`,
-        ok: patterns.loadCpuMs < TARGETS.redirectLoadS * 1000,
-        detail: `${(patterns.loadCpuMs / 1000).toFixed(2)} s (${(patterns.loadMs / 1000).toFixed(2)} s wall)`,
-      },
-      {
-        name: `(r) a lookup among them ≤ ${TARGETS.redirectLookupOverSmall} × one among 10 patterns`,
-        ok: patternRatio <= TARGETS.redirectLookupOverSmall,
-        detail: `${patternRatio.toFixed(2)} × (${patterns.lookupNs.toFixed(0)} against ${patterns.smallLookupNs.toFixed(0)} ns of CPU)`,
-      },
-    );
-  }
   const [hot, crawled] = [rowOf("k"), scenarioOf("k2")];
   const crawledRow = rowOf("k2");
   if (hot && crawled && crawledRow) {

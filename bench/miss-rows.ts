@@ -79,50 +79,40 @@ export async function measureBurstRows({ dir, startBenchServer }: BenchContext):
   return { rows, checks };
 }
 
+/** A bench server with its metrics on a port of its own, these paths asked for once so their data is warm. */
+async function startMeasuredServer({ startBenchServer }: BenchContext, id: string, env: Record<string, string>, warm: string[]) {
+  const metricsPort = await freePort();
+  const server = await startBenchServer(id, { ...env, METRICS_PORT: String(metricsPort) });
+  for (const p of warm) await rawGet(server.origin + p);
+  /** What asking `server` for each path costs, one at a time; `before` runs ahead of each. */
+  const costOf = (paths: string[], before?: (path: string) => Promise<void>) =>
+    missCost({ origin: server.origin, metricsOrigin: `http://127.0.0.1:${metricsPort}`, pid: server.pid, paths, before });
+  return { origin: server.origin, costOf };
+}
+
 /** (m0), (m) and (m2). */
-export async function measureMissRows({ startBenchServer }: BenchContext): Promise<{ id: string; label: string; cost: MissCost }[]> {
+export async function measureMissRows(context: BenchContext): Promise<{ id: string; label: string; cost: MissCost }[]> {
   const missCosts: { id: string; label: string; cost: MissCost }[] = [];
   log(`(m) ${MISSES} renders of the home page unstored, ${MISSES} stored misses of it, then ${MISSES} of list pages nobody asked for`);
-  const unstoredMetricsPort = await freePort();
-  const unstored = await startBenchServer("m0", { PAGE_CACHE: "off", METRICS_PORT: String(unstoredMetricsPort) });
-  await rawGet(unstored.origin + HOME_PATH);
-  missCosts.push({
-    id: "m0",
-    label: "home page, warm data, not stored (PAGE_CACHE=off)",
-    cost: await missCost({
-      origin: unstored.origin,
-      metricsOrigin: `http://127.0.0.1:${unstoredMetricsPort}`,
-      pid: unstored.pid,
-      paths: Array.from({ length: MISSES }, () => HOME_PATH),
-    }),
-  });
+  const homePages = Array.from({ length: MISSES }, () => HOME_PATH);
+  const unstored = await startMeasuredServer(context, "m0", { PAGE_CACHE: "off" }, [HOME_PATH]);
+  missCosts.push({ id: "m0", label: "home page, warm data, not stored (PAGE_CACHE=off)", cost: await unstored.costOf(homePages) });
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
-  const metricsPort = await freePort();
-  const server = await startBenchServer("m", { PAGE_CACHE: "on", PURGE_SECRET: secret, METRICS_PORT: String(metricsPort) });
-  const metricsOrigin = `http://127.0.0.1:${metricsPort}`;
-  for (const p of [HOME_PATH, "/portal/message/news/list.html"]) await rawGet(server.origin + p);
+  const stored = await startMeasuredServer(context, "m", { PAGE_CACHE: "on", PURGE_SECRET: secret }, [
+    HOME_PATH,
+    "/portal/message/news/list.html",
+  ]);
   if (wanted("m"))
     missCosts.push({
       id: "m",
       label: "home page, warm data (purged before each)",
-      cost: await missCost({
-        origin: server.origin,
-        metricsOrigin,
-        pid: server.pid,
-        paths: Array.from({ length: MISSES }, () => HOME_PATH),
-        before: (p) => purgePage(server.origin, secret, p),
-      }),
+      cost: await stored.costOf(homePages, (p) => purgePage(stored.origin, secret, p)),
     });
   if (wanted("m2"))
     missCosts.push({
       id: "m2",
       label: "news list pages nobody asked for (their data cold)",
-      cost: await missCost({
-        origin: server.origin,
-        metricsOrigin,
-        pid: server.pid,
-        paths: Array.from({ length: MISSES }, (_, i) => `/portal/message/news/list.html?page=${2 + i}&size=1`),
-      }),
+      cost: await stored.costOf(Array.from({ length: MISSES }, (_, i) => `/portal/message/news/list.html?page=${2 + i}&size=1`)),
     });
   return missCosts;
 }
