@@ -8,21 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { keyInLang } from "../../shared/data-keys.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { DEMO_CLASSIFY, demoUpstreamRoutes } from "../support/demo-upstream.ts";
+import { english, get, HAN, ORIGIN, text } from "../support/language-pages.ts";
 import { headOf, mainOf } from "../support/page-head.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
-
-const ORIGIN = "https://www.example.com";
-const HAN = /\p{Script=Han}/u;
-
-const get = (site: BuiltSite, path: string, headers: Record<string, string> = {}) =>
-  fetch(site.origin + path, { headers, redirect: "manual" });
-const text = async (site: BuiltSite, path: string) => {
-  const res = await get(site, path);
-  expect(res.status, path).toBe(200);
-  return res.text();
-};
-const english = (chinese: string) => chinese.replace(/^\/portal\//, "/portal/en/");
 
 describe("in front of an upstream with no translations (CONTENT_LANG_PARAM unset)", () => {
   let upstream: StandInUpstream;

@@ -7,18 +7,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PAGE_ROUTES, type PageRoute, pageHref } from "../../shared/routes.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { english, get, HAN, ORIGIN, text } from "../support/language-pages.ts";
 import { type Head, headOf, mainOf, sitemapEntries } from "../support/page-head.ts";
-
-const ORIGIN = "https://www.example.com";
-const HAN = /\p{Script=Han}/u;
-
-const get = (site: BuiltSite, path: string, headers: Record<string, string> = {}) =>
-  fetch(site.origin + path, { headers, redirect: "manual" });
-const text = async (site: BuiltSite, path: string) => {
-  const res = await get(site, path);
-  expect(res.status, path).toBe(200);
-  return res.text();
-};
 
 /** Every page of a site in Chinese: the pages that are not details, and every detail the sitemap lists. */
 async function chinesePagesOf(site: BuiltSite): Promise<string[]> {
@@ -28,8 +18,6 @@ async function chinesePagesOf(site: BuiltSite): Promise<string[]> {
   const fixed = (PAGE_ROUTES as readonly PageRoute[]).filter((route) => !route.detail && !route.unlisted).map((route) => pageHref(route));
   return [...new Set([...fixed, ...locs.filter((loc) => !loc.startsWith("/portal/en/"))])];
 }
-
-const english = (chinese: string) => chinese.replace(/^\/portal\//, "/portal/en/");
 
 describe("the demo site in two languages", () => {
   let site: BuiltSite;

@@ -3,25 +3,15 @@
  * the built site serves them: in the HTML, titled by the rule, 404 for an unknown id, the job
  * filters from the query.
  */
-import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import type { Job, Product } from "../../shared/entities.ts";
-import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { builtSiteForSuite } from "../support/built-site-suite.ts";
 import { demo, jobsOf, NAME } from "../support/demo-lists.ts";
 import { endpointSrc } from "../support/image-markup.ts";
 import { bodyOf, decode, h1Of, hrefsIn, linkTextsIn, textOf, titleOf } from "../support/page-html.ts";
 
 describe("inner pages from the embedded demo content", () => {
-  let site: BuiltSite;
-  const get = (url: string) => request(site.origin).get(url);
-
-  beforeAll(async () => {
-    site = await startBuiltSite();
-  });
-
-  afterAll(async () => {
-    await site?.close();
-  });
+  const { get } = builtSiteForSuite();
 
   for (const [kind, list] of [
     ["product", demo.products],

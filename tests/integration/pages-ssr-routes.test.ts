@@ -4,27 +4,17 @@
  * The content is in the HTML (so it works without JavaScript), the document title follows the
  * rule, the status is 200 (404 for an unknown id), and the list state comes from the query.
  */
-import request from "supertest";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { formatDateTime, formatYearMonth } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import { MILESTONE_PAGE_SIZE } from "../../shared/page-data.ts";
-import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
+import { builtSiteForSuite } from "../support/built-site-suite.ts";
 import { demo, MILESTONES, NAME, NEWS, NOTICES } from "../support/demo-lists.ts";
 import { endpointSrc } from "../support/image-markup.ts";
 import { bodyOf, currentPageOf, h1Of, hrefsIn, linkTextsIn, textOf, titleOf } from "../support/page-html.ts";
 
 describe("inner pages from the embedded demo content", () => {
-  let site: BuiltSite;
-  const get = (url: string) => request(site.origin).get(url);
-
-  beforeAll(async () => {
-    site = await startBuiltSite();
-  });
-
-  afterAll(async () => {
-    await site?.close();
-  });
+  const { get } = builtSiteForSuite();
 
   it("renders the company introduction", async () => {
     const res = await get("/portal/about/index.html");
