@@ -64,9 +64,14 @@ export function contentLangOfPage(state: Pick<PageState, "lang" | "translated" |
   return state.lang === baseLang() || versionsOf(state).includes(state.lang) ? state.lang : baseLang();
 }
 
-/** The upstream's stand-in for an item it has no translation of: the item in the content's own language, saying so. */
+/**
+ * The upstream's stand-in for an item it has no translation of: the item in the content's own language, saying so.
+ * A `lang` that is no tag at all (null, a number, an object, an array) claims no translation either.
+ */
 export function isUntranslated(item: unknown): boolean {
-  return item !== null && typeof item === "object" && (item as { lang?: unknown }).lang === baseLang();
+  if (item === null || typeof item !== "object") return false;
+  const { lang } = item as { lang?: unknown };
+  return lang !== undefined && (typeof lang !== "string" || lang === baseLang());
 }
 
 /** The renderer matches the route itself, from its own copy of the route table. */
