@@ -9,10 +9,18 @@ import { queryParamName } from "./value-kinds.ts";
 /** The query parameter the embedded content API reads a language from. */
 export const EMBEDDED_LANG_PARAM = "lang";
 
-/** Languages by their tags, as written or in lower case (`zh-TW`, `zh-tw`): only those the interface is translated into. */
+/**
+ * Languages by their tags in any case (`zh-TW`, `zh-tw`), blanks around each ignored: only those the interface is
+ * translated into, each once. An empty entry (`zh-CN,,en`) stops startup rather than be dropped: it is more likely a
+ * language left out by mistake than a stray comma.
+ */
 const langList = z.string().transform((raw, ctx) => {
   const langs: Lang[] = [];
   for (const tag of raw.split(",").map((part) => part.trim())) {
+    if (tag === "") {
+      ctx.addIssue({ code: "custom", message: "has an empty entry: give the tags joined by commas, such as zh-CN,en" });
+      return z.NEVER;
+    }
     const lang = knownLangOf(tag);
     if (!lang) {
       ctx.addIssue({

@@ -75,6 +75,15 @@ describe("startup with a bad environment", () => {
     expect(lines[0]).not.toMatch(/s3cr3t|pw@|u:|user:/);
   });
 
+  it.each([
+    ["zh-CN,,en", 'PORTAL_LANGS has an empty entry: give the tags joined by commas, such as zh-CN,en (got "zh-CN,,en")'],
+    ["en,en", 'PORTAL_LANGS names en twice (got "en,en")'],
+  ])("refuses PORTAL_LANGS=%s with one line saying what is wrong", async (value, line) => {
+    const { code, lines } = await refusedStart({ PORTAL_LANGS: value });
+    expect(code).toBe(1);
+    expect(lines).toEqual([line]);
+  });
+
   it("refuses TRUST_PROXY=true with one line saying what to give instead", async () => {
     const { code, lines } = await refusedStart({ TRUST_PROXY: "true" });
     expect(code).toBe(1);

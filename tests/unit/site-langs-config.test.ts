@@ -8,6 +8,17 @@ describe("PORTAL_LANGS", () => {
     expect(parseConfig({ PORTAL_LANG: "en" })).toMatchObject({ langs: ["zh-CN", "en"], lang: "en" });
   });
 
+  it("takes an empty PORTAL_LANGS, or one of blanks, as unset, as every variable", () => {
+    for (const value of ["", "  "])
+      expect(parseConfig({ PORTAL_LANGS: value }), JSON.stringify(value)).toMatchObject({ langs: ["zh-CN", "en"], lang: "zh-CN" });
+  });
+
+  it("reads tags in any case, blanks around them ignored, each as the interface spells it", () => {
+    expect(parseConfig({ PORTAL_LANGS: " zh-CN , en " })).toMatchObject({ langs: ["zh-CN", "en"], lang: "zh-CN" });
+    expect(parseConfig({ PORTAL_LANGS: "zh-cn" })).toMatchObject({ langs: ["zh-CN"], lang: "zh-CN" });
+    expect(parseConfig({ PORTAL_LANGS: "ZH-TW,EN", PORTAL_LANG: "en" })).toMatchObject({ langs: ["zh-TW", "en"], lang: "en" });
+  });
+
   it("reads any list of the ten languages, in its order, by tag as written or in lower case", () => {
     const config = parseConfig({ PORTAL_LANGS: "zh-CN, en, ja, zh-tw, AR" });
     expect(config.langs).toEqual(["zh-CN", "en", "ja", "zh-TW", "ar"]);
@@ -22,9 +33,13 @@ describe("PORTAL_LANGS", () => {
       /^PORTAL_LANGS names "xx", a language without interface strings \(there are zh-CN, zh-TW, en, ja, ko, es, fr, de, ru, ar\)/,
     ],
     ["zh-CN,he", /^PORTAL_LANGS names "he", a language without interface strings/],
-    ["zh-CN,,en", /^PORTAL_LANGS names "", a language/],
+    ["zh-CN,,en", /^PORTAL_LANGS has an empty entry: give the tags joined by commas, such as zh-CN,en \(got "zh-CN,,en"\)$/],
+    ["zh-CN,en,", /^PORTAL_LANGS has an empty entry/],
+    [" , en", /^PORTAL_LANGS has an empty entry/],
     ["zh-CN,ja,JA", /^PORTAL_LANGS names ja twice/],
-  ])("stops startup on %s, naming the tag", (value, message) => {
+    ["en,en", /^PORTAL_LANGS names en twice \(got "en,en"\)$/],
+    ["zh-CN, zh-cn", /^PORTAL_LANGS names zh-CN twice/],
+  ])("stops startup on %s, naming what is wrong", (value, message) => {
     expect(() => parseConfig({ PORTAL_LANGS: value })).toThrow(ConfigError);
     expect(() => parseConfig({ PORTAL_LANGS: value })).toThrow(message);
   });
