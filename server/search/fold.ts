@@ -1,7 +1,7 @@
 /**
  * One character with the marks that follow it, as search compares it (docs/behaviour.md#search,
  * "Matching"): the same for the text indexed and the query, so `cafe` finds `café`, `компания`
- * finds `Компания` and `كتاب` finds `كِتَاب`.
+ * finds `Компания` and `كتاب` finds `كِتَاب`; and Arabic's article, dropped from the folded text.
  */
 
 /** A character and what combines with it: accents, and half-width kana's voicing marks (`ｶﾞ` is `ガ`). */
@@ -77,6 +77,40 @@ export function foldCluster(cluster: string): string {
   if (ARABIC_SCRIPT.test(lower)) return arabic(lower);
   // A mark with nothing before it to combine with says nothing.
   return COMBINING.test(lower[0] ?? "") ? "" : lower;
+}
+
+/**
+ * Arabic's definite article at a word's start, before two letters or more (so a word of four letters
+ * or more): `الكتاب` is searched as `كتاب`. Shorter words keep it (`الم` is a word). Prefixes before
+ * it (`وبالكتاب`) are left as written.
+ */
+const ARTICLE = /(?<![\p{L}\p{N}\p{M}])\u0627\u0644(?=[\u0620-\u064A\u066E-\u06D3\u06FA-\u06FF]{2})/gu;
+
+/**
+ * Folded text without Arabic's article; `map` (one entry per unit of `folded`, as text.ts makes it)
+ * loses the article's entries, and the word's first letter takes the article's, so a match is
+ * marked from the word's start as written.
+ */
+export function withoutArticles(folded: string, map?: number[]): string {
+  if (!folded.includes("\u0627\u0644")) return folded;
+  let out = "";
+  let from = 0;
+  const kept: number[] = [];
+  for (const { index } of folded.matchAll(ARTICLE)) {
+    out += folded.slice(from, index);
+    if (map) {
+      kept.push(...map.slice(from, index), map[index] as number);
+      // The article's second entry goes; the word's first letter stands for where the word began.
+      from = index + 3;
+      out += folded[index + 2];
+    } else from = index + 2;
+  }
+  out += folded.slice(from);
+  if (map) {
+    kept.push(...map.slice(from));
+    map.splice(0, map.length, ...kept);
+  }
+  return out;
 }
 
 /** The length in `text` of the character at `at` and the marks that combine with it. */

@@ -1,6 +1,6 @@
 /** Search text without a dictionary: normalising, tokens and queries (docs/decisions/0010-search-index-of-our-own.md). */
 import { createRequire } from "node:module";
-import { beginsCluster, clusterLengthAt, foldCluster, foldsToItself } from "./fold.ts";
+import { beginsCluster, clusterLengthAt, foldCluster, foldsToItself, withoutArticles } from "./fold.ts";
 
 type Convert = (text: string) => string;
 
@@ -23,7 +23,7 @@ function toSimplified(text: string): string {
  * Bump when what the index holds of a text changes (normalising, tokens): an index written by
  * another version is built again (index-schema.ts).
  */
-export const TOKENS_VERSION = "2";
+export const TOKENS_VERSION = "3";
 
 /**
  * Written without spaces between words (or, for hangul, with words that take endings), so indexed
@@ -52,7 +52,7 @@ function fold(text: string, map?: number[]): string {
     if (map) for (let i = 0; i < piece.length; i++) map.push(at);
     at += length;
   }
-  return out;
+  return withoutArticles(out, map);
 }
 
 /**

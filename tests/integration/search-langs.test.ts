@@ -128,14 +128,18 @@ describe("search in eight languages", () => {
     expect(shown((await hits("ru", "компан"))[0]?.title ?? "")).toBe("[Компания] открывает новый офис");
   });
 
-  it("finds Arabic with or without its vowel marks, whichever alef is written, ة as ه", async () => {
+  it("finds Arabic with or without its vowel marks, whichever alef is written, ة as ه, with or without the article", async () => {
     expect(await ids("ar", "الكتاب")).toEqual([108]);
+    expect(await ids("ar", "كتاب")).toEqual([108]);
+    expect(await ids("ar", "جديد")).toEqual([108]);
     expect(await ids("ar", "الكِتَابُ")).toEqual([108]);
     expect(await ids("ar", "احمد")).toEqual([108]);
     expect(await ids("ar", "إحمد")).toEqual([108]);
     expect(await ids("ar", "مكتبه اسطنبول")).toEqual([108]);
     expect(await ids("ar", "للشركه")).toEqual([108]);
     expect(shown((await hits("ar", "الكتاب"))[0]?.title ?? "")).toBe("[الكِتَابُ] الجَدِيدُ لِلشَّرِكَةِ");
+    // Found without its article, the word is marked as written, article and all.
+    expect(shown((await hits("ar", "كتاب"))[0]?.title ?? "")).toBe("[الكِتَابُ] الجَدِيدُ لِلشَّرِكَةِ");
   });
 
   it("keeps each language to its own index", async () => {
@@ -155,5 +159,6 @@ describe("search in eight languages", () => {
     expect(await page("fr", "cafe")).toContain("Le <mark>café</mark> de la Gare ouvre");
     expect(await page("ru", "компан")).toContain("<mark>Компания</mark> открывает");
     expect(await page("ar", "الكتاب")).toContain("<mark>الكِتَابُ</mark> الجَدِيدُ");
+    expect(await page("ar", "كتاب")).toContain("<mark>الكِتَابُ</mark> الجَدِيدُ");
   });
 });
