@@ -60,6 +60,13 @@ function ExternalLink({ href, children }: { href: string; children: ReactNode })
   );
 }
 
+/** A record's or licence's number: never broken at its hyphen, its digits in order in a right-to-left page. */
+const RecordNumber = ({ value }: { value: string }) => (
+  <span className="record-number" dir="ltr">
+    {value}
+  </span>
+);
+
 export function Footer({ id }: { id: string }) {
   const t = useT(FOOTER_MESSAGES);
   const { lang } = usePageState();
@@ -131,11 +138,15 @@ export function Footer({ id }: { id: string }) {
         </p>
         {(record || edi || police) && (
           <p className="footer-records">
-            {record && <ExternalLink href={ICP_SITE}>{record}</ExternalLink>}
+            {record && (
+              <ExternalLink href={ICP_SITE}>
+                <RecordNumber value={record} />
+              </ExternalLink>
+            )}
             {edi && (
               <span>
                 {t("footer.edi")}
-                {edi}
+                <RecordNumber value={edi} />
               </span>
             )}
             {police && <ExternalLink href={POLICE_SITE}>{police}</ExternalLink>}

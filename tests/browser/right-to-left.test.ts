@@ -10,11 +10,41 @@ import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
+import { demo } from "../support/demo-lists.ts";
 import { PROJECT_DIR } from "../support/server-process.ts";
 
 const TEN = "zh-CN,zh-TW,en,ja,ko,es,fr,de,ru,ar";
 const SHOTS = path.join(PROJECT_DIR, ".tmp", "screenshots");
 const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+/**
+ * How many lines `text` takes where the footer's records show it, and its direction there: its
+ * text's boxes, one per line and per run of one direction, counted by line. The footer is laid out
+ * only near the screen (content-visibility), so it is scrolled to and its boxes waited for.
+ */
+async function footerLinesOf(page: Page, text: string) {
+  await page.locator(".footer-records").scrollIntoViewIfNeeded();
+  const found = await page.waitForFunction((text) => {
+    const walker = document.createTreeWalker(document.querySelector(".footer-records") as Node, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const at = node.textContent?.indexOf(text) ?? -1;
+      if (at === -1) continue;
+      const range = document.createRange();
+      range.setStart(node, at);
+      range.setEnd(node, at + text.length);
+      const boxes = [...range.getClientRects()].sort((a, b) => a.top - b.top);
+      if (boxes.length === 0) return undefined;
+      let lines = 0;
+      let bottom = Number.NEGATIVE_INFINITY;
+      for (const box of boxes) {
+        if (box.top >= bottom - 1) lines++;
+        bottom = Math.max(bottom, box.bottom);
+      }
+      return { lines, direction: getComputedStyle(node.parentElement as Element).direction };
+    }
+    return undefined;
+  }, text);
+  return found.jsonValue();
+}
 /** How far the page is wider than the window: 0 when nothing sticks out sideways. */
 const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 const box = (page: Page, selector: string) =>
@@ -102,6 +132,19 @@ describeInBrowser("ten languages, right to left included, in Chromium", () => {
     };
     expect((await drawerOf("/en"))?.right).toBe(1280);
     expect((await drawerOf("/ar"))?.left).toBe(0);
+  });
+
+  it("keeps the footer's licence and record numbers on one line each, read left to right, on an Arabic phone", async () => {
+    const { page, problems } = await openWatchedPage(browser, 375);
+    for (const path of ["/portal/ar/index.html", "/portal/ar/about/index.html"]) {
+      await page.goto(site.origin + path);
+      await hydrated(page);
+      for (const number of [demo.syscfg.edi, demo.syscfg.record])
+        expect(await footerLinesOf(page, number), `${number} on ${path}`).toEqual({ lines: 1, direction: "ltr" });
+    }
+    await page.locator(".footer-bottom").screenshot({ path: path.join(SHOTS, "ar-footer-375.png") });
+    expect(problems).toEqual([]);
+    await page.context().close();
   });
 
   it("fits ten languages' switch in a phone's header, opens it by keyboard and reaches each language", async () => {

@@ -62,8 +62,11 @@ describe("the footer in the server HTML", () => {
     const res = await request(site.origin).get("/portal/about/index.html");
     const footer = element(res.text, 'class="site-footer"');
     expect(footer).toContain('<p class="footer-copyright">© 2020-2026 测试科技有限公司 版权所有</p>');
-    expect(footer).toContain('<a href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer">京ICP备12345678号-1<');
-    expect(footer).toContain("增值电信业务经营许可证：<!-- -->京B2-20200001");
+    // Each number kept whole and left to right, in a right-to-left page too (tests/browser/right-to-left.test.ts).
+    expect(footer).toContain(
+      '<a href="https://beian.miit.gov.cn/" target="_blank" rel="noopener noreferrer"><span class="record-number" dir="ltr">京ICP备12345678号-1</span><',
+    );
+    expect(footer).toContain('增值电信业务经营许可证：<span class="record-number" dir="ltr">京B2-20200001</span>');
     expect(footer).toContain('<a href="https://beian.mps.gov.cn/" target="_blank" rel="noopener noreferrer">京公网安备11010802000001号<');
   });
 

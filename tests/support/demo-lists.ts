@@ -1,9 +1,22 @@
 /** The demo content as the embedded content API orders it: messages newest first, milestones by date, jobs by id. */
 import { readFileSync } from "node:fs";
 import { DEMO_SITE_FILE } from "../../server/project-root.ts";
-import type { Author, CompanyIntro, Founder, Job, JobAddr, JobType, Message, Milestone, Product, Service } from "../../shared/entities.ts";
+import type {
+  Author,
+  CompanyIntro,
+  Founder,
+  Job,
+  JobAddr,
+  JobType,
+  Message,
+  Milestone,
+  Product,
+  Service,
+  SiteConfig,
+} from "../../shared/entities.ts";
 
 export interface DemoSite {
+  syscfg: SiteConfig;
   sysauthor: Author;
   company: CompanyIntro;
   news: Message[];
