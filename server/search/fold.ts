@@ -95,21 +95,22 @@ export function withoutArticles(folded: string, map?: number[]): string {
   if (!folded.includes("\u0627\u0644")) return folded;
   let out = "";
   let from = 0;
-  const kept: number[] = [];
+  // Entries moved down in place, one at a time: a long text's map is too large to spread.
+  let kept = 0;
+  const keep = (to: number) => {
+    if (map) for (let i = from; i < to; i++) map[kept++] = map[i] as number;
+  };
   for (const { index } of folded.matchAll(ARTICLE)) {
     out += folded.slice(from, index);
-    if (map) {
-      kept.push(...map.slice(from, index), map[index] as number);
-      // The article's second entry goes; the word's first letter stands for where the word began.
-      from = index + 3;
-      out += folded[index + 2];
-    } else from = index + 2;
+    keep(index);
+    // The word's first letter stands for where the word began, article and all.
+    if (map) map[kept++] = map[index] as number;
+    out += folded[index + 2];
+    from = index + 3;
   }
   out += folded.slice(from);
-  if (map) {
-    kept.push(...map.slice(from));
-    map.splice(0, map.length, ...kept);
-  }
+  keep(folded.length);
+  if (map) map.length = kept;
   return out;
 }
 

@@ -71,6 +71,10 @@ describe("folding", () => {
     const arabic = normaliseMapped("ب الكتاب");
     expect(arabic.out).toBe("ب كتاب");
     expect(arabic.map).toEqual([0, 1, 2, 5, 6, 7]);
+    // However long the text.
+    const long = normaliseMapped(`${"ب ".repeat(200_000)}الكتاب`);
+    expect(long.out.endsWith("ب كتاب")).toBe(true);
+    expect(long.map.slice(-4)).toEqual([400_000, 400_003, 400_004, 400_005]);
   });
 });
 
