@@ -89,7 +89,7 @@ const SETTINGS_NEWS_AND_READER: Record<string, unknown> = {
 
 /**
  * Starts the upstream (with these routes, else site settings, news and a reader count) before each test
- * of the calling file, and closes it and every instance after it, each instance's logs flushed first.
+ * of the calling file, and closes it and every instance after it (an instance's writes to Redis finished first).
  */
 export function instancesForEachTest(routes: Record<string, unknown> = SETTINGS_NEWS_AND_READER): void {
   beforeEach(async () => {
