@@ -11,7 +11,7 @@ import type { Check } from "./checks.ts";
 import { startCountingUpstream } from "./counting-upstream.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
 import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
-import { BURST_SIZE, COLD_API_PATH, COLD_PAGE_PATH, HOME_PATH, log, MISSES, wanted } from "./options.ts";
+import { BURST_SIZE, COLD_API_PATH, COLD_PAGE_PATH, HOME_PATH, log, MISS_WARMUP, MISSES, wanted } from "./options.ts";
 import { type Row, sum, sumWhere } from "./rows.ts";
 
 /** (f) and (f2): their rows, and the check of their upstream requests. */
@@ -79,13 +79,16 @@ export async function measureBurstRows({ dir, startBenchServer }: BenchContext):
   return { rows, checks };
 }
 
+/** As the misses measured are asked for: the warm-up runs the same code. */
+const WARMUP_HEADERS = { "Accept-Encoding": "gzip, br" };
+
 /** (m0), (m) and (m2). */
 export async function measureMissRows({ startBenchServer }: BenchContext): Promise<{ id: string; label: string; cost: MissCost }[]> {
   const missCosts: { id: string; label: string; cost: MissCost }[] = [];
   log(`(m) ${MISSES} renders of the home page unstored, ${MISSES} stored misses of it, then ${MISSES} of list pages nobody asked for`);
   const unstoredMetricsPort = await freePort();
   const unstored = await startBenchServer("m0", { PAGE_CACHE: "off", METRICS_PORT: String(unstoredMetricsPort) });
-  await rawGet(unstored.origin + HOME_PATH);
+  for (let i = 0; i < MISS_WARMUP; i++) await rawGet(unstored.origin + HOME_PATH, WARMUP_HEADERS);
   missCosts.push({
     id: "m0",
     label: "home page, warm data, not stored (PAGE_CACHE=off)",
@@ -101,6 +104,10 @@ export async function measureMissRows({ startBenchServer }: BenchContext): Promi
   const server = await startBenchServer("m", { PAGE_CACHE: "on", PURGE_SECRET: secret, METRICS_PORT: String(metricsPort) });
   const metricsOrigin = `http://127.0.0.1:${metricsPort}`;
   for (const p of [HOME_PATH, "/portal/message/news/list.html"]) await rawGet(server.origin + p);
+  for (let i = 0; i < MISS_WARMUP; i++) {
+    await purgePage(server.origin, secret, HOME_PATH);
+    await rawGet(server.origin + HOME_PATH, WARMUP_HEADERS);
+  }
   if (wanted("m"))
     missCosts.push({
       id: "m",

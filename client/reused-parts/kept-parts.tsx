@@ -125,11 +125,20 @@ function filled({ segments }: Kept, page: PageInput, switchHtml: () => string): 
   return html;
 }
 
-function spliced(html: string, part: PartName, partHtml: string): string {
-  const start = html.indexOf(`<${STAND_IN_TAG} data-n="${standInId(nonce, part)}">`);
-  if (start === -1) return html;
-  const end = html.indexOf(STAND_IN_END, start) + STAND_IN_END.length;
-  return html.slice(0, start) + partHtml + html.slice(end);
+/** The page's HTML with each stand-in replaced by its part, in one pass. */
+function spliced(html: string, parts: { part: PartName; html: () => string }[]): string {
+  const found = parts
+    .map(({ part, html: partHtml }) => ({ at: html.indexOf(`<${STAND_IN_TAG} data-n="${standInId(nonce, part)}">`), partHtml }))
+    .filter(({ at }) => at !== -1)
+    .sort((a, b) => a.at - b.at);
+  const pieces: string[] = [];
+  let from = 0;
+  for (const { at, partHtml } of found) {
+    pieces.push(html.slice(from, at), partHtml());
+    from = html.indexOf(STAND_IN_END, at) + STAND_IN_END.length;
+  }
+  pieces.push(html.slice(from));
+  return pieces.join("");
 }
 
 function keep(key: string, part: KeptOrNot): void {
@@ -163,10 +172,11 @@ export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode
   });
   let switchHtml: string | undefined;
   const switchOfPage = () => (switchHtml ??= inContext(page.state, BASE_PATH + page.path, page.search, <LanguageSwitch />));
-  const withParts = (html: string) => {
-    for (const [part, one] of used) html = spliced(html, part, filled(one, page, switchOfPage));
-    return html;
-  };
+  const withParts = (html: string) =>
+    spliced(
+      html,
+      Array.from(used, ([part, one]) => ({ part, html: () => filled(one, page, switchOfPage) })),
+    );
 
   const html = withParts(renderPage(mode(false)));
   if (missed.size === 0) return html;
