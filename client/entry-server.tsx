@@ -21,7 +21,7 @@ export async function render({ path, search, state }: RenderInput): Promise<Rend
   const [page] = await Promise.all([match && loadPage(match.route), loadMessages(state.lang)]);
   // The parts the browser hydrates later are rendered whole here.
   await loadLaterParts();
-  const appHtml = renderWithKeptParts({ path, search, state }, (mode) =>
+  const { html: appHtml, parts } = renderWithKeptParts({ path, search, state }, (mode) =>
     renderToString(
       <PartModeContext value={mode}>
         <App state={state} ssrPath={BASE_PATH + path} ssrSearch={search} />
@@ -31,5 +31,5 @@ export async function render({ path, search, state }: RenderInput): Promise<Rend
   const pageFile = page && (await pageModuleFile(page));
   const strings = messagesFile(state.lang);
   const modules = [...(pageFile ? [pageFile] : []), ...(strings ? [strings] : [])];
-  return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules };
+  return { appHtml, head: documentHead({ match, search, state }, translatorFor(state.lang)), modules, parts };
 }

@@ -8,7 +8,7 @@ import { type ComponentType, createElement, type ReactNode } from "react";
 import { renderToString } from "react-dom/server";
 import { Router } from "wouter";
 import { shellKeys } from "../../shared/page-data.ts";
-import type { PageState } from "../../shared/page-state.ts";
+import type { PageState, PartsUsed } from "../../shared/page-state.ts";
 import { BASE_PATH, splitLangPath } from "../../shared/routes.ts";
 import { PageStateContext } from "../data/page-state-context.tsx";
 import { LanguageSwitch } from "../shell/language.tsx";
@@ -151,8 +151,8 @@ function keep(key: string, part: KeptOrNot): void {
  * The page's app HTML, `renderPage` rendering the app in the mode given: with the parts kept for its site version
  * and language, or with them in place, kept for the next pages once they are found to come out the same.
  */
-export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode) => string): string {
-  if (page.state.preview) return renderPage({ kind: "page", nonce, kept: () => undefined });
+export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode) => string): { html: string; parts: PartsUsed } {
+  if (page.state.preview) return { html: renderPage({ kind: "page", nonce, kept: () => undefined }), parts: { kept: 0, inPlace: 2 } };
   const shell = shellStateOf(page.state);
   const version = versionKeyOf(shell);
   const used = new Map<PartName, Kept>();
@@ -179,7 +179,8 @@ export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode
     );
 
   const html = withParts(renderPage(mode(false)));
-  if (missed.size === 0) return html;
+  const parts = { kept: used.size, inPlace: missed.size };
+  if (missed.size === 0) return { html, parts };
   // First page of a version: rendered in place; its parts are kept if the page comes out the same with them.
   used.clear();
   for (const [part, { props, inPlace }] of missed) {
@@ -188,5 +189,5 @@ export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode
   }
   const same = used.size > 0 && withParts(renderPage(mode(true))) === html;
   for (const [part, { key }] of missed) keep(key, same ? (used.get(part) ?? null) : null);
-  return html;
+  return { html, parts };
 }
