@@ -86,4 +86,11 @@ export interface RenderResult {
   head: string;
   /** Source files the browser loads before hydrating, preloaded beside the entry. */
   modules: string[];
+  /** The header and footer: how many were kept ones spliced in, how many rendered in place (docs/architecture.md#reused-parts). */
+  parts: PartsUsed;
+}
+
+export interface PartsUsed {
+  kept: number;
+  inPlace: number;
 }

@@ -4,6 +4,7 @@ import { MAX_QUERY_LENGTH } from "../../shared/search-query.ts";
 import { useFormAction } from "../hooks/page-query.ts";
 import { SEARCH_MESSAGES } from "../i18n/messages-search.ts";
 import { useT } from "../i18n/use-t.ts";
+import { HoleWhenApart } from "../reused-parts/part-mode.tsx";
 import { SearchIcon } from "./icons.tsx";
 import { LanguageSwitch } from "./language.tsx";
 import { TopMenu } from "./top-menu.tsx";
@@ -13,7 +14,7 @@ export function HeaderTools({ id }: { id: string }) {
   return (
     <div id={id} className="header-tools">
       <TopMenu />
-      <LanguageSwitch />
+      {import.meta.env.SSR ? <HoleWhenApart inPlace={LanguageSwitch} /> : <LanguageSwitch />}
       <HeaderSearch />
     </div>
   );

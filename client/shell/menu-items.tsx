@@ -1,5 +1,5 @@
 /** The top menu's items: a link, or a link or button with its submenu (a list, groups from a classify call, or a grid). */
-import { type MouseEventHandler, type ReactNode, useMemo, useRef } from "react";
+import { type MouseEventHandler, type ReactNode, use, useMemo, useRef } from "react";
 import { useLocation } from "wouter";
 import { classifyKey } from "../../shared/data-keys.ts";
 import type { ClassifyMenu } from "../../shared/entities.ts";
@@ -8,6 +8,7 @@ import { useApi } from "../data/use-api.ts";
 import { fill } from "../i18n/fill.ts";
 import { HEADER_MESSAGES } from "../i18n/messages-header.ts";
 import { useT } from "../i18n/use-t.ts";
+import { currentHoleOf, PartModeContext } from "../reused-parts/part-mode.tsx";
 import { AnchorLink } from "../routing/anchor-link.tsx";
 import { PageLink } from "../routing/page-link.tsx";
 import { ChevronIcon, ExternalIcon } from "./menu-icons.tsx";
@@ -174,7 +175,11 @@ export function MenuLink({
         <PageLink
           to={target.to}
           className={className}
-          aria-current={target.to === splitLangPath(location).path ? "page" : undefined}
+          aria-current={
+            // On the server, in a header rendered apart to be kept, a hole the page fills (docs/architecture.md#reused-parts).
+            (import.meta.env.SSR ? currentHoleOf(use(PartModeContext), target.to) : undefined) ??
+            (target.to === splitLangPath(location).path ? "page" : undefined)
+          }
           onClick={onClick}
         >
           {children}

@@ -11,6 +11,7 @@ import { useApi } from "../data/use-api.ts";
 import { HydrateApart } from "../hydration/hydrate-apart.tsx";
 import { LaterPart, partCode } from "../hydration/later-part.tsx";
 import { useT } from "../i18n/use-t.ts";
+import { KeptOnServer, keptOnServer } from "../reused-parts/part-mode.tsx";
 import { scrollToAnchorWhenReady, takePendingAnchor } from "../routing/scroll.ts";
 import { DocumentTitle } from "./document-title.tsx";
 import { ErrorBoundary } from "./error-boundary.tsx";
@@ -18,7 +19,10 @@ import { Header } from "./header.tsx";
 import { PreviewBanner } from "./preview-banner.tsx";
 
 const FOOTER_ID = "site-footer";
-const FOOTER = partCode(() => import("./footer.tsx").then((module) => module.Footer));
+// On the server, a page's header and footer are the ones kept for its site version and language (docs/architecture.md#reused-parts).
+const FOOTER = partCode(() =>
+  import("./footer.tsx").then((module) => (import.meta.env.SSR ? keptOnServer("footer", module.Footer) : module.Footer)),
+);
 const BACK_TO_TOP_ID = "back-to-top";
 const BACK_TO_TOP = partCode(() => import("./back-to-top.tsx").then((module) => module.BackToTop));
 
@@ -67,9 +71,7 @@ export function Shell({ children }: { children: ReactNode }) {
         {t("shell.skip")}
       </a>
       <PreviewBanner />
-      <HydrateApart>
-        <Header />
-      </HydrateApart>
+      <HydrateApart>{import.meta.env.SSR ? <KeptOnServer part="header" inPlace={Header} props={{}} /> : <Header />}</HydrateApart>
       <main id="main-content" tabIndex={-1}>
         <ErrorBoundary resetKey={location}>
           <HydrateApart>{children}</HydrateApart>

@@ -2,6 +2,7 @@
 // the rest read at scrape time from its owner's totals, so the hot paths do no extra counting.
 import { Counter, Gauge, Histogram, type Registry } from "prom-client";
 import { API_PREFIX, matchCalls } from "../../shared/api-calls.ts";
+import type { PartsUsed } from "../../shared/page-state.ts";
 import type { MissBudget } from "../admission/miss-budget.ts";
 import type { ReaderGuard } from "../admission/reader-guard.ts";
 import type { CacheStats } from "../cache/swr-cache.ts";
@@ -33,6 +34,7 @@ export interface AppMetrics {
   registerCache(name: string, cache: { stats(): CacheFigures }): void;
   registerShared(source: string, read: () => number): void;
   observeRenderStage(stage: RenderStage, seconds: number): void;
+  observeParts(parts: PartsUsed): void;
   registerSearch(read: () => SearchFigures): void;
   registerMissingPages(read: () => Record<string, number>): void;
   registerRedirects(read: () => RedirectFigures): void;
@@ -70,6 +72,12 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     help: "Pages rendered for a request or a refresh, by stage: data (API answers), render (React and the document), compress (the cached forms)",
     labelNames: ["stage"],
     buckets: REQUEST_BUCKETS,
+    registers,
+  });
+  const parts = new Counter({
+    name: "portal_page_parts_total",
+    help: "Headers and footers of rendered pages: kept (rendered once for the site version and language, spliced in) or rendered in place",
+    labelNames: ["source"],
     registers,
   });
   const requests = new Histogram({
@@ -253,6 +261,10 @@ export function createAppMetrics(registry: Registry, sources: AppMetricsSources)
     },
     observeRenderStage(stage, seconds) {
       renderStages.observe({ stage }, seconds);
+    },
+    observeParts({ kept, inPlace }) {
+      if (kept > 0) parts.inc({ source: "kept" }, kept);
+      if (inPlace > 0) parts.inc({ source: "rendered" }, inPlace);
     },
     registerSearch(read) {
       searchFigures = read;

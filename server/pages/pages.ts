@@ -44,7 +44,7 @@ interface PagesFactoryDeps {
   clientAddressOf: (req: IncomingMessage) => string | undefined;
   commonHeaders: readonly (readonly [string, string])[];
   recompressor: IdleRecompressor;
-  metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage">;
+  metrics: Pick<AppMetrics, "registerCache" | "registerShared" | "observeRenderStage" | "observeParts">;
   perRequestState: (req: Request) => Partial<PageState>;
   preview: { inPreview: (req: IncomingMessage) => boolean; reader: ApiReader };
   logger: Logger;
@@ -85,6 +85,7 @@ export function createPages(settings: PagesFactorySettings, deps: PagesFactoryDe
     refusalHeaders: deps.commonHeaders,
     recompressor: deps.recompressor,
     observeStage: metrics.observeRenderStage,
+    observeParts: metrics.observeParts,
     perRequestState: deps.perRequestState,
     preview: deps.preview,
   });

@@ -3,7 +3,7 @@
 import type { HomeHtml } from "../../shared/entities.ts";
 import { homeScriptBody, homeScriptSource } from "../../shared/home-script.ts";
 import { keys } from "../../shared/page-data.ts";
-import { type PageState, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
+import { type PageState, type PartsUsed, type PublicConfig, serialiseState } from "../../shared/page-state.ts";
 import { BASE_PATH, isHome, type RouteMatch } from "../../shared/routes.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import type { PurgeWatch } from "../cache/swr-cache.ts";
@@ -49,10 +49,11 @@ interface RenderPageDeps {
   site: PublicConfig;
   csp: { dev: boolean; https: boolean };
   observeStage: (stage: RenderStage, seconds: number) => void;
+  observeParts: (parts: PartsUsed) => void;
 }
 
 /** A background render (a stale page's) waits for its data's refresh, so it shows what the refresh brought. */
-export function pageRendererOf({ reader, renderer, site, csp, observeStage }: RenderPageDeps): RenderPage {
+export function pageRendererOf({ reader, renderer, site, csp, observeStage, observeParts }: RenderPageDeps): RenderPage {
   return async (page, watch, background, requestId, extra, from = reader) => {
     const { match } = page;
     const read: ApiReader["get"] = (key) => (background ? from.current : from.get)(key, requestId);
@@ -76,6 +77,7 @@ export function pageRendererOf({ reader, renderer, site, csp, observeStage }: Re
       }),
     );
     observeStage("render", secondsSince(renderStarted));
+    observeParts(rendered.parts);
     return {
       status,
       body,

@@ -2,7 +2,7 @@
 // the rest rendered once per key; unknown paths fall through.
 import type { IncomingMessage } from "node:http";
 import { type Request, type Response, Router } from "express";
-import type { PageState, PublicConfig } from "../../shared/page-state.ts";
+import type { PageState, PartsUsed, PublicConfig } from "../../shared/page-state.ts";
 import { BASE_PATH } from "../../shared/routes.ts";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
@@ -34,6 +34,7 @@ interface PagesDeps {
   refusalHeaders?: readonly (readonly [string, string])[];
   recompressor?: IdleRecompressor;
   observeStage?: (stage: RenderStage, seconds: number) => void;
+  observeParts?: (parts: PartsUsed) => void;
   /** What a page rendered per request (its route says `perRequest`) adds to its state: a form token, say. */
   perRequestState?: (req: Request) => Partial<PageState>;
   /** A preview's request (docs/behaviour.md#preview) and the reader it reads through instead of the caches. */
@@ -76,6 +77,7 @@ export function createPagesRouter({
   refusalHeaders,
   recompressor,
   observeStage = () => {},
+  observeParts = () => {},
   perRequestState,
   preview,
 }: PagesDeps): Router & {
@@ -90,7 +92,7 @@ export function createPagesRouter({
   const defaultPolicy = contentSecurityPolicy(csp);
   const rendering = new InFlight<RenderedPage>();
 
-  const render = pageRendererOf({ reader, renderer, site: publicConfig, csp, observeStage });
+  const render = pageRendererOf({ reader, renderer, site: publicConfig, csp, observeStage, observeParts });
 
   /** One render per key at a time, cached or not; it starts after setImmediate, so requests that arrived together share it. */
   function renderOnce(page: PageRequest, background: boolean, requestId: string | undefined): Promise<RenderedPage> {
