@@ -11,7 +11,7 @@ import type { Check } from "./checks.ts";
 import { startCountingUpstream } from "./counting-upstream.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
 import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
-import { BURST_SIZE, COLD_API_PATH, COLD_PAGE_PATH, HOME_PATH, log, MISS_WARMUP, MISSES, wanted } from "./options.ts";
+import { BURST_SIZE, COLD_API_PATH, COLD_PAGE_PATH, HOME_MISSES, HOME_PATH, log, MISS_WARMUP, MISSES, wanted } from "./options.ts";
 import { type Row, sum, sumWhere } from "./rows.ts";
 
 /** (f) and (f2): their rows, and the check of their upstream requests. */
@@ -96,8 +96,10 @@ const WARMUP_HEADERS = { "Accept-Encoding": "gzip, br" };
 /** (m0), (m) and (m2). */
 export async function measureMissRows(context: BenchContext): Promise<{ id: string; label: string; cost: MissCost }[]> {
   const missCosts: { id: string; label: string; cost: MissCost }[] = [];
-  log(`(m) ${MISSES} renders of the home page unstored, ${MISSES} stored misses of it, then ${MISSES} of list pages nobody asked for`);
-  const homePages = Array.from({ length: MISSES }, () => HOME_PATH);
+  log(
+    `(m) ${HOME_MISSES} renders of the home page unstored, ${HOME_MISSES} stored misses of it, then ${MISSES} of list pages nobody asked for`,
+  );
+  const homePages = Array.from({ length: HOME_MISSES }, () => HOME_PATH);
   const unstored = await startMeasuredServer(context, "m0", { PAGE_CACHE: "off" }, [HOME_PATH]);
   for (let i = 0; i < MISS_WARMUP; i++) await rawGet(unstored.origin + HOME_PATH, WARMUP_HEADERS);
   missCosts.push({ id: "m0", label: "home page, warm data, not stored (PAGE_CACHE=off)", cost: await unstored.costOf(homePages) });

@@ -40,8 +40,9 @@ export const TARGETS = {
   /** (s3): the event loop's p99 delay while the search index of 5,000 items is refreshed. */
   searchRefreshDelayP99Ms: 20,
 };
-/** (m): misses measured per row. */
+/** (m2): misses measured; (m0) and (m), the home page's, more: their figures are compared with targets. */
 export const MISSES = 40;
+export const HOME_MISSES = 200;
 /**
  * (m0, m): renders of the home page before those measured, as a server in service has made: the first
  * renders after a start run code V8 has not compiled yet, about 2 ms of CPU more each (docs/bench.md).

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CrawlFigures } from "./crawl-row.ts";
 import type { JsSize } from "./js-size.ts";
 import type { MissCost } from "./miss-cost.ts";
-import { CPU_COUNT, LOAD_AT_START, LOAD_CPU, MISSES, options, SERVER_CPU } from "./options.ts";
+import { CPU_COUNT, HOME_MISSES, LOAD_AT_START, LOAD_CPU, MISSES, options, SERVER_CPU } from "./options.ts";
 import type { measureRuleTable } from "./redirect-rows.ts";
 import { kb, type Row } from "./rows.ts";
 import type { SearchFiguresRun } from "./search-rows.ts";
@@ -73,7 +73,9 @@ function printHeader(pinned: boolean): void {
 
 export function printMissCosts(costs: { id: string; label: string; cost: MissCost }[]): void {
   console.log("");
-  console.log(`what a stored miss costs, mean of ${MISSES} one at a time on an idle server (ms; stages as the server timed them):`);
+  console.log(
+    `what a miss costs, mean of ${HOME_MISSES} (m0, m) or ${MISSES} (m2) one at a time on an idle server (ms; stages as the server timed them):`,
+  );
   const header = ["", "miss", "data", "render", "compress", "server CPU", "CPU besides render and compress", "statuses"];
   const ms = (value: number) => (Number.isNaN(value) ? "—" : value.toFixed(2));
   const cells = costs.map(({ id, label, cost }) => [
