@@ -53,6 +53,22 @@ async function answeringPid(server: ServerProcess): Promise<number> {
 
 const titleOf = (body: string) => (JSON.parse(body) as { data: { title: string } }).data.title;
 
+let reads = 0;
+
+/** The news item, asked for as a visitor asks, under a request id of its own that the worker passes on upstream. */
+async function newsTitle(server: ServerProcess): Promise<string> {
+  return titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`, { headers: { "x-request-id": `purge-read-${++reads}` } })).body);
+}
+
+/**
+ * The upstream reads of the item a worker made to answer visitors. The process keeping the search index also reads a
+ * purged item again, on its own and uncached, a moment after the purge: that read is not a cache's refetch, and
+ * whether it lands before the count is read depends on the machine's load.
+ */
+function visitorReads(upstream: StandInUpstream): number {
+  return upstream.requests.filter((r) => r.url.split("?")[0] === NEWS_UPSTREAM && r.requestId?.startsWith("purge-read-")).length;
+}
+
 describe("purge fan-out across a cluster's workers", () => {
   let upstream: StandInUpstream;
   let server: ServerProcess;
@@ -82,8 +98,8 @@ describe("purge fan-out across a cluster's workers", () => {
     for (let i = 0; i < 6; i++) pids.add(await answeringPid(server));
     expect(pids.size).toBe(2);
     // Both workers hold the answer: one upstream request each, then hits.
-    for (let i = 0; i < 6; i++) expect(titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`)).body)).toBe("First title");
-    expect(upstream.count(NEWS_UPSTREAM)).toBe(2);
+    for (let i = 0; i < 6; i++) expect(await newsTitle(server)).toBe("First title");
+    expect(visitorReads(upstream)).toBe(2);
 
     upstream.routes.set(NEWS_UPSTREAM, { id: 12, title: "Second title" });
     const signed = signedPurge(SECRET, { tags: ["news:12"], mode: "hard" });
@@ -93,15 +109,13 @@ describe("purge fan-out across a cluster's workers", () => {
     // The relay is a message away: wait until a run of requests, spread over both workers, all show the new content.
     await vi.waitFor(
       async () => {
-        const titles = await Promise.all(
-          Array.from({ length: 4 }, async () => titleOf((await send(`${server.origin}${NEWS_UPSTREAM}`)).body)),
-        );
+        const titles = await Promise.all(Array.from({ length: 4 }, () => newsTitle(server)));
         expect(titles).toEqual(Array(4).fill("Second title"));
       },
       { timeout: 10_000, interval: 50 },
     );
     // One refetch per worker, no more.
-    expect(upstream.count(NEWS_UPSTREAM)).toBe(4);
+    expect(visitorReads(upstream)).toBe(4);
     // The webhook id came along: sent again, to either worker, it is a replay.
     for (let i = 0; i < 2; i++) {
       expect((await send(`${server.origin}/portal/_purge`, { method: "POST", headers: signed.headers, body: signed.body })).status).toBe(

@@ -6,7 +6,7 @@ import { mkdtemp, readdir, readFile, readlink, rm } from "node:fs/promises";
 import http from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { API_CALLS, callPath } from "../../shared/api-calls.ts";
 import { refusedStart, type ServerProcess, startServerProcess } from "../support/server-process.ts";
 import { startStandInUpstream } from "../support/stand-in-upstream.ts";
@@ -196,7 +196,8 @@ describe("stopping under way", () => {
       const inFlight = new Promise<http.IncomingMessage>((resolve, reject) =>
         http.get(`${server.origin}/api/portal/sys/syscfg`, { agent }, resolve).on("error", reject),
       );
-      await new Promise((r) => setTimeout(r, 300));
+      // Under way once the upstream has it: a stop before that would find the connection idle.
+      await vi.waitFor(() => expect(upstream.count("/api/portal/sys/syscfg")).toBe(1), { timeout: 10_000, interval: 20 });
       const stoppedAt = Date.now();
       const exited = server.stop("SIGTERM");
       const res = await inFlight;

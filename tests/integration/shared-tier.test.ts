@@ -79,6 +79,8 @@ describeWithRedis("instances sharing one Redis", (redisUrl) => {
     expect(JSON.parse((await send(live, SYSCFG)).text).data).toEqual({ themePortal: "1,1" });
     const stagingUpstream = await startStandInUpstream({ "/api/portal/sys/syscfg": { themePortal: "2,2" } });
     try {
+      // What an earlier run's site on this port left: any answer found now would be someone else's, not the live site's.
+      await emptySite(redisUrl, stagingUpstream.url);
       const staging = await startInstance(redisUrl, { API_BASE_URL: stagingUpstream.url });
       expect(JSON.parse((await send(staging, SYSCFG)).text).data).toEqual({ themePortal: "2,2" });
       expect(stagingUpstream.count(SYSCFG)).toBe(1);

@@ -8,7 +8,11 @@ import path from "node:path";
 import { startCommand } from "../../harness/server-process.ts";
 
 export const PROJECT_DIR = path.resolve(import.meta.dirname, "../..");
-const TSX = path.join(PROJECT_DIR, "node_modules/.bin/tsx");
+/**
+ * From source, node itself runs the server with tsx as its loader: tsx's own command would stand between the test and
+ * the server, relaying a stop signal and killing the server (exit 143) when the server is slow, under load, to say it got it.
+ */
+const FROM_SOURCE = [process.execPath, "--import", "tsx", "server/index.ts"];
 
 export interface ProcessOptions {
   /** The production build in dist/, started as `npm start` starts it; else the source under tsx. */
@@ -26,7 +30,7 @@ export interface ServerProcess {
 }
 
 export function runServerScript(env: Record<string, string>, { built = false }: ProcessOptions = {}): ChildProcess {
-  const [command, ...args] = built ? startCommand() : [TSX, "server/index.ts"];
+  const [command, ...args] = built ? startCommand() : FROM_SOURCE;
   return spawn(command as string, args, {
     cwd: PROJECT_DIR,
     // No balancer waits on a test's server: a stop does not drain unless the test asks for one.

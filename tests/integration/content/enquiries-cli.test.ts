@@ -48,7 +48,7 @@ describeEachDatabase("enquiries cli", (databases) => {
 
   it("lists every enquiry one per line, and since a date", async () => {
     const all = await runCli(["enquiries"], databaseUrl);
-    expect(all.code).toBe(0);
+    expect(all.code, all.stderr).toBe(0);
     expect(all.stdout.trim().split("\n")).toHaveLength(2);
     expect(all.stdout).toContain("line one line two 0");
     const since = await runCli(["enquiries", "--since", "2025-06-01"], databaseUrl);
@@ -64,7 +64,7 @@ describeEachDatabase("enquiries cli", (databases) => {
 
   it("deletes one by id, and says so when there is none", async () => {
     const deleted = await runCli(["enquiries", "delete", ids[0] ?? ""], databaseUrl);
-    expect(deleted.code).toBe(0);
+    expect(deleted.code, deleted.stderr).toBe(0);
     expect((await store.list()).map((e) => e.id)).toEqual([ids[1]]);
     const again = await runCli(["enquiries", "delete", ids[0] ?? ""], databaseUrl);
     expect(again.code).toBe(1);

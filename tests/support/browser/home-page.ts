@@ -31,10 +31,20 @@ export const currentSlide = (page: Page) =>
 
 export const toggleLabel = (page: Page) => page.getAttribute(".carousel-toggle", "aria-label");
 
-/** Stops the page's clock a moment from now: from here on, time only moves when the test says so. */
+/**
+ * Stops the page's clock a moment from now: from here on, time only moves when the test says so. On a busy machine
+ * that moment may have passed by the time the pause arrives (the clock refuses to go back): then it reads the time again.
+ */
 export async function pauseClock(page: Page): Promise<void> {
-  const now = await page.evaluate(() => Date.now());
-  await page.clock.pauseAt(now + 100);
+  for (let attempt = 1; ; attempt++) {
+    const now = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(now + 100);
+      return;
+    } catch (err) {
+      if (attempt >= 20 || !String(err).includes("to the past")) throw err;
+    }
+  }
 }
 
 /** Moves the pointer to the bottom of the viewport, away from the carousel. */
