@@ -79,7 +79,8 @@ function codedOf(answer: PreparedAnswer, coding: "gzip" | "br"): Variant | undef
 }
 
 function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined): Variant {
-  if (acceptEncoding && (answer.gzip || answer.later)) {
+  // A brotli form kept while the gzip one did not fit is still taken.
+  if (acceptEncoding && (answer.gzip || answer.br || answer.later)) {
     const coded =
       (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "br") : undefined) ??
       (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
@@ -104,6 +105,8 @@ export function ownBytes(bytes: Buffer): Buffer {
 /**
  * `headers` must not hold Content-Length, Content-Encoding or ETag. Codings are made when first asked for
  * (`Later`), but a body too large to compress on the event loop is compressed in the pool now, in both.
+ * `reservedShare`: the bytes set aside for the codings still to make, as a share of the body, for text that
+ * compresses worse than HTML and JSON do (a feed in Chinese: about a third in each coding).
  */
 export async function prepareAnswer(
   status: number,
@@ -111,12 +114,13 @@ export async function prepareAnswer(
   etag: string,
   headers: readonly (readonly [string, string])[],
   effort: CompressionEffort = "full",
+  reservedShare = RESERVED_SHARE[effort],
 ): Promise<PreparedAnswer> {
   const base = [...headers.flat(), "ETag", etag];
   const prepared: PreparedAnswer = { status, etag, identity: variantOf(base, body), notModified: base, bytes: body.length };
   if (body.length < COMPRESS_THRESHOLD) return prepared;
   if (body.length <= COMPRESS_IN_TURN_MAX) {
-    const reserved = Math.ceil(body.length * RESERVED_SHARE[effort]);
+    const reserved = Math.ceil(body.length * reservedShare);
     return { ...prepared, later: { effort, base, reserved }, bytes: body.length + reserved };
   }
   if (effort === "fast") {
