@@ -89,7 +89,13 @@ function settingsOf(config: Config) {
   return {
     tier: sharedTierSettingsOf(config),
     csp: { dev: config.dev, https: publicOrigin?.startsWith("https:") ?? false },
-    search: { file: config.search.indexPath, refreshMs: config.search.refreshMs, contentLang, contentLangParam },
+    search: {
+      file: config.search.indexPath,
+      refreshMs: config.search.refreshMs,
+      cacheKb: config.search.cacheKb,
+      contentLang,
+      contentLangParam,
+    },
     api: { cache, classify, contentLangParam, maxUrlLength: MAX_URL_LENGTH, upstreamTimeoutMs, previewParam: config.preview.param },
     preview: { preview: config.preview, publicOrigin },
     images: { images: config.images, cache, apiBaseUrl, publicOrigin, missRatePerMin, upstreamTimeoutMs },

@@ -54,7 +54,7 @@ export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string):
     const envelope = parseEnvelope(res.body);
     const body = envelope ? ownBytes(res.body) : NOT_FOUND_BODY;
     return {
-      answer: { status: 404, body, etag: etagOf(body), json: envelope ?? JSON.parse(body.toString()) },
+      answer: { status: 404, body, etag: etagOf(body) },
       cacheable: !forbidsStoring(res.headers),
     };
   }
@@ -62,12 +62,12 @@ export function classifyUpstreamAnswer(res: UpstreamResponse, callPath: string):
   const envelope = parseEnvelope(res.body);
   if (!envelope) throw new HttpError(502, "upstream answer is not a valid JSON envelope");
   if (envelope.code !== 0) {
-    return { answer: { status: 200, body: res.body, etag: etagOf(res.body), json: envelope }, cacheable: false };
+    return { answer: { status: 200, body: res.body, etag: etagOf(res.body) }, cacheable: false };
   }
   // HTML fields are made safe once, here, so no reader of the cache sees them raw.
   const safe = { ...envelope, data: sanitizePayload(callPath, (envelope as { data?: unknown }).data) };
   const body = ownBytes(Buffer.from(JSON.stringify(safe)));
-  return { answer: { status: 200, body, etag: etagOf(body), json: safe }, cacheable: !forbidsStoring(res.headers) };
+  return { answer: { status: 200, body, etag: etagOf(body) }, cacheable: !forbidsStoring(res.headers) };
 }
 
 export function httpErrorOf(err: unknown): unknown {

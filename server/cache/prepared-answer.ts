@@ -1,5 +1,5 @@
-// Answers kept ready to send: each content coding compressed once, the headers as one flat list, so a hit
-// is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
+// Answers kept ready to send: each content coding compressed once, the headers as flat lists (those answers have
+// alike shared by them all), so a hit is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
@@ -16,7 +16,7 @@ const COMPRESS_THRESHOLD = 1024;
 
 interface Variant {
   body: Buffer;
-  /** Name, value, name, value...: every header of the answer but the per-response ones. */
+  /** Name, value, name, value...: the answer's own headers (`shared` goes before them), but the per-response ones. */
   headers: string[];
 }
 
@@ -28,7 +28,7 @@ type CompressionEffort = "full" | "fast";
  */
 interface Later {
   effort: CompressionEffort;
-  /** Every header but the coding's and the length. */
+  /** The answer's own headers but the coding's and the length. */
   base: string[];
   /** Bytes counted in `bytes` for the codings still to make. */
   reserved: number;
@@ -37,6 +37,8 @@ interface Later {
 export interface PreparedAnswer {
   status: number;
   etag: string;
+  /** The headers answers of a kind carry alike, one list for all of them; each variant's own follow. */
+  shared: readonly string[];
   identity: Variant;
   gzip?: Variant;
   br?: Variant;
@@ -55,6 +57,25 @@ const brotliOptions = (length: number): zlib.BrotliOptions => ({
   params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length },
 });
 const gzipLevel = (effort: CompressionEffort) => (effort === "fast" ? 1 : 6);
+
+/** Named per key (docs/behaviour.md#purging): every other header is the same for many answers. */
+const PER_ANSWER = new Set(["cache-tag", "surrogate-key"]);
+/** Distinct shared lists kept: a handful in practice (API answers, pages per policy, documents). */
+const SHARED_LISTS_MAX = 256;
+const sharedLists = new Map<string, readonly string[]>();
+
+/**
+ * One list for all the answers whose headers are alike: kept per answer, the same thirty-odd names and values took
+ * about 0.6 kB of the heap for each of the API cache's entries.
+ */
+function sharedListOf(flat: string[]): readonly string[] {
+  const key = flat.join("\n");
+  const known = sharedLists.get(key);
+  if (known) return known;
+  if (sharedLists.size >= SHARED_LISTS_MAX) sharedLists.delete(sharedLists.keys().next().value as string);
+  sharedLists.set(key, flat);
+  return flat;
+}
 
 const variantOf = (base: string[], bytes: Buffer, coding?: string): Variant => ({
   body: ownBytes(bytes),
@@ -79,7 +100,8 @@ function codedOf(answer: PreparedAnswer, coding: "gzip" | "br"): Variant | undef
 }
 
 function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined): Variant {
-  if (acceptEncoding && (answer.gzip || answer.later)) {
+  // A brotli form kept while the gzip one did not fit is still taken.
+  if (acceptEncoding && (answer.gzip || answer.br || answer.later)) {
     const coded =
       (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "br") : undefined) ??
       (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
@@ -104,6 +126,8 @@ export function ownBytes(bytes: Buffer): Buffer {
 /**
  * `headers` must not hold Content-Length, Content-Encoding or ETag. Codings are made when first asked for
  * (`Later`), but a body too large to compress on the event loop is compressed in the pool now, in both.
+ * `reservedShare`: the bytes set aside for the codings still to make, as a share of the body, for text that
+ * compresses worse than HTML and JSON do (a feed in Chinese: about a third in each coding).
  */
 export async function prepareAnswer(
   status: number,
@@ -111,12 +135,15 @@ export async function prepareAnswer(
   etag: string,
   headers: readonly (readonly [string, string])[],
   effort: CompressionEffort = "full",
+  reservedShare = RESERVED_SHARE[effort],
 ): Promise<PreparedAnswer> {
-  const base = [...headers.flat(), "ETag", etag];
-  const prepared: PreparedAnswer = { status, etag, identity: variantOf(base, body), notModified: base, bytes: body.length };
+  const alike = headers.filter(([name]) => !PER_ANSWER.has(name.toLowerCase()));
+  const shared = sharedListOf(alike.flat());
+  const base = [...headers.filter((header) => !alike.includes(header)).flat(), "ETag", etag];
+  const prepared: PreparedAnswer = { status, etag, shared, identity: variantOf(base, body), notModified: base, bytes: body.length };
   if (body.length < COMPRESS_THRESHOLD) return prepared;
   if (body.length <= COMPRESS_IN_TURN_MAX) {
-    const reserved = Math.ceil(body.length * RESERVED_SHARE[effort]);
+    const reserved = Math.ceil(body.length * reservedShare);
     return { ...prepared, later: { effort, base, reserved }, bytes: body.length + reserved };
   }
   if (effort === "fast") {
@@ -130,11 +157,11 @@ export async function prepareAnswer(
 /** Headers the response already carries stay unless the answer names them too. */
 export function sendPrepared(req: IncomingMessage, res: ServerResponse, answer: PreparedAnswer, perResponse: string[]): void {
   if (answer.status === 200 && matchesIfNoneMatch(req.headers["if-none-match"], answer.etag)) {
-    res.writeHead(304, answer.notModified.concat(perResponse));
+    res.writeHead(304, answer.shared.concat(answer.notModified, perResponse));
     res.end();
     return;
   }
   const variant = variantFor(answer, req.headers["accept-encoding"]);
-  res.writeHead(answer.status, variant.headers.concat(perResponse));
+  res.writeHead(answer.status, answer.shared.concat(variant.headers, perResponse));
   res.end(req.method === "HEAD" ? undefined : variant.body);
 }

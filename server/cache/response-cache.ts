@@ -1,4 +1,4 @@
-// The API cache (docs/behaviour.md#api-cache): upstream answers by call key, kept ready to send and parsed.
+// The API cache (docs/behaviour.md#api-cache): upstream answers by call key, kept ready to send.
 import { createHash } from "node:crypto";
 import { cacheTagsOfKey } from "./cache-tags.ts";
 import type { PreparedAnswer } from "./prepared-answer.ts";
@@ -6,10 +6,22 @@ import { type SecondLevel, SwrCache } from "./swr-cache.ts";
 
 export interface CachedAnswer {
   status: number;
+  /** JSON, read with `jsonOf`: its parsed form is not kept beside it. */
   body: Buffer;
   etag: string;
-  json: unknown;
   ready: PreparedAnswer;
+}
+
+/**
+ * The answer's JSON, parsed again at each read (null when the body is not JSON). Kept parsed, it took about as much
+ * of the heap as the body takes outside it, for every entry, though only a render reads it (docs/behaviour.md#api-cache).
+ */
+export function jsonOf(answer: { body: Buffer }): unknown {
+  try {
+    return JSON.parse(answer.body.toString("utf8"));
+  } catch {
+    return null;
+  }
 }
 
 export type ResponseCache = SwrCache<CachedAnswer>;
@@ -22,7 +34,7 @@ interface ResponseCacheOptions {
   secondLevel?: SecondLevel<CachedAnswer>;
 }
 
-/** Body, parsed form, gzip and brotli: counting the body four times bounds them all. */
+/** Body, gzip and brotli, and the entry's headers, key and place in the indexes: counting the body four times bounds them all. */
 const sizeOf = (answer: CachedAnswer, key: string) => answer.body.length * 4 + key.length * 2 + 512;
 
 export function createResponseCache(options: ResponseCacheOptions): ResponseCache {

@@ -36,6 +36,7 @@ export const contentEnv = z.object({
   SEED_CONTENT: z.enum(["demo", "none"], "must be demo or none").default("demo"),
   SEARCH_REFRESH_MS: ms().default(600_000),
   SEARCH_INDEX_PATH: filePath().optional(),
+  SEARCH_CACHE_MB: integer(1, 1024, "a whole number of megabytes from 1 to 1024").default(2),
 });
 
 export interface ContentConfig {
@@ -46,8 +47,8 @@ export interface ContentConfig {
   /** Undefined: the embedded demo's own, or none for an external upstream. */
   classify?: ClassifyMenu[];
   seedContent: "demo" | "none";
-  /** `refreshMs` 0: never read again. */
-  search: { indexPath: string; refreshMs: number };
+  /** `refreshMs` 0: never read again. `cacheKb`: SQLite's page cache of each index file the search thread holds open. */
+  search: { indexPath: string; refreshMs: number; cacheKb: number };
 }
 
 export function contentSettings(e: z.output<typeof contentEnv>): ContentConfig {
@@ -57,7 +58,11 @@ export function contentSettings(e: z.output<typeof contentEnv>): ContentConfig {
     upstreamTimeoutMs: e.UPSTREAM_TIMEOUT_MS,
     classify: e.PORTAL_CLASSIFY,
     seedContent: e.SEED_CONTENT,
-    search: { indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL), refreshMs: e.SEARCH_REFRESH_MS },
+    search: {
+      indexPath: e.SEARCH_INDEX_PATH ?? searchIndexBeside(e.DATABASE_URL),
+      refreshMs: e.SEARCH_REFRESH_MS,
+      cacheKb: e.SEARCH_CACHE_MB * 1024,
+    },
   };
 }
 

@@ -10,6 +10,7 @@ import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { ItemList } from "../../shared/page-route.ts";
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
+import { jsonOf } from "../cache/response-cache.ts";
 
 type Read = ApiReader["get"];
 
@@ -31,8 +32,8 @@ export const LIST_PAGE_SIZE = 100;
 export const MAX_ITEMS = 50_000;
 const PAGES_AT_ONCE = 4;
 
-/** By the cached answer: a hit gives the same object, so each answer is gone through once while it is cached. */
-const marksByAnswer = new WeakMap<object, LangMarks>();
+/** By the cached answer: a hit gives the same object, so each answer is parsed and gone through once while it is cached. */
+const readsByAnswer = new WeakMap<object, { marks: LangMarks; pages: number }>();
 
 /**
  * A paged list by its first page's cached answer, until the first of its answers is no longer fresh: a page then
@@ -63,17 +64,17 @@ interface PageRead {
 async function readPage(read: Read, key: string, paged: boolean): Promise<PageRead & { answer: object }> {
   const outcome = await read(key);
   const answer = outcome.value;
-  const envelope = answer.json as { code?: number; data?: unknown } | null;
-  if (answer.status !== 200 || envelope?.code !== 0) throw new Error(`${key} answered ${answer.status} code ${envelope?.code}`);
-  const payload = paged ? payloadOf<Paged<unknown>>(envelope, "paged") : payloadOf<unknown[]>(envelope, "list");
-  const items = paged ? (payload as Paged<unknown>).pageDataList : payload;
-  let marks = marksByAnswer.get(answer);
-  if (!marks) {
-    marks = marksOf(items);
-    marksByAnswer.set(answer, marks);
+  let gone = readsByAnswer.get(answer);
+  if (!gone) {
+    const envelope = jsonOf(answer) as { code?: number; data?: unknown } | null;
+    if (answer.status !== 200 || envelope?.code !== 0) throw new Error(`${key} answered ${answer.status} code ${envelope?.code}`);
+    const payload = paged ? payloadOf<Paged<unknown>>(envelope, "paged") : payloadOf<unknown[]>(envelope, "list");
+    const items = paged ? (payload as Paged<unknown>).pageDataList : payload;
+    const pages = paged ? Math.max(0, Math.floor(Number((payload as Paged<unknown>).totalPageCount) || 0)) : 1;
+    gone = { marks: marksOf(items), pages };
+    readsByAnswer.set(answer, gone);
   }
-  const pages = paged ? Math.max(0, Math.floor(Number((payload as Paged<unknown>).totalPageCount) || 0)) : 1;
-  return { marks, freshForMs: outcome.freshForMs, pages, answer };
+  return { ...gone, freshForMs: outcome.freshForMs, answer };
 }
 
 /** Each page's key (an unpaged list's one key: page -1), made once: a list is one of the route table's, its pages and languages bounded. */

@@ -10,6 +10,7 @@ import { keyInLang } from "../../shared/page-data.ts";
 import { isUntranslated, type Lang } from "../../shared/page-state.ts";
 import type { RouteMatch } from "../../shared/routes.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
+import { jsonOf } from "../cache/response-cache.ts";
 import { markOf, readListInLang } from "./list-langs.ts";
 
 type Read = ApiReader["get"];
@@ -33,8 +34,8 @@ interface Known {
 async function itemInLang(read: Read, key: string, lang: Lang): Promise<Known> {
   try {
     const outcome = await read(keyInLang(key, lang));
-    const { status, json } = outcome.value;
-    const envelope = json as { code?: number; data?: unknown } | null;
+    const { status } = outcome.value;
+    const envelope = jsonOf(outcome.value) as { code?: number; data?: unknown } | null;
     const has = status === 200 && envelope?.code === 0 && hasTranslation(envelope.data);
     return { has, freshForMs: outcome.freshForMs };
   } catch {
@@ -45,8 +46,9 @@ async function itemInLang(read: Read, key: string, lang: Lang): Promise<Known> {
 /** The page's own read of its item (shared with it through the cache's one load per key): whether there is one at all. */
 async function itemExists(read: Read, key: string): Promise<boolean> {
   try {
-    const { status, json } = (await read(key)).value;
-    const envelope = json as { code?: number; data?: unknown } | null;
+    const { value } = await read(key);
+    const envelope = jsonOf(value) as { code?: number; data?: unknown } | null;
+    const { status } = value;
     return status === 200 && envelope?.code === 0 && !isEmptyPayload(envelope.data);
   } catch {
     return false;

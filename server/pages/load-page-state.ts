@@ -10,6 +10,7 @@ import type { RouteMatch } from "../../shared/routes.ts";
 import { baseLang, siteLangs } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { cacheTagsOfKey, unionOfTags } from "../cache/cache-tags.ts";
+import { jsonOf } from "../cache/response-cache.ts";
 import { describeError } from "../http/errors.ts";
 import { hasTranslation, otherVersionsOf } from "../langs/other-versions.ts";
 
@@ -51,8 +52,8 @@ export async function loadPageState(
       return;
     }
     freshForMs = Math.min(freshForMs, outcome.value.freshForMs);
-    const { status, json } = outcome.value.value;
-    const envelope = json as { code?: number; data?: unknown };
+    const { status } = outcome.value.value;
+    const envelope = jsonOf(outcome.value.value) as { code?: number; data?: unknown };
     if (status === 404) state.fallback[key] = null;
     else if (envelope.code !== 0) state.failures[key] = 502;
     else state.fallback[key] = embeddedPayload(key, payloadOf(envelope, payloadKindOf(key) ?? "list"));

@@ -56,9 +56,9 @@ export class IndexFile {
   private readonly statements;
 
   /** Throws when the file is not an index of this version. */
-  constructor(path: string, options: { building?: boolean } = {}) {
+  constructor(path: string, options: { building?: boolean; cacheKb?: number } = {}) {
     this.path = path;
-    this.db = openIndexDb(path, options.building === true);
+    this.db = openIndexDb(path, options.building === true, options.cacheKb);
     this.statements = {
       find: this.db.prepare("SELECT rowid FROM docs WHERE type = ? AND item = ?").pluck(),
       fingerprint: this.db.prepare("SELECT fingerprint FROM docs WHERE type = ? AND item = ?").pluck(),

@@ -40,7 +40,8 @@ export type IndexCall = { [K in keyof IndexCalls]: { id: number; method: K; args
 export type IndexAnswer = { id: number; result: unknown } | { id: number; error: string };
 
 const port = parentPort;
-const index = new SearchIndex((workerData as { file: string }).file);
+const { file, cacheKb } = workerData as { file: string; cacheKb?: number };
+const index = new SearchIndex(file, cacheKb);
 let failed: string | undefined;
 try {
   index.open();

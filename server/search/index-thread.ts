@@ -11,8 +11,8 @@ import type { IndexFigures } from "./search-index.ts";
 /** Tokenising makes short-lived garbage: a small young generation keeps the thread's RSS small. */
 const THREAD_YOUNG_GENERATION_MB = 4;
 
-function threadOf(file: string): Worker {
-  const workerData = { file };
+function threadOf(file: string, cacheKb: number | undefined): Worker {
+  const workerData = { file, cacheKb };
   const resourceLimits = { maxYoungGenerationSizeMb: THREAD_YOUNG_GENERATION_MB };
   if (!import.meta.url.endsWith(".ts"))
     return new Worker(new URL("./index-thread-main.js", import.meta.url), { workerData, resourceLimits });
@@ -30,7 +30,7 @@ export interface IndexThread {
   close(): Promise<void>;
 }
 
-export function startIndexThread(file: string, logger: Logger): IndexThread {
+export function startIndexThread(file: string, logger: Logger, cacheKb?: number): IndexThread {
   let worker: Worker | undefined;
   let nextId = 0;
   let closed = false;
@@ -39,7 +39,7 @@ export function startIndexThread(file: string, logger: Logger): IndexThread {
 
   function running(): Worker {
     if (worker) return worker;
-    const started = threadOf(file);
+    const started = threadOf(file, cacheKb);
     started.on("message", (answer: IndexAnswer) => {
       const waiting = pending.get(answer.id);
       if (!waiting) return;

@@ -10,7 +10,7 @@ import type { SearchType } from "../../shared/search.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import { httpErrorOf, upstreamPathOf } from "../api-proxy/api-reader.ts";
 import type { UpstreamClient } from "../api-proxy/upstream-client.ts";
-import type { CachedAnswer } from "../cache/response-cache.ts";
+import { type CachedAnswer, jsonOf } from "../cache/response-cache.ts";
 import { HttpError } from "../http/errors.ts";
 import { readAllPages, readPayload } from "../seo/read-upstream.ts";
 import type { SearchDoc } from "./index-file.ts";
@@ -32,7 +32,7 @@ export function uncachedReader(upstream: UpstreamClient, contentLangParam?: stri
       if (res.status !== 404 && (res.status < 200 || res.status > 299)) throw new HttpError(502, `upstream answered ${res.status}`);
       const json = envelopeOf(res.body);
       if (!json && res.status !== 404) throw new HttpError(502, "upstream answer is not a valid JSON envelope");
-      const answer = { status: res.status === 404 ? 404 : 200, body: res.body, etag: "", json: json ?? null };
+      const answer = { status: res.status === 404 ? 404 : 200, body: res.body, etag: "" };
       return { value: answer as CachedAnswer, status: "MISS", freshForMs: 0 };
     },
   };
@@ -182,7 +182,7 @@ export async function readLists(reader: ContentReader): Promise<{ lists: ListedI
 /** null: no such item; throws when the read failed. */
 export async function readDetail(reader: ContentReader, type: SearchType, id: number, jobNames?: JobNames): Promise<SearchDoc | null> {
   const { value } = await reader.get(DETAIL_KEYS[type](id));
-  const envelope = value.json as { code?: number; data?: unknown } | null;
+  const envelope = jsonOf(value) as { code?: number; data?: unknown } | null;
   if (value.status === 404) return null;
   if (value.status !== 200 || envelope?.code !== 0) throw new Error(`${type} ${id} answered ${value.status} code ${envelope?.code}`);
   const data = envelope.data;

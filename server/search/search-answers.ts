@@ -97,7 +97,7 @@ export function createSearchAnswers(options: AnswerOptions): SearchAnswers {
     const body = Buffer.from(JSON.stringify(json));
     const etag = etagOf(body);
     const ready = await prepareAnswer(200, body, etag, answerHeadersOf(options.answerHeaders, key));
-    return { value: { status: 200, body, etag, json, ready }, freshForMs: RESULT_FRESH_MS };
+    return { value: { status: 200, body, etag, ready }, freshForMs: RESULT_FRESH_MS };
   }
 
   return {

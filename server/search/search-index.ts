@@ -38,9 +38,11 @@ export class SearchIndex {
   private fromScratch = true;
 
   readonly file: string;
+  private readonly cacheKb: number | undefined;
 
-  constructor(file: string) {
+  constructor(file: string, cacheKb?: number) {
     this.file = file;
+    this.cacheKb = cacheKb;
   }
 
   /** Also clears what a build that died left behind. */
@@ -54,7 +56,7 @@ export class SearchIndex {
     }
     if (!existsSync(this.file)) return;
     try {
-      this.main = new IndexFile(this.file);
+      this.main = new IndexFile(this.file, { cacheKb: this.cacheKb });
       this.mainFileId = statSync(this.file).ino;
     } catch {
       // Another version's, or not an index at all: the next build replaces it.
@@ -83,7 +85,7 @@ export class SearchIndex {
     }
     if (id === this.mainFileId && this.main) return;
     try {
-      const next = new IndexFile(this.file);
+      const next = new IndexFile(this.file, { cacheKb: this.cacheKb });
       this.main?.close();
       this.main = next;
       this.mainFileId = id;
@@ -111,11 +113,11 @@ export class SearchIndex {
     this.fromScratch = this.main === undefined;
     if (this.main) copyFileSync(this.main.path, file);
     try {
-      this.building = new IndexFile(file, { building: true });
+      this.building = new IndexFile(file, { building: true, cacheKb: this.cacheKb });
     } catch {
       rmSync(file, { force: true });
       this.fromScratch = true;
-      this.building = new IndexFile(file, { building: true });
+      this.building = new IndexFile(file, { building: true, cacheKb: this.cacheKb });
     }
     this.changedDuringBuild.clear();
     this.seen.clear();
@@ -164,7 +166,7 @@ export class SearchIndex {
     this.building = undefined;
     this.main?.close();
     renameSync(building.path, this.file);
-    this.main = new IndexFile(this.file);
+    this.main = new IndexFile(this.file, { cacheKb: this.cacheKb });
     this.mainFileId = statSync(this.file).ino;
     this.outdated = false;
     this.lastBuild = { at: now, seconds: (now - startedAt) / 1000 };

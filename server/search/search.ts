@@ -69,14 +69,15 @@ function createSearchInLangs(options: SiteSearchOptions & { contentLang: boolean
 interface SearchSettings {
   file: string;
   refreshMs: number;
+  cacheKb?: number;
   contentLang: boolean;
   contentLangParam: string | undefined;
 }
 
-type SearchDeps = Omit<SiteSearchOptions, "file" | "refreshMs" | "reader" | "langs"> & { upstream: UpstreamClient };
+type SearchDeps = Omit<SiteSearchOptions, "file" | "refreshMs" | "cacheKb" | "reader" | "langs"> & { upstream: UpstreamClient };
 
 export function createSearch(settings: SearchSettings, { upstream, ...deps }: SearchDeps) {
   const reader = uncachedReader(upstream, settings.contentLangParam);
-  const { file, refreshMs, contentLang } = settings;
-  return Object.assign(createSearchInLangs({ file, refreshMs, contentLang, reader, ...deps }), { pageGuard: searchPageGuard() });
+  const { file, refreshMs, cacheKb, contentLang } = settings;
+  return Object.assign(createSearchInLangs({ file, refreshMs, cacheKb, contentLang, reader, ...deps }), { pageGuard: searchPageGuard() });
 }

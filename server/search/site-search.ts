@@ -43,6 +43,8 @@ export interface SiteSearchOptions {
   file: string;
   /** 0: never read from the content API. */
   refreshMs: number;
+  /** SQLite's page cache of each index file the thread holds open (SEARCH_CACHE_MB); absent: SEARCH_CACHE_MB's default. */
+  cacheKb?: number;
   reader: ContentReader;
   logger: Logger;
   answerHeaders: readonly (readonly [string, string])[];
@@ -248,7 +250,7 @@ export function createSiteSearch(options: SiteSearchOptions): SiteSearch {
     start() {
       if (started) return;
       started = true;
-      thread = startIndexThread(options.file, logger);
+      thread = startIndexThread(options.file, logger, options.cacheKb);
       void refreshFigures();
       if (refreshMs > 0) {
         setImmediate(() => void rebuild());

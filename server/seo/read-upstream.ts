@@ -4,6 +4,7 @@ import { apiKey, keyInLang } from "../../shared/page-data.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { baseLang } from "../../shared/site-langs.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
+import { jsonOf } from "../cache/response-cache.ts";
 
 export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
   return lang === baseLang() ? reader : { ...reader, get: (key, requestId) => reader.get(keyInLang(key, lang), requestId) };
@@ -12,7 +13,7 @@ export function readerInLang(reader: ApiReader, lang: Lang): ApiReader {
 /** Throws when the call failed or did not answer code 0. */
 export async function readPayload<T>(reader: ApiReader, key: string, kind: "object" | "list" | "paged"): Promise<T> {
   const { value: answer } = await reader.get(key);
-  const envelope = answer.json as { code?: number; data?: unknown } | null;
+  const envelope = jsonOf(answer) as { code?: number; data?: unknown } | null;
   if (answer.status !== 200 || envelope?.code !== 0) throw new Error(`${key} answered ${answer.status} code ${envelope?.code}`);
   return payloadOf<T>(envelope, kind);
 }

@@ -9,6 +9,8 @@ import type { Lang } from "../../shared/page-state.ts";
 import { siteLangs } from "../../shared/site-langs.ts";
 import { type ApiReader, readerFor, ttlFor } from "../api-proxy/api-reader.ts";
 import { createGeneratedCache } from "../cache/generated-cache.ts";
+import { type PreparedAnswer, prepareAnswer, sendPrepared } from "../cache/prepared-answer.ts";
+import { etagOf } from "../cache/response-cache.ts";
 import type { Config } from "../config.ts";
 import { answerOf, HttpError, sendErrorAnswer } from "../http/errors.ts";
 import type { Logger } from "../logger.ts";
@@ -39,6 +41,23 @@ const PARTIAL_KEEP_MS = 5000;
 /** Even with CACHE_TTL_MS=0, so a burst of crawlers makes one. */
 const MIN_KEEP_MS = 1000;
 
+/** Room for both codings of a document: a feed's Chinese text takes about a third of it in each. */
+const DOCUMENT_RESERVED_SHARE = 1;
+
+/**
+ * A document kept ready to send in each coding, as the caches' answers are: compressed once when a client first
+ * takes a coding, not for every request (a feed's brotli stream for each reader cost its CPU and several MB each).
+ */
+function preparedDocument(xml: string, contentType: string): Promise<PreparedAnswer> {
+  const body = Buffer.from(xml);
+  const headers: [string, string][] = [
+    ["Content-Type", contentType],
+    ["Cache-Control", CACHE_CONTROL],
+    ["Vary", "Accept-Encoding"],
+  ];
+  return prepareAnswer(200, body, etagOf(body), headers, "full", DOCUMENT_RESERVED_SHARE);
+}
+
 function unavailable(res: Response, what: string): void {
   const refusal = new HttpError(503, `the ${what} is temporarily unavailable`, { "Retry-After": String(RETRY_AFTER_S) });
   sendErrorAnswer(res, answerOf(refusal, false));
@@ -47,7 +66,7 @@ function unavailable(res: Response, what: string): void {
 export function createSeo({ settings, reader, logger, now }: SeoDeps): Router {
   const router = Router();
   const origin = settings.publicOrigin;
-  const generated = createGeneratedCache<string>(now);
+  const generated = createGeneratedCache<PreparedAnswer>(now);
   const keepFor = (callKeys: string[]) =>
     Math.max(MIN_KEEP_MS, Math.min(...callKeys.map((key) => ttlFor(key.split("?")[0] as string, settings.cache))));
 
@@ -64,9 +83,9 @@ export function createSeo({ settings, reader, logger, now }: SeoDeps): Router {
 
   const { contentLang } = settings;
   const sitemapKeep = keepFor(sitemapCalls().map((id) => apiKey(id)));
-  router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (_req, res) => {
+  router.get(["/sitemap.xml", "/portal/sitemap.xml"], async (req, res) => {
     warnRelative();
-    let xml: string;
+    let document: PreparedAnswer;
     try {
       const made = await generated.get("sitemap", async () => {
         const sitemap = await collectSitemap(readerFor(reader, res.locals.reqId), undefined, { contentLang, defaultLang: settings.lang });
@@ -76,36 +95,37 @@ export function createSeo({ settings, reader, logger, now }: SeoDeps): Router {
           logger.warn({ failed: [...sitemap.failed, ...sitemap.failedLangs] }, "sitemap is missing sections whose upstream calls failed");
         if (sitemap.truncated) logger.warn("sitemap holds more than 50000 URLs and was cut");
         return {
-          value: sitemapXml(sitemap.entries, origin),
+          value: await preparedDocument(sitemapXml(sitemap.entries, origin), "application/xml; charset=utf-8"),
           freshForMs: partial ? Math.min(PARTIAL_KEEP_MS, sitemapKeep) : sitemapKeep,
         };
       });
-      xml = made.value;
+      document = made.value;
     } catch (err) {
       logger.warn({ err: err instanceof Error ? err.message : String(err) }, "sitemap unavailable");
       unavailable(res, "sitemap");
       return;
     }
-    res.set({ "Content-Type": "application/xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
+    sendPrepared(req, res, document, []);
   });
 
   for (const [kind, lang] of (Object.keys(FEEDS) as FeedKind[]).flatMap((kind) => siteLangs().map((lang) => [kind, lang] as const))) {
     const keep = keepFor([apiKey(FEEDS[kind].detail.detail.items.call), keys.syscfg(), keys.sysauthor()]);
-    router.get(feedHref(kind, lang), async (_req, res) => {
+    router.get(feedHref(kind, lang), async (req, res) => {
       warnRelative();
-      let xml: string;
+      let document: PreparedAnswer;
       try {
         const made = await generated.get(`rss:${kind}:${lang}`, async () => {
           const feed = await buildFeed(readerFor(reader, res.locals.reqId), kind, origin, lang, contentLang);
-          return { value: feed.xml, freshForMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
+          const value = await preparedDocument(feed.xml, "application/rss+xml; charset=utf-8");
+          return { value, freshForMs: feed.complete ? keep : Math.min(PARTIAL_KEEP_MS, keep) };
         });
-        xml = made.value;
+        document = made.value;
       } catch (err) {
         logger.warn({ err: err instanceof Error ? err.message : String(err), kind }, "feed unavailable");
         unavailable(res, "feed");
         return;
       }
-      res.set({ "Content-Type": "application/rss+xml; charset=utf-8", "Cache-Control": CACHE_CONTROL }).send(xml);
+      sendPrepared(req, res, document, []);
     });
   }
   return router;

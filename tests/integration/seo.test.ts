@@ -2,6 +2,8 @@
  * What search engines and feed readers get from the demo site as the built `npm start` serves
  * it (embedded content API, PUBLIC_ORIGIN set): robots.txt, the sitemap and the RSS feeds.
  */
+import http from "node:http";
+import zlib from "node:zlib";
 import request from "supertest";
 import { describe, expect, it } from "vitest";
 import { demo, demoSiteForTheSuite, ORIGIN, site } from "../support/seo-demo-site.ts";
@@ -117,5 +119,36 @@ describe("search engines on the demo site", () => {
     expect(findAll(noticeChannel, "item").map((i) => childText(i, "link"))[0]).toMatch(
       new RegExp(`^${ORIGIN}/portal/message/notice/\\d+$`),
     );
+  });
+
+  it("sends the feed and the sitemap from codings made once: a whole length in each, the same bytes every time, 304 to their ETag", async () => {
+    const raw = (path: string, headers: Record<string, string>) =>
+      new Promise<{ status: number; headers: http.IncomingHttpHeaders; body: Buffer }>((resolve, reject) => {
+        http
+          .get(`${site.origin}${path}`, { headers, agent: false }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+    for (const path of ["/portal/message/news/rss.xml", "/sitemap.xml"]) {
+      const plain = await raw(path, {});
+      expect(plain.status, path).toBe(200);
+      for (const [coding, decode] of [
+        ["br", zlib.brotliDecompressSync],
+        ["gzip", zlib.gunzipSync],
+      ] as const) {
+        const first = await raw(path, { "Accept-Encoding": coding });
+        const again = await raw(path, { "Accept-Encoding": coding });
+        expect(first.headers["content-encoding"], `${path} ${coding}`).toBe(coding);
+        expect(first.headers["content-length"]).toBe(String(first.body.length));
+        expect(first.headers.vary).toBe("Accept-Encoding");
+        expect(again.body.equals(first.body)).toBe(true);
+        expect(decode(first.body).equals(plain.body)).toBe(true);
+        const revalidated = await raw(path, { "Accept-Encoding": coding, "If-None-Match": String(first.headers.etag) });
+        expect(revalidated.status).toBe(304);
+      }
+    }
   });
 });

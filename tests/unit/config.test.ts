@@ -21,7 +21,9 @@ describe("parseConfig", () => {
       images: { hosts: [], maxSourceBytes: 20 * 1024 * 1024, cacheDir: "./data/images", cacheMaxBytes: 512 * 1024 * 1024, allowSvg: false },
       metrics: undefined,
       seedContent: "demo",
+      search: { cacheKb: 2048 },
     });
+    expect(parseConfig({ SEARCH_CACHE_MB: "16" }).search.cacheKb).toBe(16 * 1024);
   });
 
   it("opens the internal listener on loopback unless told otherwise", () => {
@@ -85,6 +87,7 @@ describe("parseConfig", () => {
     ["CACHE_TTL_MS", "-5", /^CACHE_TTL_MS must be a whole number of milliseconds/],
     ["CACHE_TTL_MS", "1.5", /^CACHE_TTL_MS must be/],
     ["CACHE_MAX_MB", "0", /^CACHE_MAX_MB must be a whole number of megabytes/],
+    ["SEARCH_CACHE_MB", "0", /^SEARCH_CACHE_MB must be a whole number of megabytes from 1 to 1024/],
     ["CACHE_TTL_OVERRIDES", "/message/10000", /^CACHE_TTL_OVERRIDES must be path=milliseconds pairs/],
     ["API_BASE_URL", "ftp://x", /^API_BASE_URL must be an absolute http\(s\) URL/],
     ["PUBLIC_ORIGIN", "https://x.example/path", /^PUBLIC_ORIGIN must be an absolute http\(s\) origin/],

@@ -4,9 +4,11 @@
  * for as long as the cache keeps the answer, bytes no cache bound counts.
  */
 import { randomBytes } from "node:crypto";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compressFor, ownBytes, prepareAnswer } from "../../server/cache/prepared-answer.ts";
+import { compressFor, ownBytes, type PreparedAnswer, prepareAnswer, sendPrepared } from "../../server/cache/prepared-answer.ts";
 
 const ownsItsMemory = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
@@ -54,6 +56,80 @@ describe("a prepared answer", () => {
     compressFor(answer, "gzip");
     expect([answer.gzip, answer.br, answer.later]).toEqual([undefined, undefined, undefined]);
     expect(answer.bytes).toBe(bytes);
+  });
+
+  it("keeps sending its brotli form to brotli clients once the gzip form did not fit, and fits both in a larger reserve", async () => {
+    const body = Buffer.from(Array.from({ length: 600 }, (_, i) => `<item>新闻 ${i * 7919} 内容</item>`).join(""));
+    const tight = await prepareAnswer(200, body, '"e"', [["Content-Type", "application/rss+xml"]], "full", 0.2);
+    compressFor(tight, "br");
+    const br = tight.br?.body as Buffer;
+    expect(br.length).toBeLessThan(body.length * 0.2);
+    compressFor(tight, "gzip");
+    expect([tight.gzip, tight.later]).toEqual([undefined, undefined]);
+    const server = http.createServer((req, res) => sendPrepared(req, res, tight, []));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const sent = await new Promise<{ coding?: string; body: Buffer }>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port, headers: { "Accept-Encoding": "gzip, br" } }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ coding: res.headers["content-encoding"], body: Buffer.concat(chunks) }));
+          })
+          .on("error", reject);
+      });
+      expect(sent.coding).toBe("br");
+      expect(sent.body.equals(br)).toBe(true);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
+    const roomy = await prepareAnswer(200, body, '"e"', [["Content-Type", "application/rss+xml"]], "full", 1);
+    compressFor(roomy, "br");
+    compressFor(roomy, "gzip");
+    expect(roomy.gzip && gunzipSync(roomy.gzip.body).equals(body)).toBe(true);
+    expect(roomy.br && brotliDecompressSync(roomy.br.body).equals(body)).toBe(true);
+  });
+
+  it("holds the headers answers have alike once for all of them, and sends every header as given, in order", async () => {
+    const common: [string, string][] = [
+      ["Content-Type", "application/json; charset=utf-8"],
+      ["X-Content-Type-Options", "nosniff"],
+    ];
+    const [news, notice] = await Promise.all(
+      ["news,news:3", "notice,notice:4"].map((tags) =>
+        prepareAnswer(200, Buffer.from(`{"code":0,"tags":"${tags}"}`), `W/"${tags}"`, [
+          ...common,
+          ["Cache-Tag", tags],
+          ["Surrogate-Key", tags.replace(",", " ")],
+        ]),
+      ),
+    );
+    expect(news?.shared).toBe(notice?.shared);
+    const server = http.createServer((req, res) => sendPrepared(req, res, news as PreparedAnswer, ["X-Cache", "HIT"]));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const { port } = server.address() as AddressInfo;
+      const names = await new Promise<string[]>((resolve, reject) => {
+        http
+          .get({ host: "127.0.0.1", port }, (res) => {
+            res.resume();
+            resolve(res.rawHeaders.filter((_, i) => i % 2 === 0));
+          })
+          .on("error", reject);
+      });
+      expect(names.slice(0, 7)).toEqual([
+        "Content-Type",
+        "X-Content-Type-Options",
+        "Cache-Tag",
+        "Surrogate-Key",
+        "ETag",
+        "Content-Length",
+        "X-Cache",
+      ]);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("keeps a body that already owns its memory as it is", () => {
