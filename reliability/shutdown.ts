@@ -22,6 +22,9 @@ import { startControlledUpstream } from "./upstream.ts";
 /** A request written this long before the signal has certainly been read by the server. */
 const IN_FLIGHT_GUARD_MS = 100;
 const UPSTREAM_DELAY_MS = 300;
+/** Reads held at the upstream before the signal (the check asks for 10 in flight), and how long to wait for them. */
+const MIN_HELD = 24;
+const HELD_WAIT_MS = 10_000;
 /** server/index.ts gives requests in flight 10 s, then closes every connection left. */
 const FORCED_CLOSE_MS = 10_000;
 
@@ -73,6 +76,10 @@ async function runSigtermUnderLoad(ctx: RunContext): Promise<SectionResult> {
       onOutcome: (o) => outcomes.push(o),
     });
     await sleep(ctx.short ? 3000 : 8000);
+    // The signal comes once the slow upstream holds enough of the cold pages' reads, as a busy site's would.
+    for (const until = Date.now() + HELD_WAIT_MS; upstream.held() < MIN_HELD && Date.now() < until; ) await sleep(10);
+    // Cold reads come in waves (the connections take them at once): the wave is let age past the guard, not its end.
+    await sleep(2 * IN_FLIGHT_GUARD_MS);
     const sigtermMs = load.elapsed();
     const signalled = Date.now();
     server.child.kill("SIGTERM");

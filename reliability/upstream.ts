@@ -40,6 +40,8 @@ export interface ControlledUpstream {
   record: boolean;
   /** Requests received in total (every mode), for figures. */
   received(): number;
+  /** Requests the "slow" mode is holding now: each one a request the server has in flight. */
+  held(): number;
   clearRecords(): void;
   close(): Promise<void>;
 }
@@ -65,6 +67,7 @@ export async function startControlledUpstream(
   const sockets = new Set<Socket>();
   let mode: UpstreamMode = "ok";
   let received = 0;
+  let held = 0;
 
   const forward = (req: http.IncomingMessage, res: http.ServerResponse, body: Buffer, retried = false) => {
     const headers = { ...req.headers };
@@ -105,6 +108,7 @@ export async function startControlledUpstream(
     record: false,
     mode: () => mode,
     received: () => received,
+    held: () => held,
     clearRecords: () => {
       state.requests = [];
     },
@@ -168,7 +172,11 @@ export async function startControlledUpstream(
           res.writeHead(200, { "content-type": "text/html" }).end(HTML_PAGE);
           return;
         case "slow":
-          setTimeout(() => forward(req, res, body), state.slowMs);
+          held++;
+          setTimeout(() => {
+            held--;
+            forward(req, res, body);
+          }, state.slowMs);
           return;
         default:
           forward(req, res, body);
