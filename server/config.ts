@@ -15,7 +15,7 @@ import { type ListeningConfig, listeningEnv, listeningSettings } from "./config/
 import { type PagesConfig, pagesEnv, pagesSettings } from "./config/pages.ts";
 import { type PurgePreviewConfig, purgePreviewEnv, purgePreviewSettings } from "./config/purge-preview.ts";
 import { type PushConfig, pushEnv, pushSettings } from "./config/push.ts";
-import { redisEnv, redisSettings } from "./config/redis.ts";
+import { type RedisConfig, redisEnv, redisSettings } from "./config/redis.ts";
 import { type WechatConfig, wechatEnv, wechatSettings } from "./config/wechat.ts";
 
 export { ConfigError, shownValue, withoutCredentials } from "./config/config-error.ts";
@@ -42,10 +42,8 @@ const envSchema = z.object({
 /** The configuration table of docs/operations.md lists each. */
 export const CONFIG_VARIABLES = Object.keys(envSchema.shape);
 
-export interface Config extends ListeningConfig, ContentConfig, CacheConfig, LangsConfig, PagesConfig, PurgePreviewConfig {
+export interface Config extends ListeningConfig, ContentConfig, CacheConfig, LangsConfig, PagesConfig, PurgePreviewConfig, RedisConfig {
   images: ImagesConfig;
-  /** Undefined: every instance keeps its own state. */
-  redisUrl?: string;
   enquiries: EnquiryConfig;
   push: PushConfig;
   /** Undefined: nothing WeChat-specific (docs/behaviour.md#sharing-in-wechat). */

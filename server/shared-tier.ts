@@ -18,6 +18,7 @@ import { connectSharedTier, type SharedTier, type SharedTierState, siteIdOf } fr
 
 interface SharedTierSettings {
   redisUrl?: string;
+  redisDeadlineMs: number;
   /** Instances share when they serve the same content: the same upstream, or the same embedded database. */
   contentSource: string;
   /** FORM_SECRET: keys the hash of a client in Redis keys; without it, a salt kept in Redis does. */
@@ -45,9 +46,10 @@ interface SharedTierParts {
 }
 
 export function sharedTierSettingsOf(config: Config): SharedTierSettings {
-  const { redisUrl, upstreamTimeoutMs, missRatePerMin, reader } = config;
+  const { redisUrl, redisDeadlineMs, upstreamTimeoutMs, missRatePerMin, reader } = config;
   return {
     redisUrl,
+    redisDeadlineMs,
     contentSource: config.apiBaseUrl ?? config.databaseUrl,
     clientSecret: config.enquiries.instancesShareFormSecret ? config.enquiries.formSecret : undefined,
     upstreamTimeoutMs,
@@ -69,7 +71,7 @@ export function createSharedTier(settings: SharedTierSettings, logger: Logger, n
       ...{ cacheLevel: () => undefined, clientLimit: ownLimit, purgeChannel: undefined, state: () => "not used", close() {} },
     };
   }
-  const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger);
+  const tier = connectSharedTier(settings.redisUrl, siteIdOf(settings.contentSource), logger, settings.redisDeadlineMs);
   // A lock or a claim outlives the upstream request it covers.
   const holdMs = settings.upstreamTimeoutMs + 1000;
   const hashOf = sharedClientHash(tier, settings.clientSecret, now);

@@ -1,6 +1,7 @@
 /** The shared tier: undefined, every instance keeps its own state. */
 
 import { z } from "zod";
+import { integer } from "./value-kinds.ts";
 
 const redisUrl = z
   .string()
@@ -16,8 +17,16 @@ const redisUrl = z
 
 export const redisEnv = z.object({
   REDIS_URL: redisUrl.optional(),
+  REDIS_DEADLINE_MS: integer(10, 10_000, "a whole number of milliseconds from 10 to 10000").default(100),
 });
 
-export function redisSettings(e: z.output<typeof redisEnv>): { redisUrl?: string } {
-  return { redisUrl: e.REDIS_URL };
+export interface RedisConfig {
+  /** Undefined: every instance keeps its own state. */
+  redisUrl?: string;
+  /** How long a request waits for Redis before it goes on with this instance's own state. */
+  redisDeadlineMs: number;
+}
+
+export function redisSettings(e: z.output<typeof redisEnv>): RedisConfig {
+  return { redisUrl: e.REDIS_URL, redisDeadlineMs: e.REDIS_DEADLINE_MS };
 }

@@ -1,8 +1,9 @@
 /** Opens and migrates the content database of DATABASE_URL, SQLite or PostgreSQL (docs/behaviour.md#content-api). */
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { Kysely, PostgresDialect, SqliteDialect, sql } from "kysely";
+import { Kysely, SqliteDialect, sql } from "kysely";
 import { migrateContentDb } from "./migrations.ts";
+import { OwnSchemaPostgresDialect } from "./own-schema-dialect.ts";
 import type { Database } from "./schema.ts";
 
 export type ContentDialect = "sqlite" | "postgres";
@@ -73,7 +74,7 @@ async function openPostgres(connectionString: string): Promise<Kysely<Database>>
   });
   // An idle client losing its connection must not crash the process; the next query reports it.
   pool.on("error", () => {});
-  return new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
 }
 
 async function currentSchema(db: Kysely<Database>): Promise<string> {

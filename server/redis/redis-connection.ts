@@ -4,8 +4,7 @@ import { createHash } from "node:crypto";
 import { Redis, type RedisOptions } from "ioredis";
 import type { Logger } from "../logger.ts";
 
-const SHARED_DEADLINE_MS = 100;
-/** The client's own limit, a backstop behind the deadline: a command unanswered this long is dropped. */
+/** The client's own limit, a backstop behind the deadline: a command unanswered this long (or twice the deadline) is dropped. */
 const COMMAND_TIMEOUT_MS = 1000;
 const PROBE_EVERY_MS = 1000;
 const RECONNECT_MAX_MS = 1000;
@@ -33,15 +32,15 @@ export function siteIdOf(contentSource: string): string {
   return createHash("sha256").update(contentSource).digest("base64url").slice(0, 16);
 }
 
-const options: RedisOptions = {
-  commandTimeout: COMMAND_TIMEOUT_MS,
+const optionsFor = (deadlineMs: number): RedisOptions => ({
+  commandTimeout: Math.max(COMMAND_TIMEOUT_MS, 2 * deadlineMs),
   connectTimeout: 1000,
   // Commands fail at once while disconnected, and are never replayed later: a caller has long gone on without them.
   enableOfflineQueue: false,
   maxRetriesPerRequest: 0,
   autoResendUnfulfilledCommands: false,
   retryStrategy: (times) => Math.min(times * 100, RECONNECT_MAX_MS),
-};
+});
 
 const LATE = Symbol("late");
 
@@ -51,8 +50,9 @@ function lateAfter(ms: number, started: (timer: NodeJS.Timeout) => void): Promis
   return new Promise((resolve) => started(setTimeout(() => setImmediate(() => resolve(LATE)), ms)));
 }
 
-export function connectSharedTier(url: string, siteId: string, logger: Logger): SharedTier {
-  const redis = new Redis(url, options);
+/** `deadlineMs` (REDIS_DEADLINE_MS): how long a call waits for Redis before it goes on without it. */
+export function connectSharedTier(url: string, siteId: string, logger: Logger, deadlineMs: number): SharedTier {
+  const redis = new Redis(url, optionsFor(deadlineMs));
   const subscribers: Redis[] = [];
   const resumeListeners: (() => void)[] = [];
   let state: SharedTierState = "connecting";
@@ -107,9 +107,9 @@ export function connectSharedTier(url: string, siteId: string, logger: Logger): 
       let timer: NodeJS.Timeout | undefined;
       const pending = op(redis);
       try {
-        const result = await Promise.race([pending, lateAfter(SHARED_DEADLINE_MS, (t) => (timer = t))]);
+        const result = await Promise.race([pending, lateAfter(deadlineMs, (t) => (timer = t))]);
         if (result !== LATE) return result;
-        markUnavailable(new Error(`no answer within ${SHARED_DEADLINE_MS} ms`));
+        markUnavailable(new Error(`no answer within ${deadlineMs} ms`));
       } catch (err) {
         markUnavailable(err);
       } finally {

@@ -10,6 +10,7 @@ import { MISSING_PAGES_CAPACITY } from "../../server/operations/missing-pages.ts
 import { localMissingPagesStore, type Sighting } from "../../server/operations/missing-pages-store.ts";
 import { sharedMissingPagesStore } from "../../server/operations/shared-missing-pages.ts";
 import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
+import { TEST_REDIS_DEADLINE_MS } from "../support/config.ts";
 import { describeWithRedis, emptySite, type RedisServer, siteKeyPrefix, startRedisServer } from "../support/redis.ts";
 import { type Instance, instancesForEachTest, startInstance, upstream } from "../support/shared-tier-instances.ts";
 
@@ -73,7 +74,7 @@ describeWithRedis("the shared missing-pages log under a flood of one-off paths",
     // Two instances' stores on one Redis, each flushed (as once a second) after every thousand sightings.
     // A site of this run's own: another run of the tests may use the same Redis at the same time.
     const site = `http://flood.example/${randomUUID()}`;
-    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf(site), pino({ level: "silent" })));
+    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf(site), pino({ level: "silent" }), Number(TEST_REDIS_DEADLINE_MS)));
     const stores = tiers.map((tier) =>
       sharedMissingPagesStore(tier, localMissingPagesStore(MISSING_PAGES_CAPACITY), {
         capacity: MISSING_PAGES_CAPACITY,

@@ -78,8 +78,8 @@ describeWithRedis("instances whose Redis stops and starts again", () => {
     expect(first.logs.filter((line) => line.level === "warn")).toHaveLength(1);
   });
 
-  it("go on without a Redis that stops answering, and share again once it does", async () => {
-    const [a, b] = (await startInstances(2, redis.url)) as [Instance, Instance];
+  it("go on without a Redis that stops answering, past REDIS_DEADLINE_MS, and share again once it does", async () => {
+    const [a, b] = (await startInstances(2, redis.url, { REDIS_DEADLINE_MS: "400" })) as [Instance, Instance];
     const sleeper = new Redis(redis.url);
     try {
       // The server answers nothing for 3 s; its connections stay open.
@@ -91,6 +91,8 @@ describeWithRedis("instances whose Redis stops and starts again", () => {
       ]);
       expect(answers.map((answer) => answer.status)).toEqual([200, 200, 200]);
       expect(await readiness(a)).toMatchObject({ status: "degraded", sharedTier: "unavailable" });
+      const gaveUp = a.logs.find((line) => /^Redis unavailable/.test(line.msg)) as { err?: string } | undefined;
+      expect(gaveUp?.err).toBe("no answer within 400 ms");
       await asleep;
       for (const instance of [a, b]) {
         while ((await readiness(instance)).status !== "ready") await new Promise((resolve) => setTimeout(resolve, 50));

@@ -10,6 +10,7 @@ import { beforeEach, expect, it } from "vitest";
 import type { PurgeRequest } from "../../server/purge/purge-request.ts";
 import { createPubSub } from "../../server/redis/pub-sub.ts";
 import { connectSharedTier, siteIdOf } from "../../server/redis/redis-connection.ts";
+import { TEST_REDIS_DEADLINE_MS } from "../support/config.ts";
 import { newPurgeSecret, signedPurge } from "../support/purge-request.ts";
 import { describeWithRedis, emptySite } from "../support/redis.ts";
 import {
@@ -149,7 +150,9 @@ describeWithRedis("instances sharing one Redis", (redisUrl) => {
   });
 
   it("pass messages between instances", async () => {
-    const tiers = [0, 1].map(() => connectSharedTier(redisUrl, siteIdOf(upstream.url), pino({ level: "silent" })));
+    const tiers = [0, 1].map(() =>
+      connectSharedTier(redisUrl, siteIdOf(upstream.url), pino({ level: "silent" }), Number(TEST_REDIS_DEADLINE_MS)),
+    );
     try {
       await Promise.all(tiers.map((tier) => tier.connected()));
       const [sender, receiver] = tiers.map(createPubSub) as [ReturnType<typeof createPubSub>, ReturnType<typeof createPubSub>];

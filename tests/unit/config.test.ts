@@ -13,6 +13,7 @@ describe("parseConfig", () => {
       upstreamTimeoutMs: 5000,
       reader: { dedupWindowMs: 600_000, ratePerMin: 30 },
       missRatePerMin: 600,
+      redisDeadlineMs: 100,
       lang: "zh-CN",
       homeScript: true,
       logLevel: "info",
@@ -60,6 +61,7 @@ describe("parseConfig", () => {
       IMAGE_CACHE_MB: "64",
       IMAGE_ALLOW_SVG: "on",
       REDIS_URL: "rediss://:pw@redis.internal:6380/2",
+      REDIS_DEADLINE_MS: "250",
       SEED_CONTENT: "none",
     });
     expect(config.apiBaseUrl).toBe("https://cms.example.com/backend");
@@ -77,7 +79,7 @@ describe("parseConfig", () => {
       cacheMaxBytes: 64 * 1024 * 1024,
       allowSvg: true,
     });
-    expect(config.redisUrl).toBe("rediss://:pw@redis.internal:6380/2");
+    expect(config).toMatchObject({ redisUrl: "rediss://:pw@redis.internal:6380/2", redisDeadlineMs: 250 });
     expect(config).toMatchObject({ webConcurrency: 4, pageCache: false, missRatePerMin: 0, seedContent: "none" });
   });
 
@@ -125,6 +127,8 @@ describe("parseConfig", () => {
     ["WEB_CONCURRENCY", "65", /^WEB_CONCURRENCY must be a whole number of worker processes from 1 to 64/],
     ["WEB_CONCURRENCY", "auto", /^WEB_CONCURRENCY must be a whole number of worker processes/],
     ["PAGE_CACHE", "no", /^PAGE_CACHE must be on or off/],
+    ["REDIS_DEADLINE_MS", "5", /^REDIS_DEADLINE_MS must be a whole number of milliseconds from 10 to 10000/],
+    ["REDIS_DEADLINE_MS", "1s", /^REDIS_DEADLINE_MS must be a whole number of milliseconds/],
     ["MISS_RATE_PER_MIN", "-1", /^MISS_RATE_PER_MIN must be a whole number from 0 \(no limit\) to 1000000/],
     ["MISS_RATE_PER_MIN", "lots", /^MISS_RATE_PER_MIN must be a whole number/],
     ["MISS_RATE_PER_MIN", "1000001", /^MISS_RATE_PER_MIN must be a whole number/],
