@@ -2,7 +2,7 @@
 // cache holding them serves the smaller form (docs/behaviour.md#compression).
 import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { ownBytes, type PreparedAnswer } from "./prepared-answer.ts";
+import { identityBodyOf, ownBytes, type PreparedAnswer } from "./prepared-answer.ts";
 
 const brotli = promisify(zlib.brotliCompress);
 
@@ -67,7 +67,7 @@ export class IdleRecompressor {
     this.done.add(answer);
     this.working = true;
     try {
-      const { body } = answer.identity;
+      const body = identityBodyOf(answer);
       const best = await brotli(body, {
         params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
       });

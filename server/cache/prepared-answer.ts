@@ -39,7 +39,8 @@ export interface PreparedAnswer {
   etag: string;
   /** The headers answers of a kind carry alike, one list for all of them; each variant's own follow. */
   shared: readonly string[];
-  identity: Variant;
+  /** Let go by a page kept compressed (`keepCompressedOnly`); made again from a kept coding when a client takes none. */
+  identity?: Variant;
   gzip?: Variant;
   br?: Variant;
   later?: Later;
@@ -82,12 +83,33 @@ const variantOf = (base: string[], bytes: Buffer, coding?: string): Variant => (
   headers: [...base, ...(coding ? ["Content-Encoding", coding] : []), "Content-Length", String(bytes.length)],
 });
 
+/** The body as it is: the kept one, or decoded from a kept coding (not kept again). */
+export function identityBodyOf(answer: PreparedAnswer): Buffer {
+  if (answer.identity) return answer.identity.body;
+  if (answer.br) return zlib.brotliDecompressSync(answer.br.body);
+  return zlib.gunzipSync((answer.gzip as Variant).body);
+}
+
+/** Its bytes were counted when the answer was kept: made again, it is kept again. */
+function identityOf(answer: PreparedAnswer): Variant {
+  answer.identity ??= variantOf(answer.notModified, identityBodyOf(answer));
+  return answer.identity;
+}
+
+/**
+ * Lets the body as it is go once a coding of it is kept: browsers and crawlers take gzip or brotli, so a page a
+ * crawler walked to once holds a sixth of the memory while its count in the cache's bound stays the same.
+ */
+export function keepCompressedOnly(answer: PreparedAnswer): void {
+  if (answer.br || answer.gzip) answer.identity = undefined;
+}
+
 /** The answer in `coding`, made now if it is still to make; kept when it fits the bytes set aside. */
 function codedOf(answer: PreparedAnswer, coding: "gzip" | "br"): Variant | undefined {
   const made = answer[coding];
   if (made || !answer.later || (coding === "br" && answer.later.effort === "fast")) return made;
   const { effort, base } = answer.later;
-  const body = answer.identity.body;
+  const body = identityBodyOf(answer);
   const bytes =
     coding === "gzip" ? zlib.gzipSync(body, { level: gzipLevel(effort) }) : zlib.brotliCompressSync(body, brotliOptions(body.length));
   const variant = variantOf(base, bytes, coding);
@@ -107,7 +129,7 @@ function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined):
       (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
     if (coded) return coded;
   }
-  return answer.identity;
+  return identityOf(answer);
 }
 
 /** Makes now the coding a client with this `Accept-Encoding` would be sent: a miss's own requester, say. */

@@ -1,7 +1,7 @@
 // Rendered pages kept as answers ready to send, in the one stale-while-revalidate cache; not-found pages in a
 // bound of their own, compressed at the cheapest level (docs/behaviour.md#page-cache).
 import { createHash } from "node:crypto";
-import { compressFor, type PreparedAnswer, prepareAnswer } from "../cache/prepared-answer.ts";
+import { compressFor, keepCompressedOnly, type PreparedAnswer, prepareAnswer } from "../cache/prepared-answer.ts";
 import { SwrCache } from "../cache/swr-cache.ts";
 
 export interface CachedPage {
@@ -45,5 +45,6 @@ export function createPageCache(options: PageCacheOptions): PageCache {
 export async function cachedPageOf(page: PageToStore, acceptEncoding?: string): Promise<CachedPage> {
   const answer = await prepareAnswer(page.status, page.body, page.etag, page.headers, page.status === 404 ? "fast" : "full");
   compressFor(answer, acceptEncoding);
+  keepCompressedOnly(answer);
   return { answer, headers: page.headers };
 }

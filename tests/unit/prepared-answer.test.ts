@@ -8,7 +8,14 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { brotliDecompressSync, gunzipSync } from "node:zlib";
 import { describe, expect, it } from "vitest";
-import { compressFor, ownBytes, type PreparedAnswer, prepareAnswer, sendPrepared } from "../../server/cache/prepared-answer.ts";
+import {
+  compressFor,
+  keepCompressedOnly,
+  ownBytes,
+  type PreparedAnswer,
+  prepareAnswer,
+  sendPrepared,
+} from "../../server/cache/prepared-answer.ts";
 
 const ownsItsMemory = (bytes: Buffer) => bytes.byteOffset === 0 && bytes.buffer.byteLength === bytes.length;
 
@@ -17,8 +24,8 @@ describe("a prepared answer", () => {
     const body = Buffer.from('{"code":0,"data":[]}');
     expect(ownsItsMemory(body)).toBe(false);
     const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "application/json"]]);
-    expect(ownsItsMemory(answer.identity.body)).toBe(true);
-    expect(answer.identity.body.equals(body)).toBe(true);
+    expect(ownsItsMemory(answer.identity?.body as Buffer)).toBe(true);
+    expect(answer.identity?.body.equals(body)).toBe(true);
   });
 
   it("holds the small compressed forms of a large body in memory of their own", async () => {
@@ -89,6 +96,47 @@ describe("a prepared answer", () => {
     compressFor(roomy, "gzip");
     expect(roomy.gzip && gunzipSync(roomy.gzip.body).equals(body)).toBe(true);
     expect(roomy.br && brotliDecompressSync(roomy.br.body).equals(body)).toBe(true);
+  });
+
+  it("kept compressed only, sends every client the same page: as it is, in brotli, in gzip, and to HEAD", async () => {
+    const body = Buffer.from("<p>中文内容 news</p> ".repeat(2000));
+    const answer = await prepareAnswer(200, body, '"e"', [["Content-Type", "text/html; charset=utf-8"]]);
+    const counted = answer.bytes;
+    compressFor(answer, "gzip, deflate, br");
+    keepCompressedOnly(answer);
+    // Only the brotli form is held; the bound still counts the page as before.
+    expect([answer.identity, answer.gzip, answer.br === undefined]).toEqual([undefined, undefined, false]);
+    expect(answer.bytes).toBe(counted);
+    const server = http.createServer((req, res) => sendPrepared(req, res, answer, []));
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const { port } = server.address() as AddressInfo;
+    const fetched = (method: string, acceptEncoding?: string) =>
+      new Promise<{ headers: http.IncomingHttpHeaders; bytes: Buffer }>((resolve, reject) => {
+        const headers = acceptEncoding ? { "accept-encoding": acceptEncoding } : {};
+        http
+          .request({ host: "127.0.0.1", port, method, headers }, (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (chunk: Buffer) => chunks.push(chunk));
+            res.on("end", () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          })
+          .on("error", reject)
+          .end();
+      });
+    try {
+      const gzip = await fetched("GET", "gzip");
+      expect(gzip.headers["content-encoding"]).toBe("gzip");
+      expect(gunzipSync(gzip.bytes).equals(body)).toBe(true);
+      const head = await fetched("HEAD");
+      expect(head.headers["content-length"]).toBe(String(body.length));
+      const plain = await fetched("GET");
+      expect(plain.headers["content-encoding"]).toBeUndefined();
+      expect(plain.bytes.equals(body)).toBe(true);
+      const br = await fetched("GET", "br");
+      expect(brotliDecompressSync(br.bytes).equals(body)).toBe(true);
+      expect(answer.bytes).toBe(counted);
+    } finally {
+      await new Promise((resolve) => server.close(resolve));
+    }
   });
 
   it("holds the headers answers have alike once for all of them, and sends every header as given, in order", async () => {
