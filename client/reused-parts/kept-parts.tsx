@@ -152,7 +152,12 @@ function keep(key: string, part: KeptOrNot): void {
  * and language, or with them in place, kept for the next pages once they are found to come out the same.
  */
 export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode) => string): { html: string; parts: PartsUsed } {
-  if (page.state.preview) return { html: renderPage({ kind: "page", nonce, kept: () => undefined }), parts: { kept: 0, inPlace: 2 } };
+  if (page.state.preview) {
+    // A draft's parts are the draft's own: each renders in place, counted as it is asked for.
+    let inPlace = 0;
+    const html = renderPage({ kind: "page", nonce, kept: () => void inPlace++ });
+    return { html, parts: { kept: 0, inPlace } };
+  }
   const shell = shellStateOf(page.state);
   const version = versionKeyOf(shell);
   const used = new Map<PartName, Kept>();

@@ -7,12 +7,15 @@
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseConfig } from "../../server/config.ts";
+import { previewLinkOf } from "../../server/preview/preview.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
 import { CLASSIFY, CONFIG, element, FULL_AUTHOR, portalRoutes } from "../support/shell-site.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 
 const secret = newPurgeSecret();
+const previewSecret = newPurgeSecret();
 let upstream: StandInUpstream;
 let site: BuiltSite;
 let metricsUrl: string;
@@ -46,6 +49,7 @@ beforeAll(async () => {
     PORTAL_LANGS: "zh-CN,en",
     PAGE_CACHE: "off",
     PURGE_SECRET: secret,
+    PREVIEW_SECRET: previewSecret,
     METRICS_PORT: "0",
     MISS_RATE_PER_MIN: "0",
   });
@@ -104,6 +108,21 @@ describe("pages with the header and the footer kept", () => {
       expect(html, path).not.toContain("测试公司");
       expect(html, path).not.toContain("关于我们</a>");
     }
+  });
+
+  it("are never used by a preview, whose parts are rendered in place and counted so", async () => {
+    const path = PAGES[0] as string;
+    const visitors = (await get(path)).text;
+    const key = parseConfig({ PREVIEW_SECRET: previewSecret }).preview.secrets[0];
+    if (!key) throw new Error("PREVIEW_SECRET gave no key");
+    const opened = await fetch(site.origin + previewLinkOf(path, Math.floor(Date.now() / 1000) + 600, key), { redirect: "manual" });
+    const cookie = (opened.headers.get("set-cookie") ?? "").split(";")[0] as string;
+    const before = await partsBySource();
+    const preview = await request(site.origin).get(path).set("Cookie", cookie).expect(200);
+    const after = await partsBySource();
+    expect(after).toEqual({ kept: before.kept, rendered: before.rendered + 2 });
+    expect(element(preview.text, 'class="site-header"')).toBe(element(visitors, 'class="site-header"'));
+    expect(preview.text).not.toContain("<portal-part");
   });
 
   it("keep the upstream's strings as text, even ones shaped like the marks a kept part is cut at", async () => {
