@@ -27,6 +27,11 @@ const PG_MISSING =
 /** Declares `suite` once per available database dialect. `tag` names this file's PostgreSQL schemas. */
 export function describeEachDatabase(tag: string, suite: (databases: TestDatabases) => void): void {
   describe(`${tag} on sqlite`, () => suite(sqliteDatabases()));
+  describeOnPostgres(tag, suite);
+}
+
+/** Declares `suite` on PostgreSQL only, for what only it has (schemas). */
+export function describeOnPostgres(tag: string, suite: (databases: TestDatabases) => void): void {
   const pgUrl = process.env.TEST_DATABASE_URL;
   if (pgUrl) {
     describe(`${tag} on postgres`, () => suite(postgresDatabases(pgUrl, tag)));
