@@ -105,6 +105,8 @@ describeInBrowser("every route at 375 and 1280 px", () => {
 
   it.each(CASES)("$route at $width px loads and shows its content, cleanly", async ({ path, lands, heading, shows, counts, width }) => {
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
+    // Each wait takes 2-3 s even under load: one that hangs fails naming itself, inside the test's own 30 s.
+    page.setDefaultTimeout(20_000);
     try {
       const response = await page.goto(`${env.site.origin}/portal${path}`);
       expect(response?.status()).toBe(200);
