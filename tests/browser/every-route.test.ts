@@ -12,6 +12,7 @@ import type { Job, Message } from "../../shared/entities.ts";
 import { BASE_PATH, type PageId } from "../../shared/routes.ts";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
+import { withinNamedSteps } from "../support/named-steps.ts";
 
 const demo = readDemoSite();
 
@@ -105,45 +106,55 @@ describeInBrowser("every route at 375 and 1280 px", () => {
 
   it.each(CASES)("$route at $width px loads and shows its content, cleanly", async ({ path, lands, heading, shows, counts, width }) => {
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
-    // Each wait takes 2-3 s even under load: one that hangs fails naming itself, inside the test's own 30 s.
+    // Each step takes 2-3 s even under load: one that hangs fails naming itself, inside the test's own 30 s.
     page.setDefaultTimeout(20_000);
     try {
-      const response = await page.goto(`${env.site.origin}/portal${path}`);
-      expect(response?.status()).toBe(200);
-      expect(page.url()).toBe(`${env.site.origin}/portal${lands ?? path}`);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-      // Down to the footer a screen at a time, so every lazy image is asked for; then until the network is quiet.
-      await page.evaluate(async () => {
-        const end = document.documentElement.scrollHeight;
-        for (let y = 0; y < end; y += window.innerHeight) {
-          window.scrollTo(0, y);
-          await new Promise(requestAnimationFrame);
+      await withinNamedSteps(25_000, async (step) => {
+        step("loading the page");
+        const response = await page.goto(`${env.site.origin}/portal${path}`);
+        expect(response?.status()).toBe(200);
+        expect(page.url()).toBe(`${env.site.origin}/portal${lands ?? path}`);
+        step("waiting for hydration");
+        await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        step("scrolling to the footer");
+        // Down to the footer a screen at a time, so every lazy image is asked for; then until the network is quiet.
+        await page.evaluate(async () => {
+          const end = document.documentElement.scrollHeight;
+          for (let y = 0; y < end; y += window.innerHeight) {
+            window.scrollTo(0, y);
+            await new Promise(requestAnimationFrame);
+          }
+          window.scrollTo(0, end);
+        });
+        step("waiting for the network to be quiet");
+        await page.waitForLoadState("networkidle");
+        // The reader count is written, then read back and shown: both calls are done once it shows.
+        step("waiting for the reader count");
+        if (counts) await page.locator(".reader-count:not(:empty)").waitFor();
+
+        step("reading the heading");
+        if (heading !== undefined) {
+          const h1 = page.locator("main h1");
+          expect(await h1.isVisible()).toBe(true);
+          // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered.
+          expect(await h1.innerText()).toBe(heading);
         }
-        window.scrollTo(0, end);
-      });
-      await page.waitForLoadState("networkidle");
-      // The reader count is written, then read back and shown: both calls are done once it shows.
-      if (counts) await page.locator(".reader-count:not(:empty)").waitFor();
-
-      if (heading !== undefined) {
-        const h1 = page.locator("main h1");
-        expect(await h1.isVisible()).toBe(true);
+        // innerText holds only the text that is rendered, not what CSS hides. Sections a phone lays out only
+        // near the screen (content-visibility) are rendered here as they are when the visitor scrolls to them.
+        step("reading the main content");
+        await page.evaluate(() => {
+          for (const element of document.querySelectorAll<HTMLElement>("main *, footer"))
+            if (getComputedStyle(element).contentVisibility === "auto") element.style.contentVisibility = "visible";
+        });
         // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered.
-        expect(await h1.innerText()).toBe(heading);
-      }
-      // innerText holds only the text that is rendered, not what CSS hides. Sections a phone lays out only
-      // near the screen (content-visibility) are rendered here as they are when the visitor scrolls to them.
-      await page.evaluate(() => {
-        for (const element of document.querySelectorAll<HTMLElement>("main *, footer"))
-          if (getComputedStyle(element).contentVisibility === "auto") element.style.contentVisibility = "visible";
-      });
-      // biome-ignore lint/performance/useDomNodeTextContent: Playwright's innerText, the text as rendered.
-      const text = await page.locator("main").innerText();
-      for (const expected of shows) expect(text).toContain(expected);
+        const text = await page.locator("main").innerText();
+        for (const expected of shows) expect(text).toContain(expected);
 
-      expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
-      expect(problems).toEqual([]);
-      expect(failedRequests).toEqual([]);
+        step("measuring the width");
+        expect(await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth)).toBe(0);
+        expect(problems).toEqual([]);
+        expect(failedRequests).toEqual([]);
+      });
     } finally {
       await page.context().close();
     }
