@@ -11,6 +11,7 @@ import { formatDateTime } from "../../shared/dates.ts";
 import type { Job, Message } from "../../shared/entities.ts";
 import { BASE_PATH, type PageId } from "../../shared/routes.ts";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
+import { scrollThroughPage } from "../support/browser/frames.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 import { withinNamedSteps } from "../support/named-steps.ts";
 
@@ -117,15 +118,7 @@ describeInBrowser("every route at 375 and 1280 px", () => {
         step("waiting for hydration");
         await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
         step("scrolling to the footer");
-        // Down to the footer a screen at a time, so every lazy image is asked for; then until the network is quiet.
-        await page.evaluate(async () => {
-          const end = document.documentElement.scrollHeight;
-          for (let y = 0; y < end; y += window.innerHeight) {
-            window.scrollTo(0, y);
-            await new Promise(requestAnimationFrame);
-          }
-          window.scrollTo(0, end);
-        });
+        await scrollThroughPage(page);
         step("waiting for the network to be quiet");
         await page.waitForLoadState("networkidle");
         // The reader count is written, then read back and shown: both calls are done once it shows.

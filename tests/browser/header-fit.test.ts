@@ -8,7 +8,8 @@
 import type { Browser, Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
-import { headerLayout, nextFrames } from "../support/browser/header-layout.ts";
+import { nextFrames } from "../support/browser/frames.ts";
+import { headerLayout } from "../support/browser/header-layout.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 
 const WIDTHS = Array.from({ length: (1920 - 320) / 20 + 1 }, (_, step) => 320 + step * 20);

@@ -21,6 +21,7 @@ import { loadSiteIfEmpty } from "../../server/content/site-io.ts";
 import { DEMO_MEDIA_DIR, DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
+import { scrollThroughPage } from "../support/browser/frames.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 
 /**
@@ -115,13 +116,7 @@ describeInBrowser("images from an http content API on another port", () => {
     try {
       expect((await page.goto(`${env.site.origin}${pagePath}`))?.status()).toBe(200);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-      // Down the page a screen at a time, so the lazy images below are asked for; then until the network is quiet.
-      await page.evaluate(async () => {
-        for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
-          window.scrollTo(0, y);
-          await new Promise(requestAnimationFrame);
-        }
-      });
+      await scrollThroughPage(page);
       await page.waitForLoadState("networkidle");
       // Each image as shown, or, for one still waiting its turn to load (a slide off to the side), as the page would get it.
       const images = await page.evaluate(() =>
@@ -168,12 +163,7 @@ describeInBrowser("images from an http content API on another port", () => {
     try {
       await page.goto(`${site.origin}${pagePath}`);
       await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-      await page.evaluate(async () => {
-        for (let y = 0; y < document.documentElement.scrollHeight; y += window.innerHeight) {
-          window.scrollTo(0, y);
-          await new Promise(requestAnimationFrame);
-        }
-      });
+      await scrollThroughPage(page);
       await page.waitForLoadState("networkidle");
       // Many variants made for this one view, none refused (no 503, no 429).
       expect(made.length).toBeGreaterThan(5);

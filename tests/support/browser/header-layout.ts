@@ -89,7 +89,3 @@ function measureHeader(): HeaderLayout {
 }
 
 export const headerLayout = (page: Page): Promise<HeaderLayout> => page.evaluate(measureHeader);
-
-/** Two frames: the resize's layout, the header's measure (synchronous, in the frame that changed it) and its result. */
-export const nextFrames = (page: Page) =>
-  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));

@@ -8,6 +8,3 @@ export async function useHeaderTools(page: Page): Promise<void> {
   await page.hover(".lang-switch");
   await page.waitForSelector("nav.site-nav[data-mode]");
 }
-
-export const nextFrames = (page: Page) =>
-  page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
