@@ -13,11 +13,11 @@ import { newsDetail } from "../../shared/pages/message-pages.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { testConfig } from "../support/config.ts";
 import { DEMO_CLASSIFY } from "../support/demo-upstream.ts";
+import { ORIGIN, get as pageAnswer, text as pageText } from "../support/language-pages.ts";
 import { headOf, mainOf, sitemapEntries } from "../support/page-head.ts";
 import { type StandInUpstream, startStandInUpstream } from "../support/stand-in-upstream.ts";
 import { NEWS_PATH, translatedNewsRoutes } from "../support/translated-news-upstream.ts";
 
-const ORIGIN = "https://www.example.com";
 const LANGS = ["zh-CN", "en", "ja"] as const;
 /** News 1 to 4 each say they are in a "language" that is not one, in every language but the default. */
 const SHAPES: Record<number, unknown> = { 1: { tag: "en" }, 2: ["en"], 3: 1, 4: null };
@@ -90,12 +90,8 @@ describe("each language's list of an upstream naming items' languages wrongly", 
 describe("the built site in front of an upstream naming items' languages wrongly", () => {
   let upstream: StandInUpstream;
   let site: BuiltSite;
-  const get = (path: string) => fetch(site.origin + path, { redirect: "manual" });
-  const text = async (path: string) => {
-    const res = await get(path);
-    expect(res.status, path).toBe(200);
-    return res.text();
-  };
+  const text = (path: string) => pageText(site, path);
+  const get = (path: string) => pageAnswer(site, path);
 
   beforeAll(async () => {
     upstream = await startStandInUpstream(hostileLangRoutes());

@@ -74,7 +74,7 @@ describeWithRedis("the shared missing-pages log under a flood of one-off paths",
     // Two instances' stores on one Redis, each flushed (as once a second) after every thousand sightings.
     // A site of this run's own: another run of the tests may use the same Redis at the same time.
     const site = `http://flood.example/${randomUUID()}`;
-    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf(site), pino({ level: "silent" }), Number(TEST_REDIS_DEADLINE_MS)));
+    const tiers = [0, 1].map(() => connectSharedTier(url, siteIdOf(site), pino({ level: "silent" }), TEST_REDIS_DEADLINE_MS));
     const stores = tiers.map((tier) =>
       sharedMissingPagesStore(tier, localMissingPagesStore(MISSING_PAGES_CAPACITY), {
         capacity: MISSING_PAGES_CAPACITY,

@@ -150,9 +150,7 @@ describeWithRedis("instances sharing one Redis", (redisUrl) => {
   });
 
   it("pass messages between instances", async () => {
-    const tiers = [0, 1].map(() =>
-      connectSharedTier(redisUrl, siteIdOf(upstream.url), pino({ level: "silent" }), Number(TEST_REDIS_DEADLINE_MS)),
-    );
+    const tiers = [0, 1].map(() => connectSharedTier(redisUrl, siteIdOf(upstream.url), pino({ level: "silent" }), TEST_REDIS_DEADLINE_MS));
     try {
       await Promise.all(tiers.map((tier) => tier.connected()));
       const [sender, receiver] = tiers.map(createPubSub) as [ReturnType<typeof createPubSub>, ReturnType<typeof createPubSub>];
