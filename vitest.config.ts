@@ -27,7 +27,13 @@ export default defineConfig({
       },
       {
         extends: true,
-        test: { name: "browser", include: ["tests/browser/**/*.test.ts"], globalSetup: ["tests/support/built-site-setup.ts"] },
+        test: {
+          name: "browser",
+          include: ["tests/browser/**/*.test.ts"],
+          globalSetup: ["tests/support/built-site-setup.ts"],
+          // A page in Chromium waits on the built site's first image resizes; on a loaded machine that takes a while.
+          testTimeout: 60_000,
+        },
       },
     ],
   },

@@ -6,14 +6,13 @@
  */
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import { PROJECT_DIR } from "../support/server-process.ts";
 
 const SHOTS = path.join(PROJECT_DIR, ".tmp", "screenshots");
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
 /** What each language's pages show of the demo content: the names and headings looked for, and the script of its text. */
 const DEMO = {

@@ -13,6 +13,7 @@ import { DEMO_SITE_FILE } from "../../server/project-root.ts";
 import type { Product } from "../../shared/entities.ts";
 import type { Lang } from "../../shared/page-state.ts";
 import { describeInBrowser, launchChromium } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import {
   type SmtpReceiver,
@@ -171,7 +172,7 @@ describeInBrowser("enquiries in Chromium", () => {
     const page = await context.newPage();
     await withSeasonedTokens(page);
     await page.goto(`${site.origin}/portal/product/${product.id}`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await hydrated(page);
     await page.evaluate(() => Object.assign(window, { sameDocument: true }));
     await page.getByRole("link", { name: "咨询此项" }).click();
     await page.waitForFunction(() => (document.querySelector("input[name=token]") as HTMLInputElement | null)?.value);
@@ -192,7 +193,7 @@ describeInBrowser("enquiries in Chromium", () => {
     const page = await context.newPage();
     await withSeasonedTokens(page);
     await page.goto(`${site.origin}/portal/contact.html`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await hydrated(page);
     const served = await page.locator("input[name=token]").inputValue();
     await page.locator("a.lang-switch").click();
     await page.waitForURL(/\/portal\/en\/contact\.html$/);

@@ -12,6 +12,7 @@ import type { Job, Message } from "../../shared/entities.ts";
 import { BASE_PATH, type PageId } from "../../shared/routes.ts";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
 import { scrollThroughPage } from "../support/browser/frames.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 import { withinNamedSteps } from "../support/named-steps.ts";
 
@@ -107,16 +108,16 @@ describeInBrowser("every route at 375 and 1280 px", () => {
 
   it.each(CASES)("$route at $width px loads and shows its content, cleanly", async ({ path, lands, heading, shows, counts, width }) => {
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
-    // Each step takes 2-3 s even under load: one that hangs fails naming itself, inside the test's own 30 s.
-    page.setDefaultTimeout(20_000);
+    // A step takes 2-3 s, and seconds more on a loaded machine: one that hangs fails naming itself, inside the test's own limit.
+    page.setDefaultTimeout(30_000);
     try {
-      await withinNamedSteps(25_000, async (step) => {
+      await withinNamedSteps(50_000, async (step) => {
         step("loading the page");
         const response = await page.goto(`${env.site.origin}/portal${path}`);
         expect(response?.status()).toBe(200);
         expect(page.url()).toBe(`${env.site.origin}/portal${lands ?? path}`);
         step("waiting for hydration");
-        await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+        await hydrated(page);
         step("scrolling to the footer");
         await scrollThroughPage(page);
         step("waiting for the network to be quiet");

@@ -8,6 +8,7 @@
 import type { Page } from "playwright-core";
 import { expect, it, vi } from "vitest";
 import { describeInBrowser } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 type Input = "mouse" | "touch" | "keyboard";
@@ -56,7 +57,7 @@ describeInBrowser("the first use of a control before its part has hydrated", () 
     });
     // Without scripting the browser loads lazy images at once: the page is usable long before they all arrive.
     await page.goto(`${env.site.origin}/portal/index.html`, { waitUntil: javaScriptEnabled ? "load" : "domcontentloaded" });
-    if (javaScriptEnabled) await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    if (javaScriptEnabled) await hydrated(page);
     // Its stylesheet, though: a tap aimed before it applies lands where the element no longer is.
     else
       await vi.waitFor(
@@ -115,7 +116,7 @@ describeInBrowser("the first use of a control before its part has hydrated", () 
       expect(await page.evaluate(() => document.documentElement.lang)).toBe("zh-CN");
       await use(page, ".lang-switch", input);
       await page.waitForFunction(() => document.documentElement.lang === "en", undefined, SETTLED);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, SETTLED);
+      await hydrated(page, SETTLED);
       expect(await page.locator(".nav-toggle").textContent()).toBe("Menu");
       expect(problems).toEqual([]);
     } finally {

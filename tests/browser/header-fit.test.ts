@@ -5,11 +5,12 @@
  * languages, and with six (long Russian and German labels, Arabic right to left); without
  * JavaScript at a sample of widths.
  */
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
 import { nextFrames } from "../support/browser/frames.ts";
 import { headerLayout } from "../support/browser/header-layout.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 
 const WIDTHS = Array.from({ length: (1920 - 320) / 20 + 1 }, (_, step) => 320 + step * 20);
@@ -17,7 +18,6 @@ const NO_SCRIPT_WIDTHS = [320, 375, 700, 768, 769, 800, 900, 1024, 1100, 1280, 1
 const NARROW_MAX = 768;
 const TWO = ["", "/en"];
 const SIX = ["", "/en", "/ja", "/ar", "/ru", "/de"];
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
 /**
  * Every width in one language: no problem at any, and, wide, the row and "More" share the items.

@@ -7,9 +7,9 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 const FOLDED = ".header-inner[data-fit]:not([data-fit=all])";
 
 /** The row's hidden items and More's listed ones, by their links' addresses. */

@@ -22,6 +22,7 @@ import { DEMO_MEDIA_DIR, DEMO_SITE_FILE } from "../../server/project-root.ts";
 import { IMAGE_PATH } from "../../shared/image-url.ts";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
 import { scrollThroughPage } from "../support/browser/frames.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 
 /**
@@ -115,7 +116,7 @@ describeInBrowser("images from an http content API on another port", () => {
     const { page, problems, failedRequests } = await openWatchedPage(env.browser, width, 800);
     try {
       expect((await page.goto(`${env.site.origin}${pagePath}`))?.status()).toBe(200);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await hydrated(page);
       await scrollThroughPage(page);
       await page.waitForLoadState("networkidle");
       // Each image as shown, or, for one still waiting its turn to load (a slide off to the side), as the page would get it.
@@ -162,7 +163,7 @@ describeInBrowser("images from an http content API on another port", () => {
     });
     try {
       await page.goto(`${site.origin}${pagePath}`);
-      await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+      await hydrated(page);
       await scrollThroughPage(page);
       await page.waitForLoadState("networkidle");
       // Many variants made for this one view, none refused (no 503, no 429).

@@ -7,7 +7,8 @@ import { expect, it } from "vitest";
 import { formatYearMonth } from "../../shared/dates.ts";
 import type { Message } from "../../shared/entities.ts";
 import { describeInBrowser, failRequests, openWatchedPage } from "../support/browser/chromium.ts";
-import { headingIs, hydrated, texts, useDemoPagesInBrowser } from "../support/browser/inner-pages.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
+import { headingIs, texts, useDemoPagesInBrowser } from "../support/browser/inner-pages.ts";
 import { jobsOf, MILESTONES, NEWS } from "../support/demo-lists.ts";
 
 describeInBrowser("the inner pages in Chromium", () => {

@@ -5,7 +5,8 @@
  */
 import { expect, it } from "vitest";
 import { describeInBrowser, holdRequests, openWatchedPage } from "../support/browser/chromium.ts";
-import { headingIs, hydrated, markDocument, sameDocument, texts, urlOf, useDemoPagesInBrowser } from "../support/browser/inner-pages.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
+import { headingIs, markDocument, sameDocument, texts, urlOf, useDemoPagesInBrowser } from "../support/browser/inner-pages.ts";
 import { demo, jobsOf, NEWS } from "../support/demo-lists.ts";
 
 describeInBrowser("the inner pages in Chromium", () => {

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { parseConfig } from "../../server/config.ts";
 import { previewLinkOf } from "../../server/preview/preview.ts";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import { newPurgeSecret } from "../support/purge-request.ts";
 
@@ -37,7 +38,7 @@ describeInBrowser("a preview in Chromium", () => {
     const list = "/portal/message/news/list.html";
     await page.goto(`${site.origin}${previewLinkOf(list, Math.floor(Date.now() / 1000) + 600, secret)}`);
     await page.waitForURL(`${site.origin}${list}`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await hydrated(page);
     const banner = page.getByRole("region", { name: "预览" });
     await expect(banner.getByRole("link", { name: "退出预览" }).getAttribute("href")).resolves.toBe(
       `/portal/_preview/exit?path=${encodeURIComponent(list)}`,
@@ -63,7 +64,7 @@ describeInBrowser("a preview in Chromium", () => {
 
     await banner.getByRole("link", { name: "退出预览" }).click();
     await page.waitForURL(`${site.origin}${detail}`);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await hydrated(page);
     expect(await page.getByRole("region", { name: "预览" }).count()).toBe(0);
     expect(problems).toEqual([]);
   });

@@ -9,13 +9,13 @@ import path from "node:path";
 import type { Page } from "playwright-core";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { describeInBrowser, launchChromium, openWatchedPage } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { startDemoSite, type TestSite } from "../support/browser/site.ts";
 import { demo } from "../support/demo-lists.ts";
 import { PROJECT_DIR } from "../support/server-process.ts";
 
 const TEN = "zh-CN,zh-TW,en,ja,ko,es,fr,de,ru,ar";
 const SHOTS = path.join(PROJECT_DIR, ".tmp", "screenshots");
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 /**
  * How many lines `text` takes where the footer's records show it, and its direction there: its
  * text's boxes, one per line and per run of one direction, counted by line. The footer is laid out

@@ -4,9 +4,9 @@
  * opens the search page, whose own form takes the words) finds what docs/behaviour.md#search says, shows the
  * match in <mark>, and the page holds its layout at 375 px.
  */
-import type { Page } from "playwright-core";
 import { beforeAll, expect, it } from "vitest";
 import { describeInBrowser, openWatchedPage, type WatchedPage } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 const CASES = [
@@ -17,8 +17,6 @@ const CASES = [
   { q: "robo", title: "青禾 Robotics R2 智能巡检机器人", marked: "Robotics" },
   { q: "Java 安全", title: "高级Java后端工程师", marked: "安全" },
 ];
-
-const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 
 describeInBrowser("site search in Chromium", () => {
   const env = useDemoSiteInBrowser();

@@ -5,7 +5,8 @@
 import { expect, it } from "vitest";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
 import { nextFrames } from "../support/browser/frames.ts";
-import { hydrated, useHeaderTools } from "../support/browser/shell.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
+import { useHeaderTools } from "../support/browser/shell.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 import { sourceOf } from "../support/image-markup.ts";
 

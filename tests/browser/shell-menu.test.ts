@@ -6,7 +6,8 @@
 import type { Page } from "playwright-core";
 import { expect, it } from "vitest";
 import { describeInBrowser, openWatchedPage } from "../support/browser/chromium.ts";
-import { hydrated, useHeaderTools } from "../support/browser/shell.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
+import { useHeaderTools } from "../support/browser/shell.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 /** How the top menu's shown items are laid out: how many rows and columns they take, and whether the menu and the toggle show. */

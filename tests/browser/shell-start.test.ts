@@ -5,7 +5,7 @@
  */
 import { expect, it } from "vitest";
 import { describeInBrowser, failRequests, followWithDataHeld, holdRequests, openWatchedPage } from "../support/browser/chromium.ts";
-import { hydrated } from "../support/browser/shell.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { useDemoSiteInBrowser } from "../support/browser/site.ts";
 
 /** The notice list, and its data, held to keep the loading bar showing during a client navigation. */

@@ -11,6 +11,7 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { freePort } from "../../harness/free-port.ts";
 import { WECHAT_SDK_PATH } from "../../shared/wechat.ts";
 import { describeInBrowser, launchChromium } from "../support/browser/chromium.ts";
+import { hydrated } from "../support/browser/hydrated.ts";
 import { type BuiltSite, startBuiltSite } from "../support/built-site.ts";
 import { type StandInWechat, startStandInWechat, WECHAT_APP_ID, WECHAT_APP_SECRET } from "../support/wechat-api.ts";
 
@@ -171,7 +172,7 @@ describeInBrowser("sharing in WeChat (built site, stand-in WeChat API)", () => {
     const requests: string[] = [];
     page.on("request", (request) => requests.push(new URL(request.url()).pathname));
     await page.goto(newsPage);
-    await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+    await hydrated(page);
     const wx = await page.evaluate(() => typeof (window as unknown as { wx?: unknown }).wx);
     await context.close();
     expect(wx).toBe("undefined");

@@ -7,6 +7,7 @@ import { readFileSync } from "node:fs";
 import type { Page } from "playwright-core";
 import { DEMO_SITE_FILE } from "../../../server/project-root.ts";
 import { openWatchedPage, type WatchedPage } from "./chromium.ts";
+import { hydrated } from "./hydrated.ts";
 import { useDemoSiteInBrowser } from "./site.ts";
 
 export const HOME = "/portal/index.html";
@@ -21,7 +22,7 @@ export async function partnerWallDecided(page: Page): Promise<void> {
 }
 
 export async function waitForHydration(page: Page): Promise<void> {
-  await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
+  await hydrated(page);
   await page.waitForSelector(".carousel[data-ready]", { state: "attached" });
 }
 

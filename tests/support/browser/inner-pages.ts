@@ -6,9 +6,9 @@
 import type { Page } from "playwright-core";
 import { expect } from "vitest";
 import { openWatchedPage, type WatchedPage } from "./chromium.ts";
+import { hydrated } from "./hydrated.ts";
 import { useDemoSiteInBrowser } from "./site.ts";
 
-export const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
 export const headingIs = (page: Page, text: string) =>
   page.waitForFunction((want) => document.querySelector("main h1")?.textContent === want, text);
 export const texts = (page: Page, selector: string) => page.locator(selector).allTextContents();

@@ -1,8 +1,6 @@
 /** What the shell's browser suites share: waiting for hydration, for the header's tools and for layout. */
 import type { Page } from "playwright-core";
 
-export const hydrated = (page: Page) => page.waitForFunction(() => document.documentElement.dataset.hydrated === "true");
-
 /** The visitor points at the language switch: the header's tools (menu and switch), left as the server sent them until used, take over. */
 export async function useHeaderTools(page: Page): Promise<void> {
   await page.hover(".lang-switch");
