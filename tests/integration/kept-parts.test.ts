@@ -3,7 +3,8 @@
  * (docs/architecture.md#reused-parts): on the built site, with the page cache off so every
  * answer is a render, a page rendered with kept parts is byte for byte the page rendered
  * in place, each page's menu link and language switch are its own, and a change to the
- * site's data reaches every page at once, whatever the upstream's strings hold.
+ * site's data reaches every page at once, whatever the upstream's strings hold; the parts of
+ * old site versions are let go, so what is kept stays bounded.
  */
 import request from "supertest";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -123,6 +124,28 @@ describe("pages with the header and the footer kept", () => {
     expect(after).toEqual({ kept: before.kept, rendered: before.rendered + 2 });
     expect(element(preview.text, 'class="site-header"')).toBe(element(visitors, 'class="site-header"'));
     expect(preview.text).not.toContain("<portal-part");
+  });
+
+  it("are kept for the last 32 site versions of a language (64 parts), the oldest let go first", async () => {
+    const path = PAGES[0] as string;
+    /** A site version of its own: the site's name changed, the caches purged, one page rendered with it. */
+    const renderVersion = async (name: string) => {
+      upstream.routes.set("/api/portal/sys/sysauthor", { ...FULL_AUTHOR, name });
+      await purgeAll();
+      await get(path);
+    };
+    const renderedBy = async (name: string) => {
+      const before = await partsBySource();
+      await renderVersion(name);
+      return (await partsBySource()).rendered - before.rendered;
+    };
+    expect(await renderedBy("版本0")).toBe(2);
+    for (let version = 1; version < 32; version++) expect(await renderedBy(`版本${version}`)).toBe(2);
+    // Version 0 is the oldest of the 32 kept: its parts are taken, not rendered.
+    expect(await renderedBy("版本0")).toBe(0);
+    // One more version lets version 0's parts go; back to it, they are rendered again.
+    expect(await renderedBy("版本32")).toBe(2);
+    expect(await renderedBy("版本0")).toBe(2);
   });
 
   it("keep the upstream's strings as text, even ones shaped like the marks a kept part is cut at", async () => {
