@@ -3,6 +3,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { takesBr, takesGzip } from "../http/accepted-codings.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
 
 const gzipInPool = promisify(zlib.gzip);
@@ -125,8 +126,7 @@ function variantFor(answer: PreparedAnswer, acceptEncoding: string | undefined):
   // A brotli form kept while the gzip one did not fit is still taken.
   if (acceptEncoding && (answer.gzip || answer.br || answer.later)) {
     const coded =
-      (/\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "br") : undefined) ??
-      (/\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
+      (takesBr(acceptEncoding) ? codedOf(answer, "br") : undefined) ?? (takesGzip(acceptEncoding) ? codedOf(answer, "gzip") : undefined);
     if (coded) return coded;
   }
   return identityOf(answer);

@@ -12,6 +12,7 @@ import { InFlight } from "../cache/in-flight.ts";
 import type { RequestFastPath } from "../cache/request-fast-path.ts";
 import type { Loaded } from "../cache/swr-cache.ts";
 import { contentSecurityPolicy } from "../http/security-headers.ts";
+import { sendCompressedOnce } from "../http/send-compressed-once.ts";
 import type { Logger } from "../logger.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
@@ -161,7 +162,7 @@ export function createPagesRouter({
     res.setHeader("Cache-Control", inPreview ? "private, no-store" : "no-store");
     if (inPreview) res.setHeader("X-Robots-Tag", "noindex");
     res.setHeader("ETag", rendered.etag);
-    res.status(rendered.status === 200 && status ? status : rendered.status).send(rendered.body);
+    await sendCompressedOnce(req, res, rendered.status === 200 && status ? status : rendered.status, rendered.body);
   }
 
   const sendOwnPage: SendOwnPage = async (req, res, target, extra, status) => {
@@ -228,7 +229,7 @@ export function createPagesRouter({
       }
     }
     res.setHeader("ETag", rendered.etag);
-    res.status(rendered.status).send(rendered.body);
+    await sendCompressedOnce(req, res, rendered.status, rendered.body);
   });
   const pageKeyOf = createPageKeyReader();
   const fastPath: RequestFastPath = (req, res) => {
