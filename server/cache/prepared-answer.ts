@@ -1,19 +1,9 @@
 // Answers kept ready to send: each content coding compressed once, the headers as flat lists (those answers have
 // alike shared by them all), so a hit is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { promisify } from "node:util";
 import zlib from "node:zlib";
-import { takesBr, takesGzip } from "../http/accepted-codings.ts";
+import { brotliInPool, COMPRESS_IN_TURN_MAX, COMPRESS_THRESHOLD, gzipInPool, takesBr, takesGzip } from "../http/content-codings.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
-
-const gzipInPool = promisify(zlib.gzip);
-const brotliInPool = promisify(zlib.brotliCompress);
-
-/** Larger bodies are compressed in the thread pool, off the event loop, when they are kept. */
-const COMPRESS_IN_TURN_MAX = 256 * 1024;
-
-/** Smaller bodies go out as they are: compressing them saves less than it costs. */
-const COMPRESS_THRESHOLD = 1024;
 
 interface Variant {
   body: Buffer;
