@@ -3,10 +3,20 @@
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 
-export const takesBr = (acceptEncoding: string | undefined) =>
-  acceptEncoding !== undefined && /\bbr\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding);
-export const takesGzip = (acceptEncoding: string | undefined) =>
-  acceptEncoding !== undefined && /\bgzip\b(?!;q=0(\.0*)?\b)/.test(acceptEncoding);
+/** Whether the header names `coding` with a quality above 0 (RFC 9110 12.5.3: names are case-insensitive, q=0 refuses). */
+function takes(acceptEncoding: string | undefined, coding: string): boolean {
+  if (!acceptEncoding) return false;
+  for (const entry of acceptEncoding.split(",")) {
+    const [name = "", ...params] = entry.split(";");
+    if (name.trim().toLowerCase() !== coding) continue;
+    const quality = params.map((param) => /^\s*q\s*=\s*([\d.]+)\s*$/i.exec(param)?.[1]).find((value) => value !== undefined);
+    return quality === undefined || Number(quality) > 0;
+  }
+  return false;
+}
+
+export const takesBr = (acceptEncoding: string | undefined) => takes(acceptEncoding, "br");
+export const takesGzip = (acceptEncoding: string | undefined) => takes(acceptEncoding, "gzip");
 
 /** Smaller bodies go out as they are: compressing them saves less than it costs. */
 export const COMPRESS_THRESHOLD = 1024;
