@@ -45,9 +45,10 @@ export const MISSES = 40;
 export const HOME_MISSES = 200;
 /**
  * (m0, m): renders of the home page before those measured, as a server in service has made: the first
- * renders after a start run code V8 has not compiled yet, about 2 ms of CPU more each (docs/bench.md).
+ * renders after a start run code V8 is still compiling, and cost more until some 600 have been made
+ * (docs/bench.md, "Where a miss goes").
  */
-export const MISS_WARMUP = 200;
+export const MISS_WARMUP = 1000;
 export const BURST_SIZE = 200;
 /** The bare node:http rows: (a), the reference of every ratio, and (a2), the same with the page's headers. */
 export const isBaseline = (id: string) => id === "a" || id === "a2";
