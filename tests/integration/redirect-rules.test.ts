@@ -22,6 +22,7 @@ const RULES = [
   "/gone.html,,410",
   "/en/gone.html,,410",
   "/portal/en/old.html,,410",
+  "/portal/ar/old.html,,410",
   "/portal/about/member/index.html,/portal/about/index.html,",
   "/anything-old,/portal/contact.html,",
   "/api/portal/*,/portal/index.html,",
@@ -69,7 +70,7 @@ beforeAll(async () => {
   dir = await mkdtemp(path.join(tmpdir(), "portal-redirects-"));
   file = path.join(dir, "rules.csv");
   await writeFile(file, RULES);
-  site = await startBuiltSite({ REDIRECTS_FILE: file, METRICS_PORT: "0", MISS_RATE_PER_MIN: "60" });
+  site = await startBuiltSite({ REDIRECTS_FILE: file, METRICS_PORT: "0", MISS_RATE_PER_MIN: "60", PORTAL_LANGS: "zh-CN,en,ar" });
   metricsPort = site.logs
     .map((line) => (line.startsWith("{") ? (JSON.parse(line) as { msg?: string; port?: number }) : {}))
     .find((entry) => entry.msg === "internal listener")?.port;
@@ -101,6 +102,12 @@ describe("410: gone", () => {
     const res = await send("/portal/en/old.html");
     expect(res.status).toBe(410);
     expect(res.text).toContain('<html lang="en"');
+  });
+
+  it("in Arabic under /portal/ar/, right to left", async () => {
+    const res = await send("/portal/ar/old.html");
+    expect(res.status).toBe(410);
+    expect(res.text).toContain('<html lang="ar" dir="rtl"');
   });
 });
 
@@ -206,7 +213,7 @@ describe("cheap answers", () => {
 
 describe("reading the file again", () => {
   it("takes a change without a restart; a broken file keeps the rules in force, logs its line and is counted", async () => {
-    expect(figure(await metrics(), "portal_redirect_rules")).toBe(21);
+    expect(figure(await metrics(), "portal_redirect_rules")).toBe(22);
     await writeFile(file, `${RULES}\n/new-rule,/portal/index.html,\n`);
     while ((await send("/new-rule")).status !== 301) await new Promise((resolve) => setImmediate(resolve));
     expect((await send("/new-rule")).headers.location).toBe("/portal/index.html");
@@ -216,9 +223,9 @@ describe("reading the file again", () => {
     expect((await send("/new-rule")).status).toBe(301);
     expect((await send("/broken")).status).not.toBe(301);
     // The log line reaches the test through a pipe, maybe after the metric counts it.
-    const logged = () => site.logs.some((line) => line.includes("line 24: to must be a path beginning with one /"));
+    const logged = () => site.logs.some((line) => line.includes("line 25: to must be a path beginning with one /"));
     while (!logged()) await new Promise((resolve) => setImmediate(resolve));
-    expect(figure(await metrics(), "portal_redirect_rules")).toBe(22);
+    expect(figure(await metrics(), "portal_redirect_rules")).toBe(23);
   });
 });
 
