@@ -22,7 +22,7 @@ RUN npm ci --omit=dev --no-audit --no-fund
 FROM node:24-bookworm-slim
 WORKDIR /app
 # METRICS_HOST 0.0.0.0: the orchestrator's probes and Prometheus reach the internal listener from outside the container.
-ENV NODE_ENV=production PORT=3000 METRICS_PORT=9464 METRICS_HOST=0.0.0.0
+ENV NODE_ENV=production PORT=3000 METRICS_PORT=9464 METRICS_HOST=0.0.0.0 MALLOC_ARENA_MAX=2
 COPY package.json ./
 COPY --from=deps /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
@@ -35,5 +35,6 @@ VOLUME ["/app/data"]
 # may be 503 while draining or with the CMS down and nothing cached, which is no reason to
 # restart. Slim images have no curl: node itself asks.
 HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 CMD ["node", "-e", "fetch(`http://127.0.0.1:${process.env.PORT || 3000}/portal/healthz`).then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-# node directly, with package.json's start flags (decision 8): no npm between the signal and the server.
+# node directly, with package.json's start flags and environment (decisions 8 and 9): no npm between the signal and
+# the server.
 CMD ["node", "--max-semi-space-size=4", "dist/server/index.js"]

@@ -1,6 +1,6 @@
 /**
- * A node server as a child process, the production server as `npm start` runs it (node's
- * flags from package.json's start script, then dist/server/index.js) unless told otherwise, optionally pinned to CPUs with taskset (which execs, so the
+ * A node server as a child process, the production server as `npm start` runs it (the environment and
+ * node's flags package.json's start script gives, then dist/server/index.js) unless told otherwise, optionally pinned to CPUs with taskset (which execs, so the
  * child's pid is the server's own and /proc/<pid>/status is its memory). Its output goes
  * to a log file; its port is read from its "listening" line, so it must log at info.
  */
@@ -12,16 +12,36 @@ import { track } from "./children.ts";
 
 export const SERVER_ENTRY = path.join(PROJECT_ROOT, "dist/server/index.js");
 
-/**
- * The command package.json's start script runs, word by word: `node`, its flags, the entry. The script's
- * `exec` is left out: it only has npm's shell become node, so signals reach the server and npm exits after it.
- */
-export function startCommand(): string[] {
+const SETTING = /^([A-Z][A-Z0-9_]*)=(.*)$/;
+/** `NAME=${NAME:-value}`: the value unless the environment sets its own. */
+const DEFAULTED = /^\$\{([A-Z][A-Z0-9_]*):-(.*)\}$/;
+
+/** package.json's start script, word by word: the settings it starts with, and the command after them. */
+function startScript(): { settings: string[]; command: string[] } {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/).filter(Boolean);
-  const command = words[0] === "exec" ? words.slice(1) : words;
-  if (command[0] !== "node") throw new Error(`package.json's start script does not run node: ${pkg.scripts.start}`);
+  const commandAt = words.findIndex((word) => !SETTING.test(word));
+  const command = words.slice(commandAt);
+  // `exec` only has npm's shell become node, so signals reach the server and npm exits after it.
+  return { settings: words.slice(0, commandAt), command: command[0] === "exec" ? command.slice(1) : command };
+}
+
+/** The command the start script runs, word by word: `node`, its flags, the entry. */
+export function startCommand(): string[] {
+  const { command } = startScript();
+  if (command[0] !== "node") throw new Error(`package.json's start script does not run node: ${command.join(" ")}`);
   return command;
+}
+
+/** The environment the start script gives node where the operator's sets none of it (`MALLOC_ARENA_MAX=${MALLOC_ARENA_MAX:-2}`). */
+export function startEnv(): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const word of startScript().settings) {
+    const [, name, value] = SETTING.exec(word) as unknown as [string, string, string];
+    const defaulted = DEFAULTED.exec(value);
+    env[name] = defaulted && defaulted[1] === name ? (defaulted[2] as string) : value;
+  }
+  return env;
 }
 
 /** The flags `npm start` gives node (package.json's start script): the production server is measured as operators run it. */
@@ -111,7 +131,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const fd = openSync(options.logFile, "a");
   const nodeArgs = options.args ?? [...startFlags(), SERVER_ENTRY];
   const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
-  const child = track(spawn(command, args as string[], { cwd: PROJECT_ROOT, env: options.env, stdio: ["ignore", fd, fd] }));
+  const child = track(spawn(command, args as string[], { cwd: PROJECT_ROOT, env: { ...startEnv(), ...options.env }, stdio: ["ignore", fd, fd] }));
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);

@@ -14,7 +14,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { freePort } from "../harness/free-port.ts";
-import { startFlags, startServer } from "../harness/server-process.ts";
+import { startEnv, startFlags, startServer } from "../harness/server-process.ts";
 import { parseConfig } from "../server/config.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import { dataVolumeChecks } from "./data-volume.ts";
@@ -206,6 +206,9 @@ function checkSystemd(drainMs: number, graceMs: number): void {
     /\/node$/.test(command ?? "") && JSON.stringify(args.slice(0, -1)) === JSON.stringify(startFlags()),
     one("ExecStart"),
   );
+  const environment = settings.get("Environment") ?? [];
+  for (const [name, value] of Object.entries(startEnv()))
+    check(`systemd: ${name}=${value}, as npm start sets it`, environment.includes(`${name}=${value}`), environment.join(" "));
   check(
     `systemd: MemoryMax is above the measured peak (${measured.peakRssMb} MiB)`,
     bytesOf((one("MemoryMax") ?? "").replace(/([KMG])$/, "$1i")) > PEAK_BYTES,

@@ -23,7 +23,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { auditPages } from "../audit/pages.ts";
 import { freePort } from "../harness/free-port.ts";
-import { startFlags } from "../harness/server-process.ts";
+import { startEnv, startFlags } from "../harness/server-process.ts";
 import { PROJECT_ROOT } from "../server/project-root.ts";
 import { execForm, type Instruction, ignoredBy, parseDockerfile, type Stage } from "./dockerfile.ts";
 
@@ -186,6 +186,8 @@ async function check(work: string, reuseBuild: boolean): Promise<string[]> {
   const flags = cmdArgs.slice(0, -1);
   if (JSON.stringify(flags) !== JSON.stringify(startFlags()))
     failures.push(`CMD gives node ${flags.join(" ")}, npm start gives ${startFlags().join(" ")}`);
+  for (const [name, value] of Object.entries(startEnv()))
+    if (image.env[name] !== value) failures.push(`the image sets ${name}=${image.env[name] ?? "nothing"}, npm start sets ${value}`);
 
   // `docker run -e`: ports of this machine's choosing, loopback.
   const [port, metricsPort] = [await freePort(), await freePort()];

@@ -5,7 +5,7 @@
  */
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { startCommand } from "../../harness/server-process.ts";
+import { startCommand, startEnv } from "../../harness/server-process.ts";
 
 export const PROJECT_DIR = path.resolve(import.meta.dirname, "../..");
 /**
@@ -34,7 +34,7 @@ export function runServerScript(env: Record<string, string>, { built = false }: 
   return spawn(command as string, args, {
     cwd: PROJECT_DIR,
     // No balancer waits on a test's server: a stop does not drain unless the test asks for one.
-    env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SHUTDOWN_DRAIN_MS: "0", ...env },
+    env: { ...(built ? startEnv() : {}), PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", SHUTDOWN_DRAIN_MS: "0", ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });
 }
