@@ -82,7 +82,8 @@ export interface RenderInput {
 }
 
 export interface RenderResult {
-  appHtml: string;
+  /** The app's HTML in pieces, in order: the server writes them into the page's bytes as they are, never joined first. */
+  appHtml: readonly string[];
   head: string;
   /** Source files the browser loads before hydrating, preloaded beside the entry. */
   modules: string[];

@@ -125,8 +125,8 @@ function filled({ segments }: Kept, page: PageInput, switchHtml: () => string): 
   return html;
 }
 
-/** The page's HTML with each stand-in replaced by its part, in one pass. */
-function spliced(html: string, parts: { part: PartName; html: () => string }[]): string {
+/** The page's HTML with each stand-in replaced by its part, in one pass: in pieces, which joined are the page's HTML. */
+function spliced(html: string, parts: { part: PartName; html: () => string }[]): string[] {
   const found = parts
     .map(({ part, html: partHtml }) => ({ at: html.indexOf(`<${STAND_IN_TAG} data-n="${standInId(nonce, part)}">`), partHtml }))
     .filter(({ at }) => at !== -1)
@@ -138,7 +138,7 @@ function spliced(html: string, parts: { part: PartName; html: () => string }[]):
     from = html.indexOf(STAND_IN_END, at) + STAND_IN_END.length;
   }
   pieces.push(html.slice(from));
-  return pieces.join("");
+  return pieces;
 }
 
 function keep(key: string, part: KeptOrNot): void {
@@ -151,12 +151,12 @@ function keep(key: string, part: KeptOrNot): void {
  * The page's app HTML, `renderPage` rendering the app in the mode given: with the parts kept for its site version
  * and language, or with them in place, kept for the next pages once they are found to come out the same.
  */
-export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode) => string): { html: string; parts: PartsUsed } {
+export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode) => string): { html: string[]; parts: PartsUsed } {
   if (page.state.preview) {
     // A draft's parts are the draft's own: each renders in place, counted as it is asked for.
     let inPlace = 0;
     const html = renderPage({ kind: "page", nonce, kept: () => void inPlace++ });
-    return { html, parts: { kept: 0, inPlace } };
+    return { html: [html], parts: { kept: 0, inPlace } };
   }
   const shell = shellStateOf(page.state);
   const version = versionKeyOf(shell);
@@ -192,7 +192,7 @@ export function renderWithKeptParts(page: PageInput, renderPage: (mode: PartMode
     const one = renderApart(shell, inPlace, props);
     if (one) used.set(part, one);
   }
-  const same = used.size > 0 && withParts(renderPage(mode(true))) === html;
+  const same = used.size > 0 && withParts(renderPage(mode(true))).join("") === html.join("");
   for (const [part, { key }] of missed) keep(key, same ? (used.get(part) ?? null) : null);
   return { html, parts };
 }

@@ -68,14 +68,12 @@ export function pageRendererOf({ reader, renderer, site, csp, observeStage, obse
       renderer.template(BASE_PATH + page.path),
     ]);
     const script = homeScriptOf(match, state);
-    const body = Buffer.from(
-      assemblePage(template, {
-        lang: htmlLangOf(page.lang),
-        head: rendered.head,
-        appHtml: rendered.appHtml,
-        stateJson: serialiseState(state),
-      }),
-    );
+    const body = assemblePage(template, {
+      lang: htmlLangOf(page.lang),
+      head: rendered.head,
+      appHtml: rendered.appHtml,
+      stateJson: serialiseState(state),
+    });
     observeStage("render", secondsSince(renderStarted));
     observeParts(rendered.parts);
     return {

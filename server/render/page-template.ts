@@ -10,7 +10,7 @@ interface PageParts {
   /** The attributes' values: `zh-CN`, or `ar" dir="rtl` for a language written right to left. */
   lang: string;
   head: string;
-  appHtml: string;
+  appHtml: readonly string[];
   /** Already escaped by serialiseState. */
   stateJson: string;
 }
@@ -41,18 +41,30 @@ export const htmlLangOf = (lang: Lang): string => (dirOf(lang) === "rtl" ? `${la
 
 const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
 
-export function assemblePage({ parts }: PageTemplate, page: PageParts): string {
-  return (
-    parts[0] +
-    page.lang +
-    parts[1] +
-    page.head +
-    parts[2] +
-    page.appHtml +
-    parts[3] +
-    STATE_SCRIPT_OPEN +
-    page.stateJson +
-    "</script>" +
-    parts[4]
-  );
+/** UTF-8 of the pieces one after another, written straight into one Buffer: no string of the whole page is made. */
+function utf8Of(pieces: readonly string[]): Buffer {
+  let length = 0;
+  for (const piece of pieces) length += Buffer.byteLength(piece);
+  // Larger than Node's pool slabs take: a Buffer of its own, which the caches keep without copying.
+  const bytes = Buffer.allocUnsafe(length);
+  let at = 0;
+  for (const piece of pieces) at += bytes.write(piece, at);
+  return bytes;
+}
+
+/** The page's bytes: the template's pieces around its language, head, app and state. */
+export function assemblePage({ parts }: PageTemplate, page: PageParts): Buffer {
+  return utf8Of([
+    parts[0],
+    page.lang,
+    parts[1],
+    page.head,
+    parts[2],
+    ...page.appHtml,
+    parts[3],
+    STATE_SCRIPT_OPEN,
+    page.stateJson,
+    "</script>",
+    parts[4],
+  ]);
 }
