@@ -11,7 +11,18 @@ import type { Check } from "./checks.ts";
 import { startCountingUpstream } from "./counting-upstream.ts";
 import { cpuMsOf, waitIdle } from "./cpu-time.ts";
 import { type MissCost, missCost, purgePage } from "./miss-cost.ts";
-import { BURST_SIZE, COLD_API_PATH, COLD_PAGE_PATH, HOME_MISSES, HOME_PATH, log, MISS_WARMUP, MISSES, wanted } from "./options.ts";
+import {
+  BURST_SIZE,
+  COLD_API_PATH,
+  COLD_PAGE_PATH,
+  HOME_MISS_ROUNDS,
+  HOME_MISSES,
+  HOME_PATH,
+  log,
+  MISS_WARMUP,
+  MISSES,
+  wanted,
+} from "./options.ts";
 import { type Row, sum, sumWhere } from "./rows.ts";
 
 /** (f) and (f2): their rows, and the check of their upstream requests. */
@@ -84,9 +95,9 @@ async function startMeasuredServer({ startBenchServer }: BenchContext, id: strin
   const metricsPort = await freePort();
   const server = await startBenchServer(id, { ...env, METRICS_PORT: String(metricsPort) });
   for (const p of warm) await rawGet(server.origin + p);
-  /** What asking `server` for each path costs, one at a time; `before` runs ahead of each. */
-  const costOf = (paths: string[], before?: (path: string) => Promise<void>) =>
-    missCost({ origin: server.origin, metricsOrigin: `http://127.0.0.1:${metricsPort}`, pid: server.pid, paths, before });
+  /** What asking `server` for each path costs, one at a time, in `rounds`; `before` runs ahead of each. */
+  const costOf = (paths: string[], rounds: number, before?: (path: string) => Promise<void>) =>
+    missCost({ origin: server.origin, metricsOrigin: `http://127.0.0.1:${metricsPort}`, pid: server.pid, paths, rounds, before });
   return { origin: server.origin, costOf };
 }
 
@@ -102,7 +113,11 @@ export async function measureMissRows(context: BenchContext): Promise<{ id: stri
   const homePages = Array.from({ length: HOME_MISSES }, () => HOME_PATH);
   const unstored = await startMeasuredServer(context, "m0", { PAGE_CACHE: "off" }, [HOME_PATH]);
   for (let i = 0; i < MISS_WARMUP; i++) await rawGet(unstored.origin + HOME_PATH, WARMUP_HEADERS);
-  missCosts.push({ id: "m0", label: "home page, warm data, not stored (PAGE_CACHE=off)", cost: await unstored.costOf(homePages) });
+  missCosts.push({
+    id: "m0",
+    label: "home page, warm data, not stored (PAGE_CACHE=off)",
+    cost: await unstored.costOf(homePages, HOME_MISS_ROUNDS),
+  });
   const secret = `whsec_${randomBytes(24).toString("base64")}`;
   const stored = await startMeasuredServer(context, "m", { PAGE_CACHE: "on", PURGE_SECRET: secret }, [
     HOME_PATH,
@@ -116,13 +131,16 @@ export async function measureMissRows(context: BenchContext): Promise<{ id: stri
     missCosts.push({
       id: "m",
       label: "home page, warm data (purged before each)",
-      cost: await stored.costOf(homePages, (p) => purgePage(stored.origin, secret, p)),
+      cost: await stored.costOf(homePages, HOME_MISS_ROUNDS, (p) => purgePage(stored.origin, secret, p)),
     });
   if (wanted("m2"))
     missCosts.push({
       id: "m2",
       label: "news list pages nobody asked for (their data cold)",
-      cost: await stored.costOf(Array.from({ length: MISSES }, (_, i) => `/portal/message/news/list.html?page=${2 + i}&size=1`)),
+      cost: await stored.costOf(
+        Array.from({ length: MISSES }, (_, i) => `/portal/message/news/list.html?page=${2 + i}&size=1`),
+        1,
+      ),
     });
   return missCosts;
 }

@@ -4,7 +4,7 @@ import path from "node:path";
 import type { CrawlFigures } from "./crawl-row.ts";
 import type { JsSize } from "./js-size.ts";
 import type { MissCost } from "./miss-cost.ts";
-import { CPU_COUNT, HOME_MISSES, LOAD_AT_START, LOAD_CPU, MISSES, options, SERVER_CPU } from "./options.ts";
+import { CPU_COUNT, HOME_MISS_ROUNDS, HOME_MISSES, LOAD_AT_START, LOAD_CPU, MISSES, options, SERVER_CPU } from "./options.ts";
 import type { measureRuleTable } from "./redirect-rows.ts";
 import { kb, type Row } from "./rows.ts";
 import type { SearchFiguresRun } from "./search-rows.ts";
@@ -74,9 +74,9 @@ function printHeader(pinned: boolean): void {
 export function printMissCosts(costs: { id: string; label: string; cost: MissCost }[]): void {
   console.log("");
   console.log(
-    `what a miss costs, mean of ${HOME_MISSES} (m0, m) or ${MISSES} (m2) one at a time on an idle server (ms; stages as the server timed them):`,
+    `what a miss costs, one at a time on an idle server (ms): server CPU in the median of ${HOME_MISS_ROUNDS} rounds of ${HOME_MISSES / HOME_MISS_ROUNDS} (m0, m) or in ${MISSES} (m2), stages the mean of them all as the server timed them:`,
   );
-  const header = ["", "miss", "data", "render", "compress", "server CPU", "CPU besides render and compress", "statuses"];
+  const header = ["", "miss", "data", "render", "compress", "server CPU", "rounds", "CPU besides render and compress", "statuses"];
   const ms = (value: number) => (Number.isNaN(value) ? "—" : value.toFixed(2));
   const cells = costs.map(({ id, label, cost }) => [
     id,
@@ -85,10 +85,11 @@ export function printMissCosts(costs: { id: string; label: string; cost: MissCos
     ms(cost.stageMs.render),
     ms(cost.stageMs.compress),
     ms(cost.cpuMs),
+    cost.roundsMs.length > 1 ? `${ms(Math.min(...cost.roundsMs))}-${ms(Math.max(...cost.roundsMs))}` : "—",
     ms(cost.cpuMs - cost.stageMs.render - (Number.isNaN(cost.stageMs.compress) ? 0 : cost.stageMs.compress)),
     [...cost.statuses].map(([status, n]) => `${n} × ${status}`).join(", "),
   ]);
-  printColumns(header, cells, new Set([2, 3, 4, 5, 6]));
+  printColumns(header, cells, new Set([2, 3, 4, 5, 6, 7]));
 }
 
 export function printColumns(header: string[], cells: string[][], numeric: Set<number>): void {
