@@ -1,16 +1,16 @@
 /**
  * `npm start` under a supervisor that stops it as a group and starts another once npm has
  * exited (or signals npm alone): npm must exit only after the server it started has drained
- * and let go of its port.
+ * and let go of its port. And the environment it gives the server (docs/decisions/0011).
  */
 import type { ChildProcess } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { freePort } from "../../harness/free-port.ts";
-import { collectOutput, spawnNpm } from "../../harness/npm-start.ts";
+import { collectOutput, spawnNpm, stopGroup } from "../../harness/npm-start.ts";
 import { PROJECT_DIR } from "../support/server-process.ts";
 
 interface LogLine {
@@ -49,6 +49,17 @@ function isRunning(pid: number): boolean {
   }
 }
 
+/** The server `npm start` started, listening: its pid from its "listening" line. */
+function listeningServer(npm: ChildProcess, output: () => string): Promise<LogLine> {
+  return new Promise<LogLine>((resolve, reject) => {
+    npm.stdout?.on("data", () => {
+      const line = linesOf(output()).find((entry) => entry.msg === "listening");
+      if (line) resolve(line);
+    });
+    npm.once("exit", (code) => reject(new Error(`npm start exited ${code} before listening:\n${output()}`)));
+  });
+}
+
 describe("npm start stopped as a supervisor stops it", () => {
   let dir: string;
   let npm: ChildProcess | undefined;
@@ -85,13 +96,7 @@ describe("npm start stopped as a supervisor stops it", () => {
       });
       const output = collectOutput(npm);
       const child = npm;
-      const listening = await new Promise<LogLine>((resolve, reject) => {
-        child.stdout?.on("data", () => {
-          const line = linesOf(output()).find((entry) => entry.msg === "listening");
-          if (line) resolve(line);
-        });
-        child.once("exit", (code) => reject(new Error(`npm start exited ${code} before listening:\n${output()}`)));
-      });
+      const listening = await listeningServer(child, output);
       expect(output()).toMatch(/^> \S+ prestart$/m);
       expect(listening.port).toBe(port);
       const serverPid = listening.pid as number;
@@ -116,6 +121,44 @@ describe("npm start stopped as a supervisor stops it", () => {
         .filter((msg) => msg?.startsWith("draining") || msg?.startsWith("stopping") || msg === "stopped");
       expect(said).toEqual(["draining: readiness is 503, still serving", "stopping: finishing requests in flight", "stopped"]);
       // npm, the start-up check and the server's first start on a loaded machine: their time is not what is tested.
+    },
+    120_000,
+  );
+});
+
+describe("the environment npm start gives the server", () => {
+  let dir: string;
+
+  beforeAll(async () => {
+    dir = await mkdtemp(path.join(tmpdir(), "portal-npm-start-env-"));
+  });
+  afterAll(async () => {
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  /** MALLOC_ARENA_MAX as the server process itself was started with it (glibc reads it there, once). */
+  async function arenasOfServer(env: Record<string, string>): Promise<string | undefined> {
+    const npm = spawnNpm(PROJECT_DIR, ["start"], {
+      PORT: "0",
+      HOST: "127.0.0.1",
+      DATABASE_URL: `sqlite:${path.join(dir, "portal.db")}`,
+      IMAGE_CACHE_DIR: path.join(dir, "images"),
+      ...env,
+    });
+    try {
+      const { pid } = await listeningServer(npm, collectOutput(npm));
+      const environ = (await readFile(`/proc/${pid}/environ`, "utf8")).split("\0");
+      return environ.find((entry) => entry.startsWith("MALLOC_ARENA_MAX="))?.slice("MALLOC_ARENA_MAX=".length);
+    } finally {
+      await stopGroup(npm);
+    }
+  }
+
+  it.runIf(process.platform === "linux")(
+    "two malloc arenas unless the operator names a number",
+    async () => {
+      expect(await arenasOfServer({})).toBe("2");
+      expect(await arenasOfServer({ MALLOC_ARENA_MAX: "4" })).toBe("4");
     },
     120_000,
   );
