@@ -1,10 +1,8 @@
 // Answers read again are recompressed at brotli's best quality while the server is idle, in place, so every
 // cache holding them serves the smaller form (docs/behaviour.md#compression).
-import { promisify } from "node:util";
 import zlib from "node:zlib";
+import { brotliInPool, brotliOptionsOf } from "../http/content-codings.ts";
 import { identityBodyOf, ownBytes, type PreparedAnswer } from "./prepared-answer.ts";
-
-const brotli = promisify(zlib.brotliCompress);
 
 /** If one is dropped, the hottest come back soon enough. */
 const MAX_WAITING = 256;
@@ -68,9 +66,7 @@ export class IdleRecompressor {
     this.working = true;
     try {
       const body = identityBodyOf(answer);
-      const best = await brotli(body, {
-        params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 11, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: body.length },
-      });
+      const best = await brotliInPool(body, brotliOptionsOf(zlib.constants.BROTLI_MAX_QUALITY, body.length));
       const current = answer.br;
       if (current && best.length <= current.body.length * (1 - MIN_SAVING)) {
         answer.br = { body: ownBytes(best), headers: withLength(current.headers, best.length) };

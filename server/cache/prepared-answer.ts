@@ -2,7 +2,15 @@
 // alike shared by them all), so a hit is a lookup and one `writeHead` (docs/behaviour.md#hot-path, #compression).
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
-import { brotliInPool, COMPRESS_IN_TURN_MAX, COMPRESS_THRESHOLD, gzipInPool, takesBr, takesGzip } from "../http/content-codings.ts";
+import {
+  brotliInPool,
+  brotliOptionsOf,
+  COMPRESS_IN_TURN_MAX,
+  COMPRESS_THRESHOLD,
+  gzipInPool,
+  takesBr,
+  takesGzip,
+} from "../http/content-codings.ts";
 import { matchesIfNoneMatch } from "../http/etag-match.ts";
 
 interface Variant {
@@ -45,9 +53,9 @@ export interface PreparedAnswer {
  */
 const RESERVED_SHARE: Record<CompressionEffort, number> = { full: 0.5, fast: 0.35 };
 
-const brotliOptions = (length: number): zlib.BrotliOptions => ({
-  params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length },
-});
+/** Dynamic content's brotli level: the idle recompressor takes what is read again to 11. */
+const BROTLI_QUALITY = 5;
+const brotliOptions = (length: number) => brotliOptionsOf(BROTLI_QUALITY, length);
 const gzipLevel = (effort: CompressionEffort) => (effort === "fast" ? 1 : 6);
 
 /** Named per key (docs/behaviour.md#purging): every other header is the same for many answers. */

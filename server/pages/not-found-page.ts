@@ -28,7 +28,12 @@ export function notFoundPageSender({ reader, renderer, site, missBudget }: NotFo
     const { state } = await loadPageState((key) => reader.get(key, requestId), null, new URLSearchParams(), site, lang);
     const path = langPath(NOT_FOUND_PATH, lang);
     const [rendered, template] = await Promise.all([renderer.render({ path, search: "", state }), renderer.template(BASE_PATH + path)]);
-    return assemblePage(template, { lang: htmlLangOf(lang), head: rendered.head, appHtml: rendered.appHtml, stateJson: serialiseState(state) });
+    return assemblePage(template, {
+      lang: htmlLangOf(lang),
+      head: rendered.head,
+      appHtml: rendered.appHtml,
+      stateJson: serialiseState(state),
+    });
   }
 
   return async (req, res, status) => {

@@ -12,6 +12,11 @@ it.each([
   { header: "x-gzip, brotli", br: false, gzip: false },
   { header: "identity", br: false, gzip: false },
   { header: "", br: false, gzip: false },
+  { header: "*", br: true, gzip: true },
+  { header: "gzip;q=0, *", br: true, gzip: false },
+  { header: "br, *;q=0", br: true, gzip: false },
+  { header: "*;q=0", br: false, gzip: false },
+  { header: "identity, *;q=0.1", br: true, gzip: true },
 ])("reads $header", ({ header, br, gzip }) => {
   expect(takesBr(header)).toBe(br);
   expect(takesGzip(header)).toBe(gzip);

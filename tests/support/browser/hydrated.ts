@@ -26,10 +26,13 @@ export async function hydrated(page: Page, options: { timeout?: number } = {}): 
   try {
     await page.waitForFunction(() => document.documentElement.dataset.hydrated === "true", undefined, options);
   } catch (error) {
+    let timer: NodeJS.Timeout | undefined;
     const state = await Promise.race([
       page.evaluate(loadingStateIn).catch((reason: unknown) => `unreadable (${String(reason)})`),
-      new Promise<string>((resolve) => setTimeout(() => resolve("no answer from the page within 5 s"), 5000)),
-    ]);
+      new Promise<string>((resolve) => {
+        timer = setTimeout(() => resolve("no answer from the page within 5 s"), 5000);
+      }),
+    ]).finally(() => clearTimeout(timer));
     throw new Error(`${error instanceof Error ? error.message : String(error)}\nnot hydrated; the page: ${state}`, { cause: error });
   }
 }
