@@ -11,14 +11,21 @@ export const IMAGE_QUALITIES = [50, 75, 90] as const;
 export type ImageQuality = (typeof IMAGE_QUALITIES)[number];
 const DEFAULT_IMAGE_QUALITY: ImageQuality = 75;
 
+/** The address of one variant, its source already encoded for the query: a srcset encodes it once for all its widths. */
+const variantUrl = (encodedSrc: string, width: ImageWidth, quality: ImageQuality) =>
+  `${IMAGE_PATH}?url=${encodedSrc}&w=${width}&q=${quality}`;
+
+const srcSetOf = (encodedSrc: string, widths: readonly ImageWidth[], quality: ImageQuality) =>
+  widths.map((w) => `${variantUrl(encodedSrc, w, quality)} ${w}w`).join(", ");
+
 export function imageUrl(src: string, width: ImageWidth, quality: ImageQuality = DEFAULT_IMAGE_QUALITY): string {
   if (src.startsWith("data:")) return src;
-  return `${IMAGE_PATH}?url=${encodeURIComponent(src)}&w=${width}&q=${quality}`;
+  return variantUrl(encodeURIComponent(src), width, quality);
 }
 
 export function imageSrcSet(src: string, widths: readonly ImageWidth[], quality: ImageQuality = DEFAULT_IMAGE_QUALITY): string {
   if (src.startsWith("data:")) return "";
-  return widths.map((w) => `${imageUrl(src, w, quality)} ${w}w`).join(", ");
+  return srcSetOf(encodeURIComponent(src), widths, quality);
 }
 
 export function isImageSource(src: string): boolean {
@@ -33,9 +40,11 @@ function widthsForBox(min: number, max: number): ImageWidth[] {
 }
 
 export function responsiveImage(src: string, min: number, max: number): { src: string; srcSet: string } {
+  if (src.startsWith("data:")) return { src, srcSet: "" };
   const widths = widthsForBox(min, max);
   const fallback = widths.find((w) => w >= max) ?? LARGEST_WIDTH;
-  return { src: imageUrl(src, fallback), srcSet: imageSrcSet(src, widths) };
+  const encoded = encodeURIComponent(src);
+  return { src: variantUrl(encoded, fallback, DEFAULT_IMAGE_QUALITY), srcSet: srcSetOf(encoded, widths, DEFAULT_IMAGE_QUALITY) };
 }
 
 export const DETAIL_IMAGE_SIZES = "(max-width: 848px) calc(100vw - 48px), 800px";
