@@ -45,8 +45,8 @@ const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
 function utf8Of(pieces: readonly string[]): Buffer {
   let length = 0;
   for (const piece of pieces) length += Buffer.byteLength(piece);
-  // Larger than Node's pool slabs take: a Buffer of its own, which the caches keep without copying.
-  const bytes = Buffer.allocUnsafe(length);
+  // Never a slice of Node's shared pool: the caches keep it as it is, without copying it out (prepared-answer.ts's ownBytes).
+  const bytes = Buffer.allocUnsafeSlow(length);
   let at = 0;
   for (const piece of pieces) at += bytes.write(piece, at);
   return bytes;
