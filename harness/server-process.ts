@@ -131,7 +131,9 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
   const fd = openSync(options.logFile, "a");
   const nodeArgs = options.args ?? [...startFlags(), SERVER_ENTRY];
   const [command, args] = options.cpus ? ["taskset", ["-c", options.cpus, process.execPath, ...nodeArgs]] : [process.execPath, nodeArgs];
-  const child = track(spawn(command, args as string[], { cwd: PROJECT_ROOT, env: { ...startEnv(), ...options.env }, stdio: ["ignore", fd, fd] }));
+  const child = track(
+    spawn(command, args as string[], { cwd: PROJECT_ROOT, env: { ...startEnv(), ...options.env }, stdio: ["ignore", fd, fd] }),
+  );
   closeSync(fd);
   const exited = new Promise<number | null>((resolve) => child.once("exit", (code) => resolve(code)));
   const deadline = Date.now() + (options.startTimeoutMs ?? 60_000);
