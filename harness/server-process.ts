@@ -16,8 +16,15 @@ const SETTING = /^([A-Z][A-Z0-9_]*)=(.*)$/;
 /** `NAME=${NAME:-value}`: the value unless the environment sets its own. */
 const DEFAULTED = /^\$\{([A-Z][A-Z0-9_]*):-(.*)\}$/;
 
-/** package.json's start script, word by word: the settings it starts with, and the command after them. */
+let readScript: { settings: string[]; command: string[] } | undefined;
+
+/** package.json's start script, word by word: the settings it starts with, and the command after them. Read once. */
 function startScript(): { settings: string[]; command: string[] } {
+  readScript ??= readStartScript();
+  return readScript;
+}
+
+function readStartScript(): { settings: string[]; command: string[] } {
   const pkg = JSON.parse(readFileSync(path.join(PROJECT_ROOT, "package.json"), "utf8")) as { scripts: { start: string } };
   const words = pkg.scripts.start.split(/\s+/).filter(Boolean);
   const commandAt = words.findIndex((word) => !SETTING.test(word));

@@ -3,11 +3,11 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import zlib from "node:zlib";
 import {
-  brotliInPool,
-  brotliOptionsOf,
   COMPRESS_IN_TURN_MAX,
   COMPRESS_THRESHOLD,
-  gzipInPool,
+  type CompressionLevels,
+  compressed,
+  compressedInTurn,
   takesBr,
   takesGzip,
 } from "../http/content-codings.ts";
@@ -53,10 +53,11 @@ export interface PreparedAnswer {
  */
 const RESERVED_SHARE: Record<CompressionEffort, number> = { full: 0.5, fast: 0.35 };
 
-/** Dynamic content's brotli level: the idle recompressor takes what is read again to 11. */
-const BROTLI_QUALITY = 5;
-const brotliOptions = (length: number) => brotliOptionsOf(BROTLI_QUALITY, length);
-const gzipLevel = (effort: CompressionEffort) => (effort === "fast" ? 1 : 6);
+/** Dynamic content's levels (the idle recompressor takes brotli to 11 for what is read again); gzip 1 for the fast. */
+const LEVELS: Record<CompressionEffort, CompressionLevels> = {
+  full: { brotliQuality: 5, gzipLevel: 6 },
+  fast: { brotliQuality: 5, gzipLevel: 1 },
+};
 
 /** Named per key (docs/behaviour.md#purging): every other header is the same for many answers. */
 const PER_ANSWER = new Set(["cache-tag", "surrogate-key"]);
@@ -109,8 +110,7 @@ function codedOf(answer: PreparedAnswer, coding: "gzip" | "br"): Variant | undef
   if (made || !answer.later || (coding === "br" && answer.later.effort === "fast")) return made;
   const { effort, base } = answer.later;
   const body = identityBodyOf(answer);
-  const bytes =
-    coding === "gzip" ? zlib.gzipSync(body, { level: gzipLevel(effort) }) : zlib.brotliCompressSync(body, brotliOptions(body.length));
+  const bytes = compressedInTurn(body, coding, LEVELS[effort]);
   const variant = variantOf(base, bytes, coding);
   if (bytes.length <= answer.later.reserved) {
     answer[coding] = variant;
@@ -167,10 +167,10 @@ export async function prepareAnswer(
     return { ...prepared, later: { effort, base, reserved }, bytes: body.length + reserved };
   }
   if (effort === "fast") {
-    const gz = await gzipInPool(body, { level: gzipLevel(effort) });
+    const gz = await compressed(body, "gzip", LEVELS.fast);
     return { ...prepared, gzip: variantOf(base, gz, "gzip"), bytes: body.length + gz.length };
   }
-  const [gz, br] = await Promise.all([gzipInPool(body, { level: gzipLevel(effort) }), brotliInPool(body, brotliOptions(body.length))]);
+  const [gz, br] = await Promise.all([compressed(body, "gzip", LEVELS.full), compressed(body, "br", LEVELS.full)]);
   return { ...prepared, gzip: variantOf(base, gz, "gzip"), br: variantOf(base, br, "br"), bytes: body.length + gz.length + br.length };
 }
 

@@ -1,5 +1,5 @@
 // Content codings: which ones a client's Accept-Encoding takes (named or matched by `*`, and not refused with q=0),
-// brotli's options, and where compressing pays and where it moves off the event loop (docs/behaviour.md#compression).
+// compressing them, and where compressing pays and where it moves off the event loop (docs/behaviour.md#compression).
 import { promisify } from "node:util";
 import zlib from "node:zlib";
 
@@ -38,5 +38,27 @@ export const brotliOptionsOf = (quality: number, length: number): zlib.BrotliOpt
   params: { [zlib.constants.BROTLI_PARAM_QUALITY]: quality, [zlib.constants.BROTLI_PARAM_SIZE_HINT]: length },
 });
 
-export const gzipInPool = promisify(zlib.gzip);
+const gzipInPool = promisify(zlib.gzip);
 export const brotliInPool = promisify(zlib.brotliCompress);
+
+export type Coding = "br" | "gzip";
+
+export interface CompressionLevels {
+  brotliQuality: number;
+  gzipLevel: number;
+}
+
+/** `body` in `coding`, now, in the request's own turn: for bodies up to COMPRESS_IN_TURN_MAX. */
+export function compressedInTurn(body: Buffer, coding: Coding, levels: CompressionLevels): Buffer {
+  return coding === "br"
+    ? zlib.brotliCompressSync(body, brotliOptionsOf(levels.brotliQuality, body.length))
+    : zlib.gzipSync(body, { level: levels.gzipLevel });
+}
+
+/** `body` in `coding`: in the request's own turn up to COMPRESS_IN_TURN_MAX, in libuv's thread pool above it. */
+export function compressed(body: Buffer, coding: Coding, levels: CompressionLevels): Buffer | Promise<Buffer> {
+  if (body.length <= COMPRESS_IN_TURN_MAX) return compressedInTurn(body, coding, levels);
+  return coding === "br"
+    ? brotliInPool(body, brotliOptionsOf(levels.brotliQuality, body.length))
+    : gzipInPool(body, { level: levels.gzipLevel });
+}

@@ -5,7 +5,7 @@ import { BASE_PATH, langPath, splitLangPath } from "../../shared/routes.ts";
 import type { MissGate } from "../admission/miss-budget.ts";
 import type { ApiReader } from "../api-proxy/api-reader.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
-import { assemblePage, htmlLangOf } from "../render/page-template.ts";
+import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import { weakEtagOf } from "./page-cache.ts";
 import { sendTooManyPage } from "./too-many-page.ts";
@@ -29,7 +29,7 @@ export function notFoundPageSender({ reader, renderer, site, missBudget }: NotFo
     const path = langPath(NOT_FOUND_PATH, lang);
     const [rendered, template] = await Promise.all([renderer.render({ path, search: "", state }), renderer.template(BASE_PATH + path)]);
     return assemblePage(template, {
-      lang: htmlLangOf(lang),
+      lang,
       head: rendered.head,
       appHtml: rendered.appHtml,
       stateJson: serialiseState(state),

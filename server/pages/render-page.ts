@@ -10,7 +10,7 @@ import type { PurgeWatch } from "../cache/swr-cache.ts";
 import { contentSecurityPolicy, scriptHashOf } from "../http/security-headers.ts";
 import type { RenderStage } from "../operations/app-metrics.ts";
 import type { PageRenderer } from "../render/page-renderer.ts";
-import { assemblePage, htmlLangOf } from "../render/page-template.ts";
+import { assemblePage } from "../render/page-template.ts";
 import { loadPageState } from "./load-page-state.ts";
 import { weakEtagOf } from "./page-cache.ts";
 import type { PageRequest } from "./page-cache-key.ts";
@@ -69,7 +69,7 @@ export function pageRendererOf({ reader, renderer, site, csp, observeStage, obse
     ]);
     const script = homeScriptOf(match, state);
     const body = assemblePage(template, {
-      lang: htmlLangOf(page.lang),
+      lang: page.lang,
       head: rendered.head,
       appHtml: rendered.appHtml,
       stateJson: serialiseState(state),

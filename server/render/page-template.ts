@@ -7,8 +7,8 @@ export interface PageTemplate {
 }
 
 interface PageParts {
-  /** The attributes' values: `zh-CN`, or `ar" dir="rtl` for a language written right to left. */
-  lang: string;
+  /** Written on <html>, with its direction when that is right to left: every page, the not-found one too. */
+  lang: Lang;
   head: string;
   appHtml: readonly string[];
   /** Already escaped by serialiseState. */
@@ -36,8 +36,8 @@ export function splitTemplate(html: string): PageTemplate {
   return { parts: [beforeLang, afterLang, afterHead, afterApp, afterState] };
 }
 
-/** The <html> element's language, and its direction when that is right to left. */
-export const htmlLangOf = (lang: Lang): string => (dirOf(lang) === "rtl" ? `${lang}" dir="rtl` : lang);
+/** The <html> element's attributes' values: `zh-CN`, or `ar" dir="rtl` for a language written right to left. */
+const htmlLangOf = (lang: Lang): string => (dirOf(lang) === "rtl" ? `${lang}" dir="rtl` : lang);
 
 const STATE_SCRIPT_OPEN = '<script id="portal-state" type="application/json">';
 
@@ -56,7 +56,7 @@ function utf8Of(pieces: readonly string[]): Buffer {
 export function assemblePage({ parts }: PageTemplate, page: PageParts): Buffer {
   return utf8Of([
     parts[0],
-    page.lang,
+    htmlLangOf(page.lang),
     parts[1],
     page.head,
     parts[2],
